@@ -1,0 +1,1 @@
+"""Game-agnostic core: campaign facts, projector, decision engine, dice, orders, rulesets."""

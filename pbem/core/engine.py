@@ -1,0 +1,307 @@
+"""The decision engine (DESIGN §4): durable procedures.
+
+A step of a game is plain straight-line code that calls `ctx.decide(...)` and
+`ctx.roll(...)` in the rulebook's order. The engine runs it against the answers already
+in the log. When a decision has no answer yet the run stops (`Suspended`) and the
+request is what the players see; a new answer re-runs the step from its start state,
+which is plain data, so re-running is idempotent. Every decision and every roll has a
+stable key (step, purpose, counter), so answers and dice line up with the code that
+asks for them.
+
+Answers come, in order, from: an explicit answer in the log (orders or a recorded
+fact), a standing policy, a conditional line of the current step, and — only through
+a recorded fact after the deadline — the documented default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core.dice import Roll, draw_below
+
+ALL = "*"
+
+
+@dataclass(frozen=True)
+class Request:
+    """A decision owed by one player.
+
+    `options` lists legal answers in order-line form where the set is small; `default`
+    is the answer the deadline gives; `context` holds the facts a standing policy may
+    test (`WHEN area=Paris`). A sealed request's answer is hidden from the other
+    players until its batch is revealed.
+    """
+
+    key: str
+    kind: str
+    player: str
+    prompt: str
+    default: Any
+    power: str | None = None
+    options: tuple[str, ...] = ()
+    context: Mapping[str, Any] = field(default_factory=dict)
+    sealed: bool = False
+    rule: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "player": self.player,
+            "power": self.power,
+            "prompt": self.prompt,
+            "default": self.default,
+            "options": list(self.options),
+            "context": dict(self.context),
+            "sealed": self.sealed,
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    value: Any
+    source: str
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A standing order (or, with `step` set, a conditional line of one step).
+
+    It answers requests of `kind` owed by `player` (for `power`, if given) whose
+    context matches every condition.
+    """
+
+    id: str
+    player: str
+    kind: str
+    answer_text: str
+    power: str | None = None
+    conditions: tuple[tuple[str, str, str], ...] = ()
+    step: str | None = None
+
+    def matches(self, request: Request) -> bool:
+        if request.kind != self.kind or request.player != self.player:
+            return False
+        if self.power is not None and request.power != self.power:
+            return False
+        return all(_condition_holds(request.context.get(name), op, value) for name, op, value in self.conditions)
+
+    def describe(self) -> str:
+        scope = "conditional line" if self.step else "policy"
+        return f"{scope} {self.id} of {self.player}"
+
+
+def _condition_holds(actual: Any, op: str, expected: str) -> bool:
+    if actual is None:
+        return False
+    if op in ("=", "=="):
+        return str(actual).lower() == expected.lower()
+    if op == "!=":
+        return str(actual).lower() != expected.lower()
+    try:
+        left, right = int(actual), int(expected)
+    except (TypeError, ValueError):
+        return False
+    return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]
+
+
+class Suspended(Exception):
+    """Raised inside a step when it needs answers nobody has given yet.
+
+    `requests` are the missing answers; `batch` is the whole simultaneous batch, whose
+    answered members may still be replaced until the batch is revealed."""
+
+    def __init__(self, requests: Sequence[Request], batch: Sequence[Request] = ()):
+        super().__init__(", ".join(r.key for r in requests))
+        self.requests = tuple(requests)
+        self.batch = tuple(batch) or self.requests
+
+
+class StepError(Exception):
+    """A rules procedure met input it cannot use (a bug or a corrupt log)."""
+
+
+@dataclass(frozen=True)
+class ChronicleEntry:
+    """One line of what happened, with who may see it (`ALL` or player ids)."""
+
+    step: str
+    text: str
+    visible_to: tuple[str, ...] = (ALL,)
+    rule: str = ""
+    rolls: tuple[dict, ...] = ()
+
+    def visible(self, viewer: str) -> bool:
+        return viewer == "gm" or ALL in self.visible_to or viewer in self.visible_to
+
+    def as_dict(self) -> dict:
+        return {
+            "step": self.step,
+            "text": self.text,
+            "visible_to": list(self.visible_to),
+            "rule": self.rule,
+            "rolls": list(self.rolls),
+        }
+
+
+@dataclass(frozen=True)
+class UsedAnswer:
+    """A decision answered during a run, and from where."""
+
+    request: Request
+    answer: Answer
+    recorded: bool  # True when the answer was already a fact in the log
+
+
+@dataclass
+class StepResult:
+    step: str
+    completed: bool
+    pending: tuple[Request, ...]
+    answerable: tuple[Request, ...]
+    used: tuple[UsedAnswer, ...]
+    rolls: tuple[Roll, ...]
+    chronicle: tuple[ChronicleEntry, ...]
+    forced_left: dict[str, list[int]]
+
+    @property
+    def auto_answers(self) -> list[UsedAnswer]:
+        """Answers from policies and conditional lines not yet recorded as facts."""
+        return [u for u in self.used if not u.recorded]
+
+
+class StepContext:
+    """What a rules procedure may use while it runs one step."""
+
+    def __init__(
+        self,
+        *,
+        campaign: str,
+        step: str,
+        secret: bytes,
+        answers: Mapping[str, Answer],
+        policies: Sequence[Policy],
+        read_policy: Callable[[Policy, Request], Any | None],
+        forced: Mapping[str, Sequence[int]],
+        scenario: Any,
+        players: Mapping[str, Any],
+    ):
+        self.campaign = campaign
+        self.step = step
+        self.scenario = scenario
+        self.players = players
+        self._secret = secret
+        self._answers = answers
+        self._policies = policies
+        self._read_policy = read_policy
+        self._forced = {purpose: list(values) for purpose, values in forced.items()}
+        self._counters: dict[str, int] = {}
+        self._used: list[UsedAnswer] = []
+        self._rolls: list[Roll] = []
+        self._chronicle: list[ChronicleEntry] = []
+        self._pending_rolls: list[Roll] = []
+
+    # -- keys -------------------------------------------------------------
+    def _next_key(self, namespace: str, purpose: str) -> str:
+        counter_key = f"{namespace}:{purpose}"
+        n = self._counters.get(counter_key, 0) + 1
+        self._counters[counter_key] = n
+        return f"{self.step}/{purpose}#{n}"
+
+    # -- decisions --------------------------------------------------------
+    def request(self, *, kind: str, player: str, prompt: str, default: Any, purpose: str | None = None,
+                power: str | None = None, options: Iterable[str] = (), context: Mapping[str, Any] | None = None,
+                sealed: bool = False, rule: str = "") -> Request:
+        """Build a request with the next stable key for its purpose (not yet asked)."""
+        key = self._next_key("decide", purpose or kind)
+        return Request(key=key, kind=kind, player=player, prompt=prompt, default=default, power=power,
+                       options=tuple(options), context=dict(context or {}), sealed=sealed, rule=rule)
+
+    def decide(self, request: Request) -> Any:
+        """The answer to one request; suspends the step if there is none yet."""
+        return self.decide_all([request])[0]
+
+    def decide_all(self, requests: Sequence[Request]) -> list[Any]:
+        """Answers to a simultaneous batch, revealed together: if any is missing the
+        step suspends on all the missing ones and none of the batch is used."""
+        found: list[UsedAnswer | None] = [self._lookup(r) for r in requests]
+        missing = [r for r, u in zip(requests, found, strict=True) if u is None]
+        if missing:
+            raise Suspended(missing, requests)
+        self._used.extend(u for u in found if u is not None)
+        return [u.answer.value for u in found if u is not None]
+
+    def _lookup(self, request: Request) -> UsedAnswer | None:
+        recorded = self._answers.get(request.key)
+        if recorded is not None:
+            return UsedAnswer(request, recorded, recorded=True)
+        standing = [p for p in self._policies if p.step is None and p.matches(request)]
+        conditional = [p for p in self._policies if p.step == self.step and p.matches(request)]
+        for policy in standing + conditional:
+            value = self._read_policy(policy, request)
+            if value is not None:
+                return UsedAnswer(request, Answer(value, policy.describe()), recorded=False)
+        return None
+
+    # -- dice -------------------------------------------------------------
+    def roll(self, purpose: str, *, sides: int = 6, rule: str = "") -> int:
+        """One die of `sides` faces for `purpose`, logged with the rule it serves."""
+        return self._draw(purpose, sides, rule)
+
+    def draw_index(self, purpose: str, bound: int, *, rule: str = "") -> int:
+        """An unbiased index in [0, bound), logged like a die of `bound` faces."""
+        return self._draw(purpose, bound, rule) - 1
+
+    def shuffle(self, purpose: str, items: Sequence[Any], *, rule: str = "") -> list[Any]:
+        """Fisher–Yates shuffle driven by the keyed stream of `purpose`."""
+        deck = list(items)
+        for i in range(len(deck) - 1, 0, -1):
+            j = self.draw_index(purpose, i + 1, rule=rule)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+
+    def _draw(self, purpose: str, sides: int, rule: str) -> int:
+        key = f"{self.campaign}|" + self._next_key("roll", purpose)
+        queue = self._forced.get(purpose)
+        if queue:
+            value = queue.pop(0)
+            if not 1 <= value <= sides:
+                raise StepError(f"forced die {value} for {purpose} is not between 1 and {sides}")
+            roll = Roll(key, purpose, rule, sides, value, forced=True)
+        else:
+            roll = Roll(key, purpose, rule, sides, draw_below(self._secret, key, sides) + 1)
+        self._rolls.append(roll)
+        self._pending_rolls.append(roll)
+        return roll.value
+
+    # -- chronicle --------------------------------------------------------
+    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
+        """Add a chronicle line; by default it carries the rolls made since the last line."""
+        rolls = tuple(r.as_dict() for r in self._pending_rolls) if with_rolls else ()
+        if with_rolls:
+            self._pending_rolls = []
+        self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls))
+
+    def result(self, completed: bool, pending: Sequence[Request] = (), batch: Sequence[Request] = ()) -> StepResult:
+        return StepResult(
+            step=self.step,
+            completed=completed,
+            pending=tuple(pending),
+            answerable=tuple(batch),
+            used=tuple(self._used),
+            rolls=tuple(self._rolls),
+            chronicle=tuple(self._chronicle),
+            forced_left={k: v for k, v in self._forced.items() if v},
+        )
+
+
+def run_step(procedure: Callable[[StepContext, Any], None], state: Any, ctx: StepContext) -> StepResult:
+    """Run one step's procedure on `state` (a fresh copy, mutated in place)."""
+    try:
+        procedure(ctx, state)
+    except Suspended as suspended:
+        return ctx.result(False, suspended.requests, suspended.batch)
+    return ctx.result(True)

@@ -1,0 +1,308 @@
+"""The projector: a pure fold from a campaign's facts to its state, the decisions
+still owed, per-player views and the chronicle (DESIGN §1, §3).
+
+`ProjectionData` is plain data (snapshotted and hashed); `CampaignProjection` wraps it
+with the ruleset and the scenario and runs the current step through the decision engine.
+Resolving a step is re-running its procedure over the answers collected for it; a
+`StepResolved` fact carries the hash the re-run must reproduce.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from pbem.core.canonical import sha256_hex
+from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
+from pbem.core.ruleset import Ruleset, Seat
+
+CORE_VERSION = "1"
+
+
+class PlayerRecord(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    address: str
+    token_hash: str
+    timezone: str = "UTC"
+    role: str = "player"
+
+
+class PolicyRecord(msgspec.Struct, frozen=True):
+    id: str
+    player: str
+    kind: str
+    answer_text: str
+    text: str
+    power: str | None = None
+    conditions: list[tuple[str, str, str]] = []
+    step: str | None = None
+
+    def policy(self) -> Policy:
+        return Policy(self.id, self.player, self.kind, self.answer_text, self.power,
+                      tuple(tuple(c) for c in self.conditions), self.step)
+
+
+class AnswerRecord(msgspec.Struct, frozen=True):
+    value: Any
+    source: str
+
+
+class ProjectionData(msgspec.Struct):
+    """Everything the fold carries between facts (the snapshot's content)."""
+
+    campaign: str
+    ruleset: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    commitment: str
+    version: int = 0
+    players: dict[str, PlayerRecord] = {}
+    policies: list[PolicyRecord] = []
+    forced: dict[str, list[int]] = {}
+    state: bytes | None = None
+    step: str | None = None
+    steps_resolved: int = 0
+    last_hash: str = ""
+    inputs: dict[str, AnswerRecord] = {}
+    conditional: list[PolicyRecord] = []
+    deadlines: dict[str, str] = {}
+    deadlines_passed: list[str] = []
+    revealed_secret: str | None = None
+    policy_counter: int = 0
+
+
+_snapshot_encoder = msgspec.json.Encoder(order="sorted")
+_snapshot_decoder = msgspec.json.Decoder(ProjectionData)
+
+
+def encode_snapshot(data: ProjectionData) -> bytes:
+    return _snapshot_encoder.encode(data)
+
+
+def decode_snapshot(raw: bytes) -> ProjectionData:
+    return _snapshot_decoder.decode(raw)
+
+
+@dataclass(frozen=True)
+class ResolvedStep:
+    """A step as it was resolved: its key, version in the log, result and hash."""
+
+    step: str
+    version: int
+    result: StepResult
+    state_hash: str
+    recorded_hash: str
+
+
+@dataclass(frozen=True)
+class Divergence:
+    step: str
+    version: int
+    recorded: str
+    computed: str
+    reason: str = ""
+
+
+class CampaignProjection:
+    """A campaign's projected state, folded fact by fact."""
+
+    def __init__(self, ruleset: Ruleset, scenario: Any, data: ProjectionData, secret: bytes):
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.data = data
+        self.secret = secret
+        self.resolved: list[ResolvedStep] = []
+        self.divergences: list[Divergence] = []
+        self.events_folded = 0
+        self.loaded_version = 0
+        self._run: tuple[StepResult, Any] | None = None
+        self._run_valid = False
+
+    @property
+    def engine_version(self) -> str:
+        return f"{self.ruleset.name}/{self.ruleset.version}+core{CORE_VERSION}"
+
+    # -- the fold ---------------------------------------------------------
+    def apply(self, event: Any) -> None:
+        """Fold one fact."""
+        handler = getattr(self, "_on_" + type(event).__name__, None)
+        if handler is not None:
+            handler(event)
+        self.data.version = event.originator_version
+        self.events_folded += 1
+
+    def apply_all(self, events: Iterable[Any]) -> None:
+        for event in events:
+            self.apply(event)
+
+    def _invalidate(self) -> None:
+        self._run_valid = False
+
+    def _on_PlayerJoined(self, e: Any) -> None:
+        self.data.players[e.player] = PlayerRecord(e.player, e.name, e.address, e.token_hash, e.timezone, e.role)
+
+    def _on_TokenRotated(self, e: Any) -> None:
+        old = self.data.players[e.player]
+        self.data.players[e.player] = msgspec.structs.replace(old, token_hash=e.token_hash)
+
+    def _on_OrdersSubmitted(self, e: Any) -> None:
+        for key, value in e.answers.items():
+            self.data.inputs[key] = AnswerRecord(value, f"orders of {e.player}")
+        for raw in e.conditional:
+            self.data.conditional.append(msgspec.convert(raw, PolicyRecord))
+        self._invalidate()
+
+    def _on_PolicySet(self, e: Any) -> None:
+        self.data.policies = [p for p in self.data.policies if p.id != e.policy_id]
+        self.data.policies.append(PolicyRecord(e.policy_id, e.player, e.kind, e.answer_text, e.text, e.power,
+                                               [tuple(c) for c in e.conditions]))
+        self.data.policy_counter += 1
+        self._invalidate()
+
+    def _on_PolicyCleared(self, e: Any) -> None:
+        self.data.policies = [p for p in self.data.policies
+                              if not (p.player == e.player and e.policy_id in (p.id, "ALL"))]
+        self._invalidate()
+
+    def _on_DecisionAnswered(self, e: Any) -> None:
+        self.data.inputs[e.key] = AnswerRecord(e.value, e.source)
+        last = self._run[0] if self._run_valid and self._run is not None else None
+        if last is None or not any(u.request.key == e.key and u.answer.value == e.value for u in last.used):
+            self._invalidate()
+
+    def _on_DeadlineSet(self, e: Any) -> None:
+        self.data.deadlines[e.step] = e.at
+
+    def _on_DeadlinePassed(self, e: Any) -> None:
+        if e.step not in self.data.deadlines_passed:
+            self.data.deadlines_passed.append(e.step)
+
+    def _on_DiceForced(self, e: Any) -> None:
+        self.data.forced.setdefault(e.purpose, []).extend(e.values)
+        self._invalidate()
+
+    def _on_SeedRevealed(self, e: Any) -> None:
+        self.data.revealed_secret = e.secret
+
+    def _on_StepResolved(self, e: Any) -> None:
+        result, state = self.current()
+        if result is None or result.step != e.step or not result.completed:
+            computed = "incomplete" if result is not None and not result.completed else "no such step"
+            self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, computed,
+                                               f"the step did not resolve on replay ({computed})"))
+            return
+        encoded = self.ruleset.encode_state(state)
+        digest = sha256_hex(encoded)
+        if digest != e.state_hash:
+            self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, digest,
+                                               "state hash differs"))
+        self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash))
+        self.data.state = encoded
+        self.data.last_hash = digest
+        self.data.steps_resolved += 1
+        self.data.inputs = {}
+        self.data.conditional = []
+        self.data.forced = {k: list(v) for k, v in result.forced_left.items()}
+        self.data.step = None
+        self._invalidate()
+
+    # -- running the current step -----------------------------------------
+    def seats(self) -> list[Seat]:
+        return [Seat(p.id, p.name) for p in self.data.players.values() if p.role == "player"]
+
+    def state(self) -> Any:
+        """A fresh copy of the state after the last resolved step."""
+        if self.data.state is None:
+            initial = self.ruleset.initial_state(self.scenario, self.data.options, self.seats())
+            self.data.state = self.ruleset.encode_state(initial)
+        return self.ruleset.decode_state(self.data.state)
+
+    def current(self) -> tuple[StepResult | None, Any]:
+        """Run the current step over the answers so far: (result, state after the run).
+        The result is None when the game is over."""
+        if self._run_valid and self._run is not None:
+            return self._run
+        state = self.state()
+        step = self.ruleset.next_step(state, self.scenario)
+        if step is None:
+            self._run = (None, state)
+        else:
+            self.data.step = step.key
+            ctx = StepContext(
+                campaign=self.data.campaign,
+                step=step.key,
+                secret=self.secret,
+                answers={k: Answer(v.value, v.source) for k, v in self.data.inputs.items()},
+                policies=[p.policy() for p in self.data.policies + self.data.conditional],
+                read_policy=self.ruleset.read_policy,
+                forced=self.data.forced,
+                scenario=self.scenario,
+                players=self.data.players,
+            )
+            self._run = (run_step(step.procedure, state, ctx), state)
+        self._run_valid = True
+        return self._run
+
+    # -- what the players see ---------------------------------------------
+    @property
+    def step(self) -> str | None:
+        """The key of the step in progress (None when the game is over)."""
+        result = self.current()[0]
+        return None if result is None else result.step
+
+    @property
+    def finished(self) -> bool:
+        return self.current()[0] is None
+
+    def pending(self) -> tuple[Request, ...]:
+        result = self.current()[0]
+        return () if result is None or result.completed else result.pending
+
+    def pending_for(self, player: str) -> list[Request]:
+        return [r for r in self.pending() if r.player == player]
+
+    def answerable_for(self, player: str) -> list[Request]:
+        """What `player` may answer now: what they owe, and their answers to a sealed
+        batch that is not yet revealed (a later answer replaces an earlier one)."""
+        result = self.current()[0]
+        if result is None or result.completed:
+            return []
+        return [r for r in result.answerable if r.player == player]
+
+    def view(self, viewer: str) -> dict:
+        """The state as `viewer` may see it (`gm`, `public` or a player id)."""
+        return self.ruleset.view(self.current()[1], self.scenario, viewer)
+
+    def chronicle(self, viewer: str, since_version: int = 0) -> list[ChronicleEntry]:
+        """What `viewer` may read of the steps resolved after `since_version` and of the
+        step in progress."""
+        entries = [c for r in self.resolved if r.version > since_version for c in r.result.chronicle]
+        result = self.current()[0]
+        if result is not None and not result.completed:
+            entries.extend(result.chronicle)
+        return [c for c in entries if c.visible(viewer)]
+
+    def status(self) -> dict:
+        pending = self.pending()
+        return {
+            "campaign": self.data.campaign,
+            "ruleset": self.data.ruleset,
+            "engine_version": self.engine_version,
+            "step": self.step,
+            "steps_resolved": self.data.steps_resolved,
+            "finished": self.finished,
+            "log_version": self.data.version,
+            "state_hash": self.data.last_hash,
+            "dice_commitment": self.data.commitment,
+            "players": [{"id": p.id, "name": p.name, "role": p.role} for p in self.data.players.values()],
+            "powers": self.ruleset.view(self.current()[1], self.scenario, "public").get("powers", {}),
+            "pending": [
+                {"key": r.key, "kind": r.kind, "player": r.player, "power": r.power, "prompt": r.prompt,
+                 "default": r.default, "deadline": self.data.deadlines.get(self.step or "")}
+                for r in pending
+            ],
+        }

@@ -1,0 +1,141 @@
+"""What a game must provide to run on the core, and how the core finds games.
+
+A game is a package under `pbem/rules/` registered in the entry-point group
+`pbem.rulesets`; the core never imports a game by name. Rules code is pure: it sees
+plain data (scenario, state, answers) and a `StepContext` for decisions and dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+
+from pbem.core.engine import Policy, Request, StepContext
+
+
+class RulesetError(Exception):
+    """Unknown ruleset or a ruleset that cannot be loaded."""
+
+
+class ScenarioError(Exception):
+    """A scenario file that does not validate; `problems` says every reason."""
+
+    def __init__(self, problems: Sequence[str]):
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class Step:
+    """The next step of a game: a stable key and the procedure that resolves it."""
+
+    key: str
+    procedure: Callable[[StepContext, Any], None]
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player as the rules see one: no address, no token."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class LineVerdict:
+    """How one order line was read: echoed as understood, or rejected with a reason."""
+
+    number: int
+    text: str
+    accepted: bool
+    understood: str = ""
+    reason: str = ""
+
+    def as_dict(self) -> dict:
+        return {"number": self.number, "text": self.text, "accepted": self.accepted,
+                "understood": self.understood, "reason": self.reason}
+
+
+@dataclass
+class OrderReading:
+    """What a set of order lines answers, and a verdict for every line.
+
+    `conditional` holds conditional lines (`IF … THEN …`) as step-scoped policies.
+    If `reject_all` is set the order set is refused whole (e.g. an impulse script
+    with an illegal line): nothing is answered and the player is asked to resend.
+    """
+
+    answers: dict[str, Any] = field(default_factory=dict)
+    verdicts: list[LineVerdict] = field(default_factory=list)
+    conditional: list[Policy] = field(default_factory=list)
+    reject_all: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return not self.reject_all and bool(self.answers or self.conditional)
+
+
+class Ruleset(Protocol):
+    """The interface every game implements (see `pbem/rules/ratio_regis` for one)."""
+
+    name: str
+    title: str
+    version: str
+
+    def load_scenario(self, data: Mapping[str, Any]) -> Any:
+        """Validate scenario data; raise `ScenarioError` listing every problem."""
+
+    def check_scenario(self, scenario: Any) -> list[str]:
+        """Consistency problems a schema cannot see (asymmetric links, unknown ids …)."""
+
+    def initial_state(self, scenario: Any, options: Mapping[str, Any], seats: Sequence[Seat]) -> Any:
+        """The state before the first step."""
+
+    def encode_state(self, state: Any) -> bytes:
+        """Canonical JSON of the state (what is hashed and snapshotted)."""
+
+    def decode_state(self, data: bytes) -> Any:
+        """Inverse of `encode_state`; also how a step gets a fresh copy."""
+
+    def next_step(self, state: Any, scenario: Any) -> Step | None:
+        """The step to resolve next, or None when the game is over."""
+
+    def read_orders(self, lines: Sequence[tuple[int, str]], requests: Sequence[Request], state: Any,
+                    scenario: Any, player: str) -> OrderReading:
+        """Read a player's order lines against the requests that player owes."""
+
+    def read_policy(self, policy: Policy, request: Request) -> Any | None:
+        """The answer a policy gives to a request, or None if it does not apply."""
+
+    decision_kinds: Mapping[str, str]
+    """Every kind of decision the game asks for, with a one-line description."""
+
+    def check_policy(self, policy: Policy) -> str:
+        """Why a standing policy can never answer its kind ("" when it can)."""
+
+    def order_form(self, request: Request) -> str:
+        """The ready-to-edit line(s) that would answer the request with its default."""
+
+    def view(self, state: Any, scenario: Any, viewer: str) -> dict:
+        """What `viewer` (a player id, `public` or `gm`) may see of the state."""
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group="pbem.rulesets")}
+
+
+def available() -> list[str]:
+    return sorted(_entry_points())
+
+
+def load(name: str) -> Ruleset:
+    """The ruleset registered under `name`."""
+    found = _entry_points().get(name)
+    if found is None:
+        known = ", ".join(available()) or "none installed"
+        raise RulesetError(f"unknown ruleset {name!r} (known: {known})")
+    factory = found.load()
+    return factory() if callable(factory) else factory

@@ -1,0 +1,159 @@
+"""The event store: an `eventsourcing` application holding every campaign's facts, and
+the loading of projections from it with snapshots (DESIGN §3, §9).
+
+Persistence follows the library's own settings: SQLite in the campaign home by
+default, `PERSISTENCE_MODULE=eventsourcing.postgres` with `POSTGRES_*` for PostgreSQL,
+and in-memory (`eventsourcing.popo`) for unit tests.
+
+Projection snapshots are stored through the library's snapshot store, under an id
+derived from the campaign and the engine version, at the log version they cover: a
+newer engine never trusts an older engine's snapshot, and loading costs the events
+after the newest snapshot, not the campaign's length.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.application import Application
+from eventsourcing.domain import DomainEvent
+from eventsourcing.utils import get_topic
+
+from pbem.core import ruleset as rulesets
+from pbem.core.campaign import Campaign, DiceVault, campaign_id
+from pbem.core.projection import CampaignProjection, ProjectionData, decode_snapshot, encode_snapshot
+
+SNAPSHOT_EVERY = 100
+
+
+class CampaignNotFound(Exception):
+    def __init__(self, name: str):
+        super().__init__(f"no campaign named {name!r} (see `pbem list`)")
+        self.name = name
+
+
+@dataclass(frozen=True)
+class ProjectionSnapshot(DomainEvent):
+    """A projection as it stood at `originator_version` of the campaign's log."""
+
+    engine: str
+    data: str
+
+
+class CampaignStore(Application):
+    """All campaigns of one home."""
+
+    name = "pbem"
+    snapshotting_intervals = {Campaign: 200}
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("PBEM_HOME", "pbem-home"))
+
+
+def open_store(home: Path | None = None, env: dict[str, str] | None = None) -> CampaignStore:
+    """The store of a home: SQLite in the home unless the environment says otherwise."""
+    settings = dict(env or {})
+    persistence = settings.get("PERSISTENCE_MODULE") or os.environ.get("PERSISTENCE_MODULE")
+    if not persistence:
+        home = home or default_home()
+        home.mkdir(parents=True, exist_ok=True)
+        settings["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+        settings["SQLITE_DBNAME"] = str(home / "campaigns.sqlite")
+        settings.setdefault("SQLITE_LOCK_TIMEOUT", "30")
+    return CampaignStore(env=settings)
+
+
+def snapshot_id(name: str, engine: str) -> UUID:
+    return uuid5(NAMESPACE_URL, f"pbem:projection:{name}:{engine}")
+
+
+class ProjectionLoader:
+    """Builds a campaign's projection from snapshots and facts, honouring rollbacks."""
+
+    def __init__(self, store: CampaignStore):
+        self.store = store
+
+    def campaign_events(self, name: str, *, gt: int | None = None, lte: int | None = None) -> Iterator[Any]:
+        return self.store.events.get(campaign_id(name), gt=gt, lte=lte)
+
+    def created(self, name: str) -> Any:
+        first = next(self.campaign_events(name, lte=1), None)
+        if first is None:
+            raise CampaignNotFound(name)
+        return first
+
+    def secret(self, name: str) -> bytes:
+        vault = self.store.repository.get(DiceVault.create_id(name))
+        return bytes.fromhex(vault.secret)
+
+    def fresh(self, name: str, created: Any | None = None) -> CampaignProjection:
+        created = created or self.created(name)
+        ruleset = rulesets.load(created.ruleset)
+        scenario = ruleset.load_scenario(created.scenario)
+        data = ProjectionData(campaign=created.name, ruleset=created.ruleset, options=dict(created.options),
+                              settings=dict(created.settings), commitment=created.dice_commitment)
+        projection = CampaignProjection(ruleset, scenario, data, self.secret(name))
+        projection.apply(created)
+        return projection
+
+    def load(self, name: str, *, upto: int | None = None, use_snapshots: bool = True) -> CampaignProjection:
+        """The projection after the facts up to `upto` (all by default)."""
+        created = self.created(name)
+        projection = self.fresh(name, created)
+        if use_snapshots:
+            snapshot = self._newest_snapshot(name, projection.engine_version, upto)
+            if snapshot is not None:
+                projection.data = decode_snapshot(snapshot.data.encode())
+        self._fold(projection, name, upto, use_snapshots)
+        projection.loaded_version = projection.data.version
+        return projection
+
+    def _fold(self, projection: CampaignProjection, name: str, upto: int | None, use_snapshots: bool) -> None:
+        for event in self.campaign_events(name, gt=projection.data.version, lte=upto):
+            if type(event).__name__ == "RolledBack":
+                # Facts after the rollback point are superseded, never deleted.
+                earlier = self.load(name, upto=event.to_version, use_snapshots=use_snapshots)
+                projection.data = earlier.data
+                projection.resolved = [r for r in projection.resolved if r.version <= event.to_version]
+                projection._invalidate()
+                projection.data.version = event.originator_version
+                continue
+            projection.apply(event)
+
+    def _newest_snapshot(self, name: str, engine: str, upto: int | None) -> ProjectionSnapshot | None:
+        if self.store.snapshots is None:
+            return None
+        return next(self.store.snapshots.get(snapshot_id(name, engine), lte=upto, desc=True, limit=1), None)
+
+    def save_snapshot(self, projection: CampaignProjection) -> None:
+        if self.store.snapshots is None:
+            return
+        snapshot = ProjectionSnapshot(
+            originator_id=snapshot_id(projection.data.campaign, projection.engine_version),
+            originator_version=projection.data.version,
+            timestamp=datetime.now(timezone.utc),
+            engine=projection.engine_version,
+            data=encode_snapshot(projection.data).decode(),
+        )
+        self.store.snapshots.put([snapshot])
+
+
+def campaign_names(store: CampaignStore) -> list[str]:
+    """Every campaign in the store, in the order they were created."""
+    topic = get_topic(Campaign.Created)
+    names: list[str] = []
+    start = 1
+    while True:
+        batch = store.recorder.select_notifications(start=start, limit=500, topics=[topic])
+        if not batch:
+            return names
+        for notification in batch:
+            names.append(store.mapper.to_domain_event(notification).name)
+        start = batch[-1].id + 1

@@ -1,0 +1,110 @@
+"""A two-step test ruleset for unit tests of the core alone (a fake, by design): a sealed
+bid by every player, then rounds in which the high bidder rolls a die and chooses to
+keep or reroll it. It exercises sealed batches, single decisions, policies and dice."""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.core.engine import ALL
+from pbem.core.ruleset import LineVerdict, OrderReading, ScenarioError, Step
+
+
+class State(msgspec.Struct):
+    players: list[str]
+    bids: dict[str, int] = {}
+    leader: str | None = None
+    round: int = 0
+    score: int = 0
+
+
+_encoder = msgspec.json.Encoder(order="sorted")
+_decoder = msgspec.json.Decoder(State)
+
+
+def bidding(ctx, state: State) -> None:
+    requests = [ctx.request(kind="bid", player=p, purpose=f"bid:{p}", prompt="your sealed bid", default=0,
+                            sealed=True, rule="§1") for p in state.players]
+    bids = ctx.decide_all(requests)
+    state.bids = dict(zip(state.players, bids, strict=True))
+    best = max(bids)
+    tied = [p for p, b in state.bids.items() if b == best]
+    state.leader = tied[ctx.draw_index("tiebreak", len(tied), rule="§1.2")] if len(tied) > 1 else tied[0]
+    ctx.say(f"{state.leader} wins the bidding", rule="§1")
+
+
+def playing_round(ctx, state: State) -> None:
+    value = ctx.roll("round", rule="§2")
+    keep = ctx.decide(ctx.request(kind="keep", player=state.leader, prompt=f"keep {value}?", default="yes",
+                                  context={"value": value}, rule="§2.1"))
+    if keep == "no":
+        value = ctx.roll("round", rule="§2.1")
+    state.score += value
+    state.round += 1
+    ctx.say(f"round {state.round}: {value}", to=(ALL,), rule="§2")
+
+
+class MiniGame:
+    name = "minigame"
+    title = "Minigame"
+    version = "1"
+    decision_kinds = {"bid": "a sealed bid", "keep": "keep the die or roll again"}
+
+    def load_scenario(self, data):
+        if "rounds" not in data:
+            raise ScenarioError(["rounds: missing"])
+        return dict(data)
+
+    def check_scenario(self, scenario):
+        return []
+
+    def initial_state(self, scenario, options, seats):
+        return State(players=[s.id for s in seats])
+
+    def encode_state(self, state):
+        return _encoder.encode(state)
+
+    def decode_state(self, data):
+        return _decoder.decode(data)
+
+    def next_step(self, state, scenario):
+        if state.leader is None:
+            return Step("bidding", bidding)
+        if state.round < scenario["rounds"]:
+            return Step(f"round-{state.round + 1}", playing_round)
+        return None
+
+    def _parse(self, text, request):
+        words = text.upper().split()
+        if request.kind == "bid" and len(words) == 2 and words[0] == "BID" and words[1].isdigit():
+            return int(words[1])
+        if request.kind == "keep" and len(words) == 1 and words[0] in ("KEEP", "REROLL"):
+            return "yes" if words[0] == "KEEP" else "no"
+        return None
+
+    def read_orders(self, lines, requests, state, scenario, player):
+        reading = OrderReading()
+        for number, text in lines:
+            for request in requests:
+                value = self._parse(text, request)
+                if value is not None:
+                    reading.answers[request.key] = value
+                    reading.verdicts.append(LineVerdict(number, text, True, f"{request.kind} {value}"))
+                    break
+            else:
+                reading.verdicts.append(LineVerdict(number, text, False, reason="not an answer to anything you owe"))
+        return reading
+
+    def read_policy(self, policy, request):
+        return self._parse(policy.answer_text, request)
+
+    def check_policy(self, policy):
+        return ""
+
+    def order_form(self, request):
+        return {"bid": "BID 0", "keep": "KEEP"}[request.kind]
+
+    def view(self, state, scenario, viewer):
+        players = {p: {"name": p, "bid": state.bids.get(p)} for p in state.players}
+        return {"turn_label": f"round {state.round}", "powers": {}, "players": players, "score": state.score,
+                "leader": state.leader, "sections": []}
