@@ -113,6 +113,7 @@ class CampaignService:
         self.loader = ProjectionLoader(store)
         self.renderer = renderer
         self.clock = clock
+        self._open_campaigns: dict[str, tuple[Campaign, CampaignProjection]] = {}
 
     # -- queries ----------------------------------------------------------
     def names(self) -> list[str]:
@@ -120,6 +121,18 @@ class CampaignService:
 
     def projection(self, name: str, *, upto: int | None = None) -> CampaignProjection:
         return self.loader.load(name, upto=upto)
+
+    def _open(self, name: str) -> tuple[Campaign, CampaignProjection]:
+        """The campaign and its projection, in step; kept between commands while no
+        other writer has appended to the campaign (so a daemon pays only for new facts)."""
+        stored = next(iter(self.store.recorder.select_events(campaign_id(name), desc=True, limit=1)), None)
+        if stored is None:
+            raise CampaignNotFound(name)
+        cached = self._open_campaigns.pop(name, None)
+        if cached is not None and cached[0].version == stored.originator_version:
+            return cached
+        campaign = self.campaign(name)
+        return campaign, self.loader.load(name, upto=campaign.version)
 
     def campaign(self, name: str) -> Campaign:
         try:
@@ -198,8 +211,7 @@ class CampaignService:
                in_reply_to: str | None = None, inbound: Callable[[list[int]], InboundMail] | None = None,
                split: OrderText | None = None) -> Outcome:
         """Record a player's order set (already authenticated) and resolve what it allows."""
-        campaign = self.campaign(name)
-        projection = self.loader.load(name, upto=campaign.version)
+        campaign, projection = self._open(name)
         before = campaign.version
         parts = split or split_orders(text)
         receipt = self._read(campaign, projection, player, parts, mail_id)
@@ -297,14 +309,14 @@ class CampaignService:
         now = now or self.clock()
         outcomes = []
         for name in self.names():
-            projection = self.projection(name)
+            campaign, projection = self._open(name)
             step = projection.step
             if projection.finished or step is None:
                 continue
             at = projection.data.deadlines.get(step)
             if at is None or datetime.fromisoformat(at) > now or step in projection.data.deadlines_passed:
+                self._open_campaigns[name] = (campaign, projection)
                 continue
-            campaign = self.campaign(name)
             before = campaign.version
             self._record(campaign, projection, campaign.pass_deadline, step=step, at=now.isoformat())
             outcome = Outcome(name)
@@ -316,8 +328,7 @@ class CampaignService:
 
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Supply die results for `purpose` (a face-to-face session, a test case)."""
-        campaign = self.campaign(name)
-        projection = self.loader.load(name, upto=campaign.version)
+        campaign, projection = self._open(name)
         before = campaign.version
         self._record(campaign, projection, campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
         outcome = Outcome(name)
@@ -454,6 +465,7 @@ class CampaignService:
     def _save(self, campaign: Campaign, projection: CampaignProjection, *others: Any) -> None:
         """Save the new facts; snapshot the projection each time it crosses SNAPSHOT_EVERY facts."""
         self.store.save(campaign, *others)
+        self._open_campaigns[campaign.name] = (campaign, projection)
         if projection.data.version // SNAPSHOT_EVERY > projection.loaded_version // SNAPSHOT_EVERY:
             self.loader.save_snapshot(projection)
             projection.loaded_version = projection.data.version

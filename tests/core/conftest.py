@@ -4,7 +4,7 @@ from pbem.core import ruleset as rulesets
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
 
-from .minigame import MiniGame
+from tests.support.minigame import MiniGame
 
 _real_load = rulesets.load
 

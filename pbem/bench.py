@@ -1,0 +1,140 @@
+"""`pbem bench replay`: how fast a long campaign replays and how cheap one more order is.
+
+It plays a campaign of the requested size through the service (order sets of several
+lines, standing policies, decisions answered by them, deadlines passing, steps resolved)
+on a SQLite store in a temporary home, then measures:
+
+- `events_per_s`: a full replay (every step re-run, every hash checked, no snapshot);
+- `replay_to_read_ratio`: that replay's time over merely reading and decoding the same
+  events from the store — the floor (target ≤ 3);
+- `append_ms`: accepting one more order set in a fresh process-like service at the end,
+  and `append_growth`: that against the same measured at about 1,000 events (target
+  ≤ 1.5: the cost follows the new events, not the history);
+- `peak_mb`: the process's peak resident memory (target ≤ 300 MB).
+
+A ruleset shapes the traffic through two optional hooks: `bench_scenario()` (a scenario
+long enough to play) and `bench_orders(request, state, scenario, n)` (order lines that
+answer a request the way a player would); without them the default order forms are used.
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pbem.core import ruleset as rulesets
+from pbem.core.campaign import campaign_id
+from pbem.core.service import CampaignService, PlayerSpec
+from pbem.core.store import open_store
+
+NAME = "bench"
+PLAYERS = ("p1", "p2", "p3")
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2030, 1, 1, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def _orders_for(service: CampaignService, n: int) -> list[tuple[str, str]]:
+    projection = service.projection(NAME)
+    ruleset = projection.ruleset
+    state = projection.current()[1]
+    shaped = getattr(ruleset, "bench_orders", None)
+    sets = []
+    for request in projection.pending():
+        if shaped is not None:
+            lines = shaped(request, state, projection.scenario, n)
+        else:
+            lines = ruleset.order_form(request).splitlines()
+        sets.append((request.player, "\n".join(lines)))
+    return sets
+
+
+def _append_ms(home: Path, clock: _Clock, n: int, repeats: int = 5) -> float:
+    """Median time to accept one order set in a service that has just opened the store."""
+    timings = []
+    for i in range(repeats):
+        service = CampaignService(open_store(home), clock=clock)
+        sets = _orders_for(service, n + i)
+        if not sets:
+            break
+        player, text = sets[0]
+        start = time.perf_counter()
+        service.submit(NAME, player, text)
+        timings.append((time.perf_counter() - start) * 1000)
+        service.store.close()
+    return statistics.median(timings) if timings else float("nan")
+
+
+def run_replay_bench(ruleset_name: str, events: int) -> dict:
+    ruleset = rulesets.load(ruleset_name)
+    scenario = ruleset.bench_scenario() if hasattr(ruleset, "bench_scenario") else None
+    if scenario is None:
+        raise ValueError(f"ruleset {ruleset_name} has no bench scenario")
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+        home = Path(tmp)
+        clock = _Clock()
+        service = CampaignService(open_store(home), clock=clock)
+        players = [PlayerSpec(id=p, address=f"{p}@bench.invalid", token=p) for p in PLAYERS]
+        service.create(NAME, ruleset_name, scenario, players, secret=bytes(32))
+        for player, text in getattr(ruleset, "bench_policies", lambda: [])():
+            service.submit(NAME, player, text)
+        append_small = None
+        n = 0
+        generation_start = time.perf_counter()
+        while service.campaign(NAME).version < events:
+            n += 1
+            if append_small is None and service.campaign(NAME).version >= 1000:
+                append_small = _append_ms(home, clock, n)
+            sets = _orders_for(service, n)
+            if not sets:
+                raise RuntimeError("the bench campaign ended before reaching the requested size")
+            if n % 7 == 0:  # now and then a player misses the deadline and defaults answer
+                clock.now += timedelta(days=10)
+                service.tick(clock.now)
+                continue
+            for player, text in sets:
+                service.submit(NAME, player, text)
+            clock.now += timedelta(hours=6)
+        generation_s = time.perf_counter() - generation_start
+        total = service.campaign(NAME).version
+        service.store.close()
+
+        reader = open_store(home)
+        start = time.perf_counter()
+        read = sum(1 for _ in reader.events.get(campaign_id(NAME)))
+        read_s = time.perf_counter() - start
+        reader.close()
+
+        replayer = CampaignService(open_store(home))
+        start = time.perf_counter()
+        projection = replayer.loader.load(NAME, use_snapshots=False)
+        replay_s = time.perf_counter() - start
+        replayer.store.close()
+        if projection.divergences:
+            raise RuntimeError(f"replay diverged at {projection.divergences[0].step}")
+
+        append_large = _append_ms(home, clock, n + 100)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "ruleset": ruleset_name,
+        "events": total,
+        "steps": len(projection.resolved),
+        "generation_s": round(generation_s, 2),
+        "read_s": round(read_s, 3),
+        "replay_s": round(replay_s, 3),
+        "events_per_s": round(read / replay_s),
+        "replay_to_read_ratio": round(replay_s / read_s, 2),
+        "append_ms": round(append_large, 2),
+        "append_ms_at_1000": round(append_small, 2) if append_small else None,
+        "append_growth": round(append_large / append_small, 2) if append_small else None,
+        "peak_mb": round(peak_mb, 1),
+    }

@@ -1,0 +1,332 @@
+"""The `pbem` command. Thin: every command calls the service; every error is one clear
+line and a non-zero exit, never a traceback (set PBEM_DEBUG=1 to see one)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from pydantic import ValidationError
+
+from pbem.app import build_service, home_dir
+from pbem.core import ruleset as rulesets
+from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
+from pbem.core.datafile import DataFileError, load_data_file
+from pbem.core.messages import Envelope
+from pbem.core.ruleset import RulesetError, ScenarioError
+from pbem.core.service import CommandError, PlayerSpec
+from pbem.core.store import CampaignNotFound
+
+app = typer.Typer(help="pbem: a play-by-email adjudicator for grand-strategy board games.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+case_app = typer.Typer(help="Run plain-text adjudication cases.", no_args_is_help=True)
+scenario_app = typer.Typer(help="Check scenario data files.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks (speed and memory are measured here, never in tests).",
+                        no_args_is_help=True)
+app.add_typer(case_app, name="case")
+app.add_typer(scenario_app, name="scenario")
+app.add_typer(bench_app, name="bench")
+
+HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
+                          help="Campaign home directory (default ./pbem-home).")
+
+USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
+               ValidationError, FileNotFoundError)
+
+
+class Failure(Exception):
+    """A command's own failure: its message is printed as is."""
+
+
+def _fail(message: str) -> None:
+    raise Failure(message)
+
+
+def _echo_json(value: object) -> None:
+    typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def _players(path: Path) -> list[PlayerSpec]:
+    data = load_data_file(path)
+    entries = data.get("player")
+    if not isinstance(entries, list) or not entries:
+        _fail(f"{path}: expected one or more [[player]] tables")
+    return [PlayerSpec.model_validate(entry) for entry in entries]
+
+
+def _options(values: list[str]) -> dict:
+    options = {}
+    for value in values:
+        key, sep, raw = value.partition("=")
+        if not sep:
+            _fail(f"--option takes name=value, not {value!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+@app.command()
+def new(campaign: str = typer.Argument(..., help="Name of the new campaign (one word)."),
+        ruleset: str = typer.Option(..., "--ruleset", help="Ruleset name, e.g. ratio-regis."),
+        scenario: Path = typer.Option(..., "--scenario", help="Scenario file (TOML or JSON)."),
+        players: Path = typer.Option(..., "--players", help="Players file: [[player]] id, address, token …"),
+        option: list[str] = typer.Option([], "--option", help="Campaign option name=value (repeatable)."),
+        home: Optional[Path] = HomeOption) -> None:
+    """Create a campaign and print each player's SIGNON token."""
+    service = build_service(home)
+    tokens, outcome = service.create(campaign, ruleset, load_data_file(scenario), _players(players),
+                                     options=_options(option))
+    _queue(home, outcome.mail)
+    typer.echo(f"campaign {campaign} created ({ruleset}); dice commitment "
+               f"{service.projection(campaign).data.commitment}")
+    for player, token in tokens.items():
+        typer.echo(f"  SIGNON {player} {campaign} {token}")
+
+
+def _envelope_from_file(path: Path, sender: str | None) -> Envelope:
+    from pbem.mail.envelope import parse_mail
+
+    raw = path.read_bytes()
+    head = raw[:2000].decode("utf-8", "replace")
+    looks_like_mail = any(line.lower().startswith(("from:", "message-id:", "subject:", "received:"))
+                          for line in head.splitlines()[:20])
+    if looks_like_mail:
+        envelope = parse_mail(raw)
+        return envelope.model_copy(update={"sender": sender}) if sender else envelope
+    digest = hashlib.sha256(raw).hexdigest()[:24]
+    return Envelope(sender=sender or "", message_id=f"<{digest}@submit.pbem>", subject=path.name,
+                    text=raw.decode("utf-8", "replace"), raw=raw)
+
+
+@app.command()
+def submit(campaign: str = typer.Argument(..., help="The campaign the orders are for."),
+           file: Path = typer.Argument(..., help="A mail (.eml) or a plain-text order file."),
+           sender: Optional[str] = typer.Option(None, "--from", help="Sender address (default: the player's own)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Take a mail or text file as if it had arrived by mail, and print the answer."""
+    from pbem.core.orders import split_orders
+
+    service = build_service(home)
+    envelope = _envelope_from_file(file, sender)
+    parts = split_orders(envelope.text)
+    if parts.signon is None:
+        _fail(f"{file}: no SIGNON line (start the orders with SIGNON <player> {campaign} <token>)")
+    if parts.signon.campaign != campaign:
+        _fail(f"{file}: the SIGNON names campaign {parts.signon.campaign!r}, not {campaign!r}")
+    if not envelope.sender:
+        projection = service.projection(campaign)
+        record = projection.data.players.get(parts.signon.player)
+        envelope = envelope.model_copy(update={"sender": record.address if record else "unknown@invalid"})
+    outcome = service.handle_mail(envelope)
+    _queue(home, list(outcome.replies))
+    if outcome.duplicate:
+        typer.echo("this mail was already received; nothing changed (the same answer follows)")
+    for reply in outcome.replies:
+        if reply.key.startswith(("receipt", "refusal")):
+            typer.echo(reply.text)
+
+
+def _queue(home: Path | None, mail: list) -> None:
+    """Put outgoing mail in the home's outbox for `pbem run` to send."""
+    if not mail:
+        return
+    from pbem.mail.outbox import Outbox
+    from pbem.mail.intake import queue_item
+    from pbem.mail.settings import load_settings
+    import time
+
+    directory = home_dir(home)
+    settings = load_settings(directory)
+    outbox = Outbox(directory / "mail.sqlite3")
+    now = time.time()
+    outbox.enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail], now=now)
+
+
+@app.command("list")
+def list_campaigns(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                   home: Optional[Path] = HomeOption) -> None:
+    """List the campaigns of the home."""
+    service = build_service(home)
+    rows = []
+    for name in service.names():
+        status = service.projection(name).status()
+        rows.append({k: status[k] for k in ("campaign", "ruleset", "step", "steps_resolved", "finished")})
+    if as_json:
+        _echo_json(rows)
+        return
+    if not rows:
+        typer.echo("no campaigns yet (create one with `pbem new` or run `pbem demo`)")
+    for row in rows:
+        where = "finished" if row["finished"] else f"at {row['step']}"
+        typer.echo(f"{row['campaign']:<20} {row['ruleset']:<14} {row['steps_resolved']:>6} steps  {where}")
+
+
+@app.command()
+def status(campaign: str, as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Where a campaign stands: step, state hash, powers and the decisions owed."""
+    data = build_service(home).projection(campaign).status()
+    if as_json:
+        _echo_json(data)
+        return
+    typer.echo(f"{data['campaign']} ({data['ruleset']}, engine {data['engine_version']})")
+    typer.echo(f"step: {data['step'] or 'finished'}   resolved steps: {data['steps_resolved']}   "
+               f"log version: {data['log_version']}")
+    typer.echo(f"state hash: {data['state_hash'] or '-'}")
+    for owed in data["pending"]:
+        typer.echo(f"  owed by {owed['player']}: {owed['prompt']} (default {owed['default']!r}, "
+                   f"deadline {owed['deadline'] or 'none'})")
+
+
+@app.command()
+def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="Stop after this step."),
+           explain: bool = typer.Option(False, "--explain", help="Every decision, policy and roll."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Replay a campaign from its log, step by step."""
+    service = build_service(home)
+    projection = service.loader.load(campaign, use_snapshots=False)
+    steps = projection.resolved
+    if to is not None:
+        keys = [s.step for s in steps]
+        if to not in keys:
+            _fail(f"no resolved step {to!r} in {campaign}")
+        steps = steps[: keys.index(to) + 1]
+    for step in steps:
+        typer.echo(f"{step.step}  state {step.state_hash[:16]}  (log version {step.version})")
+        if not explain:
+            continue
+        for used in step.result.used:
+            typer.echo(f"    decision {used.request.key} ({used.request.player}): {used.answer.value!r} "
+                       f"— {used.answer.source}")
+        for roll in step.result.rolls:
+            forced = " forced" if roll.forced else ""
+            typer.echo(f"    roll {roll.purpose} d{roll.sides} = {roll.value}{forced}  [{roll.rule}]  key {roll.key}")
+        for line in step.result.chronicle:
+            typer.echo(f"    | {line.text}" + (f"  [{line.rule}]" if line.rule else ""))
+
+
+@app.command()
+def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
+    """Replay the whole log and check every recorded state hash."""
+    from pbem.core.dice import commitment
+
+    service = build_service(home)
+    projection = service.loader.load(campaign, use_snapshots=False)
+    if commitment(projection.secret) != projection.data.commitment:
+        _fail(f"{campaign}: the dice secret does not match the published commitment")
+    if projection.divergences:
+        first = projection.divergences[0]
+        _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
+              f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
+    typer.echo(f"{campaign}: {len(projection.resolved)} steps verified, state hash {projection.data.last_hash}")
+
+
+@case_app.command("run")
+def case_run(paths: list[Path] = typer.Argument(..., help="Case files or directories of them.")) -> None:
+    """Run cases; the last line says `N passed, N failed`."""
+    passed = failed = 0
+    for path in case_files(paths):
+        try:
+            result = run_case(parse_case(path))
+        except CaseFormatError as error:
+            typer.echo(f"FAIL {path}: {error}")
+            failed += 1
+            continue
+        if result.passed:
+            passed += 1
+            typer.echo(f"ok   {result.case.name}  [{' '.join(result.case.rules)}]")
+        else:
+            failed += 1
+            typer.echo(f"FAIL {result.case.name}")
+            for failure in result.failures:
+                typer.echo(f"     {failure}")
+    typer.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+@scenario_app.command("check")
+def scenario_check(file: Path, ruleset: str = typer.Option("ratio-regis", "--ruleset"),
+                   draw: Optional[Path] = typer.Option(None, "--draw", help="Also draw the map as SVG here.")) -> None:
+    """Validate a scenario file and report every problem found."""
+    game = rulesets.load(ruleset)
+    scenario = game.load_scenario(load_data_file(file))
+    problems = game.check_scenario(scenario)
+    for problem in problems:
+        typer.echo(f"{file}: {problem}")
+    if draw is not None:
+        from pbem.reports.maps import draw_scenario_map
+
+        draw.write_text(draw_scenario_map(game.scenario_map(scenario)), encoding="utf-8")
+        typer.echo(f"map drawn to {draw}")
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"{file}: valid {ruleset} scenario")
+
+
+@app.command()
+def demo(ruleset: str = typer.Option("ratio-regis", "--ruleset", help="Which example campaign."),
+         out: Path = typer.Option(Path("demo-out"), "--out", help="Where the home and the reports go.")) -> None:
+    """Play an example campaign from examples/ through the mail path; reports go under OUT."""
+    from pbem.demo import run_demo
+
+    summary = run_demo(ruleset, out)
+    typer.echo(summary)
+
+
+@bench_app.command("replay")
+def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                 events: int = typer.Option(100_000, "--events", help="Size of the generated campaign."),
+                 ruleset: str = typer.Option("ratio-regis", "--ruleset")) -> None:
+    """Replay speed, replay vs read ratio, append cost and its growth, peak memory."""
+    from pbem.bench import run_replay_bench
+
+    result = run_replay_bench(ruleset, events)
+    if as_json:
+        _echo_json(result)
+    else:
+        for key, value in result.items():
+            typer.echo(f"{key:>22}: {value}")
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except Failure as error:
+        typer.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    except USER_ERRORS as error:
+        typer.echo(f"error: {_one_line(error)}", err=True)
+        sys.exit(2)
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except Exception as error:  # the promise: never a traceback for the user
+        import click
+
+        if isinstance(error, click.ClickException):
+            error.show()
+            sys.exit(error.exit_code)
+        if os.environ.get("PBEM_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(error).__name__}: {error} (set PBEM_DEBUG=1 for details)", err=True)
+        sys.exit(70)
+
+
+def _one_line(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return f"{where}: {first['msg']}" + (f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else "")
+    if isinstance(error, ScenarioError):
+        return "the scenario is not valid: " + "; ".join(error.problems[:5])
+    return str(error)

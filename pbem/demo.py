@@ -1,0 +1,108 @@
+"""`pbem demo`: an example campaign from `examples/<ruleset>/demo/` played through the
+same path as real mail — each example mail is delivered into a Maildir, the mail daemon
+runs once, and the replies and reports land in an outbox Maildir under OUT.
+
+Demo dice come from a secret derived from the campaign name, so two demo runs give the
+same rolls and the same state hashes; a real campaign draws a fresh secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from email.message import EmailMessage
+from email.utils import format_datetime
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pbem.app import build_service
+from pbem.core.datafile import load_data_file
+from pbem.core.service import CommandError, PlayerSpec
+from pbem.mail.daemon import run as run_daemon
+from pbem.mail.maildir import ensure_maildir
+from pbem.mail.settings import load_settings
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+MARKER = ".pbem-demo"
+DEMO_DATE = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+
+
+def demo_dir(ruleset: str) -> Path:
+    directory = EXAMPLES / ruleset / "demo"
+    if not (directory / "campaign.toml").is_file():
+        raise CommandError(f"no example campaign for ruleset {ruleset!r} (looked in {directory})")
+    return directory
+
+
+def demo_secret(name: str) -> bytes:
+    return hashlib.sha256(f"pbem demo dice:{name}".encode()).digest()
+
+
+def _fresh(out: Path) -> Path:
+    """OUT, emptied if an earlier demo wrote it; refuse to clear anything else."""
+    if out.exists() and any(out.iterdir()):
+        if not (out / MARKER).exists():
+            raise CommandError(f"{out} exists and was not written by `pbem demo`; choose another --out")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text("written by pbem demo\n")
+    return out
+
+
+def as_mail(body: str, *, sender: str, to: str, number: int, name: str) -> bytes:
+    """An example order file as the mail a player would send."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = f"{name} orders"
+    message["Date"] = format_datetime(DEMO_DATE)
+    message["Message-ID"] = f"<demo-{number:03d}.{name}@example.org>"
+    message.set_content(body)
+    return bytes(message)
+
+
+def run_demo(ruleset: str, out: Path) -> str:
+    source = demo_dir(ruleset)
+    campaign = load_data_file(source / "campaign.toml")
+    name = campaign["name"]
+    out = _fresh(out)
+    home = out / "home"
+    home.mkdir()
+    (home / "pbem.toml").write_text(
+        "[mail]\n"
+        f'from = "gm@example.org"\n'
+        f'maildir = "{(home / "inbox").as_posix()}"\n'
+        f'outbox_maildir = "{(out / "mail").as_posix()}"\n'
+    )
+    service = build_service(home, from_address="gm@example.org")
+    players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
+    scenario = load_data_file((source / campaign["scenario"]).resolve())
+    _, created = service.create(name, campaign.get("ruleset", ruleset), scenario, players,
+                                options=campaign.get("options", {}), settings=campaign.get("settings", {}),
+                                secret=demo_secret(name))
+    inbox = ensure_maildir(home / "inbox")
+    addresses = {p.id: p.address for p in players}
+    for number, path in enumerate(sorted(source.glob("[0-9]*.txt")), start=1):
+        player = path.stem.split("-", 1)[1]
+        raw = as_mail(path.read_text(encoding="utf-8"), sender=addresses[player], to="gm@example.org",
+                      number=number, name=name)
+        (inbox / "new" / f"{number:04d}.{path.stem}").write_bytes(raw)
+    settings = load_settings(home, env={})
+    from pbem.cli import _queue
+
+    _queue(home, created.mail)
+    stats = run_daemon(settings, service.handle_mail, once=True)
+    projection = service.projection(name)
+    reports = out / "reports"
+    reports.mkdir()
+    from pbem.reports import render_report
+
+    for player in projection.data.players.values():
+        (reports / f"{player.id}.txt").write_text(render_report(projection, player.id, "text"), encoding="utf-8")
+        (reports / f"{player.id}.html").write_text(render_report(projection, player.id, "html"), encoding="utf-8")
+    status = projection.status()
+    return (f"{name}: {stats.received} mails read, {stats.sent} sent; {status['steps_resolved']} steps resolved, "
+            f"now {'finished' if status['finished'] else 'at ' + str(status['step'])}\n"
+            f"state hash {status['state_hash']}\n"
+            f"reports: {reports}/<player>.txt|.html; all mail sent: {out / 'mail'}\n"
+            f"check it: pbem verify {name} --home {home}")

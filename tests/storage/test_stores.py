@@ -1,0 +1,105 @@
+"""The same campaign on the real stores: SQLite in a home directory and PostgreSQL.
+
+PostgreSQL runs when PBEM_TEST_POSTGRES holds a libpq-style "host=… port=… user=…
+password=…" (scripts/test.sh starts a server and sets it); under CI it must be set.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from pbem.core import ruleset as rulesets
+from pbem.core.service import CampaignService, PlayerSpec
+from pbem.core.store import open_store
+from tests.support.minigame import MiniGame
+
+_real_load = rulesets.load
+
+
+@pytest.fixture(autouse=True)
+def minigame_registered(monkeypatch):
+    monkeypatch.setattr(rulesets, "load", lambda name: MiniGame() if name == "minigame" else _real_load(name))
+
+
+def _postgres_env() -> dict[str, str]:
+    spec = os.environ.get("PBEM_TEST_POSTGRES")
+    if not spec:
+        if os.environ.get("CI"):
+            pytest.fail("PBEM_TEST_POSTGRES is not set: scripts/test.sh starts PostgreSQL for these tests")
+        pytest.skip("no PostgreSQL configured (run scripts/test.sh)")
+    import psycopg
+
+    params = dict(item.split("=", 1) for item in spec.split())
+    dbname = f"pbem_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(**params, dbname="postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{dbname}"')
+    return {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": dbname,
+            "POSTGRES_HOST": params["host"], "POSTGRES_PORT": params["port"], "POSTGRES_USER": params["user"],
+            "POSTGRES_PASSWORD": params["password"]}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_env(request, tmp_path):
+    if request.param == "sqlite":
+        return tmp_path, {}
+    return None, _postgres_env()
+
+
+PLAYERS = [PlayerSpec(id=p, address=f"{p}@example.org", token=p) for p in ("ann", "bob")]
+
+
+def play(service: CampaignService) -> None:
+    service.create("stored", "minigame", {"rounds": 3}, PLAYERS, secret=bytes(32))
+    service.submit("stored", "ann", "BID 2\nPOLICY keep WHEN value>=4 DO KEEP")
+    service.submit("stored", "bob", "BID 1")
+    for _ in range(3):
+        if service.projection("stored").pending():
+            service.submit("stored", "ann", "REROLL")
+
+
+def test_a_campaign_survives_reopening_and_verifies(store_env):
+    home, env = store_env
+    first = CampaignService(open_store(home, env))
+    play(first)
+    expected = first.projection("stored").data.last_hash
+    first.store.close()
+
+    reopened = CampaignService(open_store(home, env))
+    assert reopened.names() == ["stored"]
+    replayed = reopened.loader.load("stored", use_snapshots=False)
+    assert replayed.divergences == []
+    assert replayed.finished and replayed.data.last_hash == expected
+    reopened.store.close()
+
+
+def test_two_writers_of_one_version_conflict(store_env):
+    home, env = store_env
+    service = CampaignService(open_store(home, env))
+    service.create("stored", "minigame", {"rounds": 1}, PLAYERS, secret=bytes(32))
+    one, two = service.campaign("stored"), service.campaign("stored")
+    one.force_dice(purpose="round", values=[3], reason="writer one")
+    two.force_dice(purpose="round", values=[4], reason="writer two")
+    service.store.save(one)
+    with pytest.raises(IntegrityError):
+        service.store.save(two)
+    service.store.close()
+
+
+def test_the_same_mail_twice_is_stored_once(store_env):
+    from pbem.core.messages import Envelope
+
+    home, env = store_env
+    service = CampaignService(open_store(home, env))
+    service.create("stored", "minigame", {"rounds": 1}, PLAYERS, secret=bytes(32))
+    mail = Envelope(sender="ann@example.org", message_id="<m1@example.org>", text="SIGNON ann stored ann\nBID 3",
+                    raw=b"raw bytes of the mail")
+    first = service.handle_mail(mail)
+    again = service.handle_mail(mail)
+    assert not first.duplicate and again.duplicate
+    kinds = [type(e).__name__ for e in service.loader.campaign_events("stored")]
+    assert kinds.count("OrdersSubmitted") == 1
+    service.store.close()
