@@ -228,6 +228,63 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
     typer.echo(f"{campaign}: {len(projection.resolved)} steps verified, state hash {projection.data.last_hash}")
 
 
+@app.command()
+def run(once: bool = typer.Option(False, "--once", help="Process what waits, send what is due, and exit."),
+        json_logs: bool = typer.Option(False, "--json-logs", help="Log JSON lines instead of key=value."),
+        home: Optional[Path] = HomeOption) -> None:
+    """The mail daemon: read orders (IMAP IDLE or Maildir), answer, pass deadlines, send reports."""
+    from pbem.mail.daemon import run as run_daemon
+    from pbem.mail.logs import configure_logging
+    from pbem.mail.settings import load_settings
+
+    directory = home_dir(home)
+    settings = load_settings(directory)
+    configure_logging(as_json=json_logs)
+    service = build_service(directory, from_address=settings.from_address)
+
+    def on_tick(now):
+        return [mail for outcome in service.tick(now) for mail in outcome.mail]
+
+    stats = run_daemon(settings, service.handle_mail, once=once, on_tick=on_tick)
+    if once:
+        typer.echo(f"{stats.received} mails read, {stats.sent} mails sent")
+
+
+@app.command()
+def report(campaign: str,
+           power: Optional[str] = typer.Option(None, "--power", help="The report of the player holding this power."),
+           player: Optional[str] = typer.Option(None, "--player", help="The report of this player."),
+           public: bool = typer.Option(False, "--public", help="The public gazette."),
+           gm: bool = typer.Option(False, "--gm", help="The GM's report: everything, every roll and hash."),
+           upto: Optional[str] = typer.Option(None, "--step", help="As it stood after this resolved step."),
+           fmt: str = typer.Option("text", "--format", help="text, html or json."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Render a report of a campaign as a player, the public or the GM sees it."""
+    from pbem.reports import render_report
+
+    if fmt not in ("text", "html", "json"):
+        _fail(f"--format is text, html or json, not {fmt!r}")
+    if sum(bool(x) for x in (power, player, public, gm)) != 1:
+        _fail("say whose report: one of --power P, --player ID, --public, --gm")
+    service = build_service(home)
+    projection = service.projection(campaign)
+    if upto is not None:
+        version = next((s.version for s in service.loader.load(campaign, use_snapshots=False).resolved
+                        if s.step == upto), None)
+        if version is None:
+            _fail(f"no resolved step {upto!r} in {campaign} (see `pbem replay {campaign}`)")
+        projection = service.projection(campaign, upto=version)
+    viewer = "gm" if gm else "public" if public else player
+    if power is not None:
+        entry = projection.view("public").get("powers", {}).get(power.upper())
+        if not entry or not entry.get("player"):
+            _fail(f"no player holds power {power!r} in {campaign}")
+        viewer = entry["player"]
+    if viewer not in ("gm", "public") and viewer not in projection.data.players:
+        _fail(f"{viewer!r} is not a player of {campaign}")
+    typer.echo(render_report(projection, viewer, fmt))
+
+
 @case_app.command("run")
 def case_run(paths: list[Path] = typer.Argument(..., help="Case files or directories of them.")) -> None:
     """Run cases; the last line says `N passed, N failed`."""

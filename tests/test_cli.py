@@ -1,0 +1,118 @@
+"""The `pbem` command as a user meets it: a real process, a real home on disk."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "examples" / "ratio-regis" / "demo"
+SCENARIO = ROOT / "examples" / "ratio-regis" / "scenario.toml"
+
+
+def pbem(*args: str, home: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "pbem", *args]
+    if home is not None:
+        command += ["--home", str(home)]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    if check and result.returncode != 0:
+        raise AssertionError(f"pbem {' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def assert_clear_error(result: subprocess.CompletedProcess, text: str) -> None:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr + result.stdout
+    assert text in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.fixture(scope="module")
+def demo_runs(tmp_path_factory):
+    """Two demo runs in different directories."""
+    outs = [tmp_path_factory.mktemp(f"demo{i}") / "out" for i in (1, 2)]
+    for out in outs:
+        pbem("demo", "--out", str(out))
+    return outs
+
+
+def status_of(home: Path) -> dict:
+    return json.loads(pbem("status", "ratio-demo", "--json", home=home).stdout)
+
+
+def test_every_command_has_help():
+    for command in (["--help"], ["new", "--help"], ["submit", "--help"], ["list", "--help"], ["status", "--help"],
+                    ["replay", "--help"], ["verify", "--help"], ["case", "run", "--help"],
+                    ["scenario", "check", "--help"], ["bench", "replay", "--help"], ["demo", "--help"],
+                    ["report", "--help"], ["run", "--help"]):
+        result = pbem(*command)
+        assert "Usage" in result.stdout
+
+
+def test_demo_writes_one_report_per_player_and_verifies(demo_runs):
+    out = demo_runs[0]
+    players = [line.split("=")[1].strip().strip('"') for line in (DEMO / "players.toml").read_text().splitlines()
+               if line.strip().startswith("id")]
+    for player in players:
+        assert (out / "reports" / f"{player}.txt").stat().st_size > 0
+        assert (out / "reports" / f"{player}.html").stat().st_size > 0
+    assert "steps verified" in pbem("verify", "ratio-demo", home=out / "home").stdout
+
+
+def test_two_demo_runs_give_identical_state_hashes(demo_runs):
+    first, second = (status_of(out / "home") for out in demo_runs)
+    assert first["state_hash"] and first["state_hash"] == second["state_hash"]
+    assert first["steps_resolved"] == second["steps_resolved"]
+
+
+def test_status_json_has_the_promised_keys(demo_runs):
+    status = status_of(demo_runs[0] / "home")
+    for key in ("campaign", "ruleset", "step", "state_hash", "powers", "pending"):
+        assert key in status
+
+
+def test_unknown_campaign_is_one_clear_line(tmp_path):
+    assert_clear_error(pbem("status", "nowhere", home=tmp_path, check=False), "no campaign named 'nowhere'")
+
+
+def test_malformed_scenario_is_refused_and_creates_nothing(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = 'broken'\n[[area]]\nid = 3\n")
+    result = pbem("new", "c1", "--ruleset", "ratio-regis", "--scenario", str(bad), "--players",
+                  str(DEMO / "players.toml"), home=tmp_path / "home", check=False)
+    assert_clear_error(result, "error:")
+    assert json.loads(pbem("list", "--json", home=tmp_path / "home").stdout) == []
+
+
+def test_unreadable_toml_is_one_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = \n")
+    result = pbem("scenario", "check", str(bad), check=False)
+    assert_clear_error(result, "bad.toml")
+
+
+def test_garbage_orders_are_answered_and_only_the_refusal_is_recorded(tmp_path):
+    home = tmp_path / "home"
+    pbem("new", "c1", "--ruleset", "ratio-regis", "--scenario", str(SCENARIO), "--players",
+         str(DEMO / "players.toml"), home=home)
+    before = status_of_campaign(home, "c1")
+    token = next(line.split("=")[1].strip().strip('"') for line in (DEMO / "players.toml").read_text().splitlines()
+                 if line.strip().startswith("token"))
+    player = next(line.split("=")[1].strip().strip('"') for line in (DEMO / "players.toml").read_text().splitlines()
+                  if line.strip().startswith("id"))
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_text(f"SIGNON {player} c1 {token}\nFLY TO THE MOON\n\x00\x01 §§§ BID -3\n")
+    result = pbem("submit", "c1", str(garbage), home=home)
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "FLY TO THE MOON" in result.stdout
+    after = status_of_campaign(home, "c1")
+    assert after["state_hash"] == before["state_hash"] and after["pending"] == before["pending"]
+    assert after["log_version"] == before["log_version"] + 1  # the recorded refusal, nothing else
+
+
+def status_of_campaign(home: Path, name: str) -> dict:
+    return json.loads(pbem("status", name, "--json", home=home).stdout)
