@@ -368,9 +368,7 @@ def main() -> None:
         typer.echo("aborted", err=True)
         sys.exit(130)
     except Exception as error:  # the promise: never a traceback for the user
-        import click
-
-        if isinstance(error, click.ClickException):
+        if hasattr(error, "show") and hasattr(error, "exit_code"):  # a usage error from the CLI library
             error.show()
             sys.exit(error.exit_code)
         if os.environ.get("PBEM_DEBUG"):

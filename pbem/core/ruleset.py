@@ -91,6 +91,9 @@ class Ruleset(Protocol):
     def check_scenario(self, scenario: Any) -> list[str]:
         """Consistency problems a schema cannot see (asymmetric links, unknown ids …)."""
 
+    def check_options(self, options: Mapping[str, Any]) -> list[str]:
+        """Why these campaign options cannot be used (empty when they can)."""
+
     def initial_state(self, scenario: Any, options: Mapping[str, Any], seats: Sequence[Seat]) -> Any:
         """The state before the first step."""
 

@@ -26,6 +26,7 @@ from pbem.core.engine import Policy
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.orders import OrderText, split_orders, unknown_name
 from pbem.core.projection import CampaignProjection
+from pbem.core.ruleset import Seat
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
 
 MAX_STEPS_PER_INPUT = 100_000
@@ -156,9 +157,17 @@ class CampaignService:
         problems = ruleset.check_scenario(scenario)
         if problems:
             raise CommandError("the scenario has problems: " + "; ".join(problems))
+        problems = ruleset.check_options(dict(options or {}))
+        if problems:
+            raise CommandError("bad campaign options: " + "; ".join(problems))
         ids = [p.id for p in players]
         if len(set(ids)) != len(ids):
             raise CommandError("two players share an id")
+        seats = [Seat(p.id, p.name or p.id) for p in players if p.role == "player"]
+        try:
+            ruleset.initial_state(scenario, dict(options or {}), seats)
+        except rulesets.ScenarioError as error:
+            raise CommandError("this campaign cannot start: " + "; ".join(error.problems)) from None
         secret = secret or new_secret()
         campaign = Campaign(name=name, ruleset=ruleset_name, ruleset_version=ruleset.version,
                             scenario=scenario_data, scenario_digest=sha256_hex(canonical_json(scenario_data)),
@@ -233,29 +242,36 @@ class CampaignService:
         for number, line, reason in parts.problems:
             receipt.verdicts.append({"number": number, "text": line, "accepted": False, "understood": "",
                                      "reason": reason})
+        # Explicit answers first, so a policy in the same mail never overrides them (DESIGN §4).
+        self._read_answers(campaign, projection, player, parts, receipt, mail_id)
         self._read_policies(campaign, projection, player, parts, receipt)
         for press in parts.press:
             self._record(campaign, projection, campaign.relay_press, player=player, to=press.to,
                          text=press.text, mail_id=mail_id)
             receipt.press.append(f"press to {press.to} recorded")
+        receipt.verdicts.sort(key=lambda v: v["number"])
+        return receipt
+
+    def _read_answers(self, campaign: Campaign, projection: CampaignProjection, player: str, parts: OrderText,
+                      receipt: Receipt, mail_id: str | None) -> None:
+        ruleset = projection.ruleset
         if not parts.orders:
-            return receipt
+            return
         if projection.finished:
             receipt.accepted = False
             receipt.reason = "the campaign is over; no more orders are taken"
-            return receipt
+            return
         state = projection.current()[1]
         requests = projection.answerable_for(player)
         reading = ruleset.read_orders(parts.orders, requests, state, projection.scenario, player)
         receipt.verdicts.extend(v.as_dict() for v in reading.verdicts)
-        receipt.verdicts.sort(key=lambda v: v["number"])
         lines = [line for _, line in parts.orders]
         if not reading.accepted:
             receipt.accepted = False
             receipt.reason = reading.reject_all or "no line of this order set could be used"
             self._record(campaign, projection, campaign.reject_orders, player=player, step=projection.step,
                          mail_id=mail_id, reason=receipt.reason, verdicts=receipt.verdicts)
-            return receipt
+            return
         known = {r.key: r for r in requests}
         replaced = [k for k in reading.answers if k in projection.data.inputs]
         conditional = [{"id": p.id, "player": p.player, "kind": p.kind, "answer_text": p.answer_text,
@@ -268,7 +284,6 @@ class CampaignService:
             request = known.get(key)
             label = request.prompt if request else key
             receipt.answered.append(label + (" (replaces your earlier answer)" if key in replaced else ""))
-        return receipt
 
     def _read_policies(self, campaign: Campaign, projection: CampaignProjection, player: str, parts: OrderText,
                        receipt: Receipt) -> None:
@@ -359,6 +374,13 @@ class CampaignService:
                                source_key=envelope.source_key, raw=envelope.raw_compressed(), campaign=name,
                                campaign_versions=versions, outcome=outcome)
 
+        if "@" not in envelope.sender:
+            # Nobody to answer and nobody to trust: keep the mail, change nothing else.
+            try:
+                self.store.save(inbound("refused: no sender address", []))
+            except IntegrityError:
+                pass
+            return MailOutcome(campaign=name)
         refusal = self._refusal_reason(parts, envelope)
         player, copy_to = "", None
         if not refusal:

@@ -58,6 +58,9 @@ class MiniGame:
     def check_scenario(self, scenario):
         return []
 
+    def check_options(self, options):
+        return [f"unknown option {name!r}" for name in sorted(options)]
+
     def initial_state(self, scenario, options, seats):
         return State(players=[s.id for s in seats])
 

@@ -1,0 +1,1 @@
+"""Game rulesets, one package per game, found through the `pbem.rulesets` entry points."""

@@ -1,0 +1,140 @@
+"""Power actions (§9) and the end-of-impulse move home (§8.2.2, §18.1).
+
+Each action checks its legality against the state and either changes the state and
+returns what happened (one chronicle line), or raises `IllegalOrder` and leaves the
+state as it was. Later issues add squadrons, fortresses, leaders, tactical movement …
+as more functions of the same shape, dispatched from `ACTIONS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area, strategic_move
+from pbem.rules.ratio_regis.orders import BuildTroop, Home, Regroup, StratTroop, Verb
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState, Troop, regular_quality
+
+
+def counter_for(quality: int) -> str:
+    """Q2 is a 2-3 counter on its 2 side, Q3 a 3-4 counter on its 3 side (§9.1)."""
+    return {2: "2-3", 3: "3-4"}.get(quality, "")
+
+
+def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str]) -> None:
+    """No area may be over its stacking limit when an action ends (§15.1.1).
+
+    RR-I5: an action that would end overstacked is refused (the player rewrites it)
+    rather than carried out with the excess dispersed.
+    """
+    for area in sorted(set(areas)):
+        count = len(state.troops_in(area))
+        limit = scenario.areas[area].stacking
+        if count > limit:
+            raise IllegalOrder(f"{area} would hold {count} troops, over its stacking limit of {limit} (§15.1.1)")
+
+
+def own_troop(state: GameState, power: str, troop_id: str) -> Troop:
+    troop = state.troop(troop_id)
+    if troop is None or troop.power != power:
+        raise IllegalOrder(f"{power} has no troop {troop_id}")
+    return troop
+
+
+def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTroop, context: ImpulseStart) -> str:
+    """§9.1: a counter from the power's pool; 2-3 troops on their 2 side in any controlled
+    possession, 3-4 troops on their 3 side in the theater with most home areas (RR-I3);
+    the action may include a strategic move of the new troop (§10.2)."""
+    counter = counter_for(order.quality)
+    if not counter:
+        raise IllegalOrder("troops are built as Q2 (a 2-3 counter) or Q3 (a 3-4 counter) (§9.1)")
+    if state.powers[power].pool.get(counter, 0) < 1:
+        raise IllegalOrder(f"{power} has no {counter} troop counter left to build")
+    area = resolve_area(scenario, order.area)
+    status = state.areas[area]
+    if status.possessor != power or status.controller != power:
+        raise IllegalOrder(f"{area} is not a possession controlled by {power} (§9.1)")
+    if counter == "3-4":
+        _check_elite_area(state, scenario, power, area)
+    troop = state.new_troop(power, counter, regular_quality(counter), area=area)
+    text = f"{power} builds {troop.id} (Q{troop.quality}) at {area}"
+    touched = [area]
+    if order.path:
+        route = strategic_move(state, scenario, troop, order.path)
+        touched.append(troop.area)
+        text += " and moves it " + ">".join(route)
+    check_stacking(state, scenario, touched)
+    return text
+
+
+def _check_elite_area(state: GameState, scenario: Scenario, power: str, area: str) -> None:
+    if state.options.elite_build == "home-areas":
+        if area not in scenario.powers[power].home_areas:
+            raise IllegalOrder(f"{power} builds 3-4 troops only in its home areas (§9 table; option elite_build)")
+        return
+    theater = scenario.home_theater(power)
+    if scenario.areas[area].theater != theater:
+        raise IllegalOrder(f"{power} builds 3-4 troops only in {theater}, the theater with most of its home "
+                           f"areas (§9.1)")
+
+
+def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, context: ImpulseStart) -> str:
+    """§9.5: a troop dispersed at the start of the impulse goes to a controlled area of its
+    dispersion box's theater (WE has two boxes); it may then move strategically."""
+    troop = own_troop(state, power, order.troop)
+    if troop.id not in context.dispersed:
+        raise IllegalOrder(f"{troop.id} was not dispersed at the start of this impulse (§9.5)")
+    area = resolve_area(scenario, order.area)
+    if scenario.box_of(area) != troop.box:
+        raise IllegalOrder(f"{area} is not in the area of dispersion box {troop.box} (§9.5)")
+    if state.areas[area].controller != power:
+        raise IllegalOrder(f"{area} is not controlled by {power} (§9.5)")
+    troop.box, troop.area = None, area
+    text = f"{power} regroups {troop.id} at {area}"
+    touched = [area]
+    if order.path:
+        route = strategic_move(state, scenario, troop, order.path)
+        touched.append(troop.area)
+        text += " and moves it " + ">".join(route)
+    check_stacking(state, scenario, touched)
+    return text
+
+
+def strategic_troop(state: GameState, scenario: Scenario, power: str, order: StratTroop,
+                    context: ImpulseStart) -> str:
+    """§10.2: one troop (with its leader, once leaders exist) along a path."""
+    troop = own_troop(state, power, order.troop)
+    route = strategic_move(state, scenario, troop, order.path)
+    check_stacking(state, scenario, [troop.area])
+    return f"{power} moves {troop.id} strategically " + ">".join(route)
+
+
+def move_home(state: GameState, scenario: Scenario, power: str, order: Home, context: ImpulseStart) -> str:
+    """§8.2.2 / §18.1 (RR-I2): one unit to the dispersion box of the power's home theater."""
+    troop = own_troop(state, power, order.troop)
+    box = scenario.home_box(power)
+    if troop.box == box:
+        raise IllegalOrder(f"{troop.id} is already in {box}")
+    if state.options.home_move == "dispersed-only" and troop.box is None:
+        raise IllegalOrder(f"only a dispersed troop may go home (§18.1; option home_move); {troop.id} is in "
+                           f"{troop.area}")
+    origin = troop.where()
+    troop.area, troop.box = None, box
+    return f"{power} brings {troop.id} home from {origin} to {box}"
+
+
+class ImpulseStart:
+    """What the rules test as of the start of the impulse (§8.2.2 "Start of impulse")."""
+
+    def __init__(self, state: GameState):
+        self.dispersed = frozenset(t.id for t in state.troops if t.box is not None)
+
+
+Action = Callable[[GameState, Scenario, str, Verb, ImpulseStart], str]
+
+ACTIONS: dict[type, Action] = {
+    BuildTroop: build_troop,
+    Regroup: regroup,
+    StratTroop: strategic_troop,
+    Home: move_home,
+}

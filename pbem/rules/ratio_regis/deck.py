@@ -1,0 +1,63 @@
+"""The card deck: building and dealing it (§8.1.4, §26.4) and which cards must be
+played first (§8.2.2 "Card play")."""
+
+from __future__ import annotations
+
+from pbem.core.engine import StepContext
+from pbem.rules.ratio_regis.scenario import Card, Scenario
+from pbem.rules.ratio_regis.state import GameState
+
+PRIORITY_HAND_SIZE = 4  # "only 4 cards left or less" (§8.2.2)
+
+
+def build_and_deal(ctx: StepContext, state: GameState) -> None:
+    """§8.1.4: all historical cards of the turn (less the scenario's exclusions), topped
+    up with a random selection of the generic cards (less exclusions) to the deck size
+    for the number of players; shuffled and dealt face down in equal hands.
+
+    RR-I7: cards are dealt one at a time in game order. If the historical cards alone
+    exceed the deck size, the deck is all of them and the first players in game order
+    get one card more.
+    """
+    scenario: Scenario = ctx.scenario
+    players = state.by_game_order()
+    size = scenario.deck_size(len(players)) or 0
+    historical = [c.number for c in scenario.historical_cards(state.turn)]
+    wanted = max(0, size - len(historical))
+    generic_pool = [c.number for c in scenario.generic_cards()]
+    generic = ctx.shuffle("deck-generic", generic_pool, rule="§8.1.4")[:wanted]
+    deck = ctx.shuffle("deck-shuffle", historical + generic, rule="§8.1.4")
+    for player in players:
+        player.hand = []
+    for index, card in enumerate(deck):
+        players[index % len(players)].hand.append(card)
+    for player in players:
+        player.hand.sort()
+    state.discard = []
+    ctx.say(f"{scenario.turn_label(state.turn)}: the deck has {len(deck)} cards, {len(historical)} historical and "
+            f"{len(generic)} generic; each player is dealt {len(deck) // len(players)}", rule="§8.1.4")
+    for player in players:
+        ctx.say(f"Your hand: {describe_cards(scenario, player.hand)}", to=[player.id], rule="§8.1.4",
+                with_rolls=False)
+
+
+def describe_cards(scenario: Scenario, numbers: list[int]) -> str:
+    return ", ".join(f"{n} {scenario.cards[n].title} ({scenario.cards[n].points})" for n in numbers) or "none"
+
+
+def is_priority(card: Card, hand_size: int) -> bool:
+    """A card that must be chosen first: always, or once the hand is down to 4 (§8.2.2)."""
+    return card.priority == "always" or (card.priority == "hand4" and hand_size <= PRIORITY_HAND_SIZE)
+
+
+def priority_cards(scenario: Scenario, hand: list[int]) -> list[int]:
+    return [n for n in hand if is_priority(scenario.cards[n], len(hand))]
+
+
+def playable(scenario: Scenario, hand: list[int]) -> list[int]:
+    """The cards that may be played for points now: the priority cards if any are held,
+    otherwise any; combat cards always (they ignore priorities, §8.2.2 "Combat cards")."""
+    first = priority_cards(scenario, hand)
+    if not first:
+        return list(hand)
+    return sorted(set(first) | {n for n in hand if scenario.cards[n].combat})

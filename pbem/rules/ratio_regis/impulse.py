@@ -1,0 +1,314 @@
+"""The half turn and one player's impulse (§8.2; examples §27.1–§27.2, §32.2).
+
+A whole impulse is one decision (kind `impulse`) answered by a script of order lines.
+The script is checked against the state by running it on a copy (`run_script`), the
+same code that later carries it out, so a script accepted at submission executes as
+written; an illegal line refuses the whole script and nothing executes.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pbem.core.engine import StepContext
+from pbem.core.orders import unknown_name
+from pbem.rules.ratio_regis import deck
+from pbem.rules.ratio_regis.actions import ACTIONS, ImpulseStart
+from pbem.rules.ratio_regis.movement import IllegalOrder
+from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Regroup, StratTroop,
+                                           parse_line)
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import (CLOCKWISE, COUNTER_CLOCKWISE, IMPULSE, TURN_END, GameState, HalfTurn,
+                                          decode_state, encode_state)
+
+
+# -- the half turn ------------------------------------------------------------
+def start_chooser(state: GameState) -> str:
+    """§8.2.1: the player with the fewest VP chooses; a tie goes to the lower player number."""
+    return min(state.players, key=lambda p: (p.vp, p.game_order)).id
+
+
+def start_half_turn(ctx: StepContext, state: GameState) -> None:
+    """§8.2.1: the least-VP player chooses who starts and the direction.
+    RR-I8: clockwise (CW) follows the seating order, CCW runs against it. The default is
+    that the chooser starts, clockwise."""
+    chooser = start_chooser(state)
+    ids = [p.id for p in state.players]
+    request = ctx.request(kind="start", player=chooser, purpose="start", rule="§8.2.1",
+                          default={"player": chooser, "direction": CLOCKWISE},
+                          options=[f"START {p} {d}" for p in ids for d in (CLOCKWISE, COUNTER_CLOCKWISE)],
+                          prompt="Choose who plays the first impulse and the direction: START <player> CW|CCW",
+                          context={"turn": state.turn})
+    choice = ctx.decide(request)
+    state.half = HalfTurn(chooser=chooser, first=choice["player"], direction=choice["direction"],
+                          current=choice["player"], impulse=1)
+    state.phase = IMPULSE
+    names = {p.id: p.name for p in state.players}
+    ctx.say(f"{names[chooser]} (fewest VP) has {names[choice['player']]} start, "
+            f"{'clockwise' if choice['direction'] == CLOCKWISE else 'counter-clockwise'}", rule="§8.2.1")
+
+
+def _advance(state: GameState) -> None:
+    """§8.2, §8.3: the half turn ends after the impulse in which the last card left in
+    any hand is played; until then impulses rotate in seating order, players without
+    cards taking cardless impulses (§8.2.3)."""
+    half = state.half
+    if all(not p.hand for p in state.players):
+        state.phase = TURN_END
+        half.current = None
+        return
+    ids = [p.id for p in state.players]
+    step = 1 if half.direction == CLOCKWISE else -1
+    half.current = ids[(ids.index(half.current) + step) % len(ids)]
+    half.impulse += 1
+
+
+# -- one impulse --------------------------------------------------------------
+@dataclass
+class Ledger:
+    """What the impulse has spent so far (§8.2.2, §8.2.3)."""
+
+    held_cards: bool
+    intrinsic: set[str] = field(default_factory=set)
+    card_points: dict[str, list[int]] = field(default_factory=dict)  # power -> [card, points left]
+    extra_used: bool = False
+    at_war_moves: set[str] = field(default_factory=set)
+    home_moves: set[str] = field(default_factory=set)
+    stage: str = "start"  # start -> actions -> end
+    played: list[int] = field(default_factory=list)
+    done: bool = False
+
+
+@dataclass
+class LineResult:
+    number: int
+    text: str
+    accepted: bool
+    understood: str = ""
+    reason: str = ""
+
+
+@dataclass
+class ScriptRun:
+    state: GameState
+    lines: list[LineResult]
+    problem: str = ""  # a fault of the whole script (no card played …)
+
+    @property
+    def legal(self) -> bool:
+        return not self.problem and all(line.accepted for line in self.lines)
+
+    def first_fault(self) -> str:
+        bad = next((line for line in self.lines if not line.accepted), None)
+        return f"line {bad.number} ({bad.text}): {bad.reason}" if bad else self.problem
+
+
+def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]]) -> ScriptRun:
+    """Carry out an impulse script on a copy of `state`, line by line. An illegal line
+    leaves the copy as it was and the run goes on, so every fault is reported."""
+    work = decode_state(encode_state(state))
+    ledger = Ledger(held_cards=bool(work.player(player).hand))
+    start = ImpulseStart(work)
+    results = []
+    for number, text in lines:
+        try:
+            command = parse_line(text)
+        except OrderSyntaxError as error:
+            results.append(LineResult(number, text, False, reason=str(error)))
+            continue
+        saved_state, saved_ledger = encode_state(work), copy.deepcopy(ledger)
+        try:
+            understood = _execute(work, scenario, player, command, ledger, start)
+        except IllegalOrder as error:
+            work, ledger = decode_state(saved_state), saved_ledger
+            results.append(LineResult(number, text, False, command.text(), str(error)))
+            continue
+        results.append(LineResult(number, text, True, understood))
+    problem = ""
+    if ledger.held_cards and not ledger.played:
+        hand = work.player(player).hand
+        problem = (f"you hold {len(hand)} card(s): an impulse must play at least one (§8.2.2), e.g. "
+                   f"PLAY {min(deck.playable(scenario, hand))}")
+    if state.options.intrinsic_action == "turn":
+        for power in ledger.intrinsic:
+            work.powers[power].intrinsic_used = True
+    return ScriptRun(work, results, problem)
+
+
+def _execute(state: GameState, scenario: Scenario, player: str, command: Command, ledger: Ledger,
+             start: ImpulseStart) -> str:
+    if ledger.done:
+        raise IllegalOrder("nothing may follow DONE")
+    if isinstance(command, Done):
+        ledger.done = True
+        return "end of impulse"
+    if isinstance(command, Play):
+        return _play(state, scenario, player, command, ledger)
+    if isinstance(command, Action):
+        return _action(state, scenario, player, command, ledger, start)
+    raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
+
+
+def _play(state: GameState, scenario: Scenario, player: str, order: Play, ledger: Ledger) -> str:
+    """§8.2.2 "Card play": priority cards first (combat cards exempt); the points go to
+    the player's powers, each power taking points from at most one card per impulse."""
+    hand = state.player(player).hand
+    if not ledger.held_cards:
+        raise IllegalOrder("you hold no cards: this is a cardless impulse (§8.2.3), use X for the extra action")
+    if ledger.stage == "end":
+        raise IllegalOrder("cards are played before the end-of-impulse moves (E lines)")
+    if order.card not in hand:
+        raise IllegalOrder(f"card {order.card} is not in your hand (you hold {', '.join(map(str, hand)) or 'none'})")
+    card = scenario.cards[order.card]
+    if order.card not in deck.playable(scenario, hand):
+        first = ", ".join(f"{n} {scenario.cards[n].title}" for n in deck.priority_cards(scenario, hand))
+        raise IllegalOrder(f"you must play your priority card(s) first ({first}), or a combat card for its point "
+                           f"(§8.2.2)")
+    powers = state.powers_of(player, scenario)
+    allocation = list(order.points)
+    if not allocation and card.points and len(powers) == 1:
+        allocation = [(powers[0], card.points)]
+    elif not allocation and card.points and powers:
+        raise IllegalOrder(f"say which powers take the {card.points} point(s), e.g. PLAY {card.number} POINTS "
+                           f"{powers[0]}={card.points}")
+    if sum(n for _, n in allocation) > card.points:
+        raise IllegalOrder(f"{card.title} gives {card.points} point(s), not {sum(n for _, n in allocation)}")
+    for power, points in allocation:
+        if power not in powers:
+            raise IllegalOrder(unknown_name("power of yours", power, powers))
+        if points < 1:
+            raise IllegalOrder(f"{power} must take at least one point")
+        if power in ledger.card_points or sum(1 for p, _ in allocation if p == power) > 1:
+            raise IllegalOrder(f"{power} already takes points from a card this impulse: a power takes points "
+                               f"from one card per impulse (§8.2.2)")
+    for power, points in allocation:
+        ledger.card_points[power] = [card.number, points]
+    hand.remove(card.number)
+    state.discard.append(card.number)
+    ledger.played.append(card.number)
+    ledger.stage = "actions"
+    split = ", ".join(f"{power} {points}" for power, points in allocation) or "no power"
+    return f"plays {card.number} {card.title} for {card.points} point(s): {split}"
+
+
+def _action(state: GameState, scenario: Scenario, player: str, order: Action, ledger: Ledger,
+            start: ImpulseStart) -> str:
+    powers = state.powers_of(player, scenario)
+    if order.power not in powers:
+        raise IllegalOrder(unknown_name("power of yours", order.power, powers))
+    _spend(state, order, ledger)
+    return ACTIONS[type(order.verb)](state, scenario, order.power, order.verb, start)
+
+
+def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
+    """Charge the action to its budget (§8.2.2, §8.2.3) in the impulse's order: the
+    cardless free moves at its start, the moves home at its end."""
+    power, budget, verb = order.power, order.budget, order.verb
+    if budget == "E":
+        if not isinstance(verb, Home):
+            raise IllegalOrder("the end of the impulse allows only a move home: E HOME <troop>")
+        if power in ledger.home_moves:
+            raise IllegalOrder(f"{power} has already moved a unit home this impulse (§8.2.2)")
+        ledger.home_moves.add(power)
+        ledger.stage = "end"
+        return
+    if isinstance(verb, Home):
+        raise IllegalOrder(f"a move home is made at the end of the impulse: {power} E HOME {verb.troop}")
+    if ledger.stage == "end":
+        raise IllegalOrder("actions come before the end-of-impulse moves (E lines)")
+    if budget == "W":
+        _spend_at_war_move(state, order, ledger)
+        return
+    ledger.stage = "actions"
+    if budget == "I":
+        used = power in ledger.intrinsic or state.powers[power].intrinsic_used
+        if used:
+            per = "turn" if state.options.intrinsic_action == "turn" else "impulse"
+            raise IllegalOrder(f"{power} has already used its intrinsic action this {per} (RR-I1)")
+        ledger.intrinsic.add(power)
+    elif budget == "X":
+        if ledger.held_cards:
+            raise IllegalOrder("the extra action X belongs to cardless impulses (§8.2.3)")
+        if ledger.extra_used:
+            raise IllegalOrder("the extra action of a cardless impulse is used already (§8.2.3)")
+        ledger.extra_used = True
+    else:
+        card = order.card
+        taken = ledger.card_points.get(power)
+        if taken is None or taken[0] != card:
+            raise IllegalOrder(f"{power} has no points from card {card}: play it first (PLAY {card} POINTS "
+                               f"{power}=…)")
+        if taken[1] < 1:
+            raise IllegalOrder(f"{power} has spent its points from card {card}")
+        taken[1] -= 1
+
+
+def _spend_at_war_move(state: GameState, order: Action, ledger: Ledger) -> None:
+    """§8.2.3: a cardless player's powers at war each get a free regroup or one-troop
+    strategic move at the start of the impulse."""
+    if ledger.held_cards:
+        raise IllegalOrder("the free move W belongs to cardless impulses (§8.2.3)")
+    if not state.at_war(order.power):
+        raise IllegalOrder(f"{order.power} is not at war: no free move (§8.2.3)")
+    if not isinstance(order.verb, Regroup | StratTroop):
+        raise IllegalOrder("the free move W is a REGROUP or a STRAT TROOP (§8.2.3)")
+    if ledger.stage != "start":
+        raise IllegalOrder("the free move W is made at the start of the impulse, before other actions (§8.2.3)")
+    if order.power in ledger.at_war_moves:
+        raise IllegalOrder(f"{order.power} has already made its free move (§8.2.3)")
+    ledger.at_war_moves.add(order.power)
+
+
+# -- the decision and the step ------------------------------------------------
+def default_script(state: GameState, scenario: Scenario, player: str) -> list[str]:
+    """RR-I4: when the deadline passes, the lowest-numbered card that may be played goes
+    for points to the player's first power, and no action is taken."""
+    hand = state.player(player).hand
+    if not hand:
+        return ["DONE"]
+    card = scenario.cards[min(deck.playable(scenario, hand))]
+    powers = state.powers_of(player, scenario)
+    if card.points and powers:
+        return [f"PLAY {card.number} POINTS {powers[0]}={card.points}", "DONE"]
+    return [f"PLAY {card.number}", "DONE"]
+
+
+def impulse_request(ctx: StepContext, state: GameState, player: str):
+    scenario: Scenario = ctx.scenario
+    hand = state.player(player).hand
+    cardless = not hand
+    prompt = (f"Your impulse ({scenario.turn_label(state.turn)}, impulse {state.half.impulse}): "
+              + ("a cardless impulse: intrinsic actions, one extra action X (§8.2.3)" if cardless else
+                 "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"))
+    return ctx.request(kind="impulse", player=player, purpose="impulse", default=default_script(state, scenario, player),
+                       options=[] if cardless else [f"PLAY {n}" for n in deck.playable(scenario, hand)],
+                       prompt=prompt, rule="§8.2.2",
+                       context={"turn": state.turn, "impulse": state.half.impulse, "cards": len(hand),
+                                "cardless": cardless, "priority": bool(deck.priority_cards(scenario, hand))})
+
+
+def impulse(ctx: StepContext, state: GameState) -> None:
+    """§8.2.2: the active player's impulse — start, actions and card play, end — carried
+    out from the player's script; then the next impulse or the end of the half turn."""
+    scenario: Scenario = ctx.scenario
+    player = state.half.current
+    name = state.player(player).name
+    request = impulse_request(ctx, state, player)
+    script = list(ctx.decide(request))
+    run = run_script(state, scenario, player, list(enumerate(script, start=1)))
+    if not run.legal:
+        ctx.say(f"{name}'s impulse script cannot be carried out ({run.first_fault()}); the default is used",
+                rule="§8.2.2")
+        run = run_script(state, scenario, player, list(enumerate(request.default, start=1)))
+    adopt(state, run.state)
+    done = [line.understood for line in run.lines if line.understood != "end of impulse"]
+    ctx.say(f"{name}'s impulse: " + ("; ".join(done) if done else "no card, no action"), rule="§8.2.2")
+    _advance(state)
+
+
+def adopt(state: GameState, other: GameState) -> None:
+    """Make `state` (the engine's object) equal to `other`."""
+    for name in state.__struct_fields__:
+        setattr(state, name, getattr(other, name))

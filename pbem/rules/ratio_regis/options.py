@@ -1,0 +1,51 @@
+"""Campaign options: the named interpretations players may choose differently.
+
+Each option is documented in docs/rules/ratio-regis.md with the interpretation it
+selects. Values arrive as strings (from a case file or the CLI) or as the same words
+from a TOML players file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+#: option name -> (allowed values, default first, the interpretation it selects)
+OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "intrinsic_action": (("impulse", "turn"), "RR-I1: one intrinsic action per power per impulse (§28.8) "
+                                              "or per turn (§8.2.2's wording)"),
+    "home_move": (("any-unit", "dispersed-only"), "RR-I2: the end-of-impulse move takes any unit (§8.2.2) "
+                                                  "or only a dispersed troop (§18.1)"),
+    "elite_build": (("home-theater", "home-areas"), "RR-I3: 3-4 troops are built in the theater with most home "
+                                                    "areas (§9.1 text) or only in home areas (§9 table)"),
+}
+
+
+class OptionError(ValueError):
+    """An unknown campaign option or value; the message lists what is allowed."""
+
+
+class Options(msgspec.Struct, frozen=True):
+    intrinsic_action: str = "impulse"
+    home_move: str = "any-unit"
+    elite_build: str = "home-theater"
+
+
+def read_options(raw: Mapping[str, Any]) -> Options:
+    """Campaign options from their names and values, every value checked."""
+    values = {}
+    problems = []
+    for name, value in sorted(raw.items()):
+        if name not in OPTIONS:
+            problems.append(f"unknown option {name!r} (known: {', '.join(sorted(OPTIONS))})")
+            continue
+        allowed = OPTIONS[name][0]
+        word = str(value).lower()
+        if word not in allowed:
+            problems.append(f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
+        values[name] = word
+    if problems:
+        raise OptionError("; ".join(problems))
+    return Options(**values)

@@ -1,0 +1,97 @@
+"""The sequence of play (§7–§8, §23): which step comes next, turn start and turn end.
+
+Rules not adjudicated yet are named in `NOT_YET_AT_TURN_START` / `NOT_YET_AT_TURN_END`
+and said in the chronicle when they would apply, so nobody mistakes their absence for
+a ruling. The issues that add them replace the entry with a procedure.
+"""
+
+from __future__ import annotations
+
+from pbem.core.engine import StepContext, StepError
+from pbem.core.ruleset import Step
+from pbem.rules.ratio_regis import auction, deck, impulse
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
+                                          TURN_END, TURN_START, GameState, deploy)
+
+NOT_YET_AT_TURN_START = ("trade adjustments (§8.1.3, with the commerce rules)",)
+NOT_YET_AT_TURN_END = (
+    "commercial competition (§19.2.4)",
+    "economic phase: income, expenses and unrest (§23.1.1)",
+    "degradation of veterans and leaders (§23.1.2)",
+    "social agitation and dynastic change (§23.2–§23.4)",
+    "end-of-turn VP for objectives (§22)",
+)
+
+
+def next_step(state: GameState, scenario: Scenario) -> Step | None:
+    """The step the state is waiting for, keyed so every step of a game is unique."""
+    turn = state.turn
+    if state.phase == AUCTION_BIDS:
+        return Step("setup/bids", auction.bids, "Major power auction: sealed bids (§7.1.1)")
+    if state.phase == AUCTION_GROUPS:
+        chooser = auction.next_chooser(state)
+        return Step(f"setup/group-{chooser.game_order}", auction.choose_group,
+                    f"Player {chooser.game_order} chooses a power group (§7.1.1)")
+    if state.phase == TURN_START:
+        return Step(f"t{turn}/start", turn_start, f"Turn {turn} start (§8.1)")
+    if state.phase == HALF_TURN_START:
+        return Step(f"t{turn}/half-turn", impulse.start_half_turn, f"Turn {turn}: start of the half turn (§8.2.1)")
+    if state.phase == IMPULSE:
+        number = state.half.impulse
+        return Step(f"t{turn}/impulse-{number}", impulse.impulse, f"Turn {turn}, impulse {number} (§8.2.2)")
+    if state.phase == TURN_END:
+        return Step(f"t{turn}/end", turn_end, f"Turn {turn} end (§8.3, §23)")
+    if state.phase == FINISHED:
+        return None
+    raise StepError(f"unknown phase {state.phase!r}")
+
+
+def turn_start(ctx: StepContext, state: GameState) -> None:
+    """§8.1: the turn's special rules (§8.1.1), entry of new powers (§8.1.2), trade
+    adjustments (§8.1.3), and the deck built and dealt (§8.1.4)."""
+    scenario: Scenario = ctx.scenario
+    ctx.say(f"{scenario.turn_label(state.turn)} begins", rule="§8.1")
+    for rule in scenario.data.turn_rules:
+        if rule.turn == state.turn:
+            ctx.say(f"Special rule of the turn: {rule.text}", rule="§8.1.1")
+    _enter_new_powers(ctx, state, scenario)
+    if state.turn != scenario.data.first_turn:
+        ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_START), rule="§8.1.3")
+    for power in state.powers.values():
+        power.intrinsic_used = False
+    deck.build_and_deal(ctx, state)
+    state.half = None
+    state.phase = HALF_TURN_START
+
+
+def _enter_new_powers(ctx: StepContext, state: GameState, scenario: Scenario) -> None:
+    """§8.1.2: powers whose entry turn has come deploy from the scenario's data."""
+    for code in scenario.power_order:
+        if scenario.powers[code].enters == state.turn and not state.powers[code].active:
+            placed = deploy(state, scenario, code)
+            ctx.say(f"{scenario.powers[code].name} enters the game: "
+                    + (", ".join(f"{t.id} at {t.where()}" for t in placed) or "no troops"), rule="§8.1.2")
+
+
+def turn_end(ctx: StepContext, state: GameState) -> None:
+    """§8.3, §23: wars end, the economy, VP; then the next turn, or the game's end after
+    the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
+    scenario: Scenario = ctx.scenario
+    if state.wars:
+        raise StepError("wars are in play but peace at turn end (§21.5, §23) is not adjudicated yet")
+    ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
+    for player in state.by_game_order():
+        if player.vp_per_turn:
+            player.vp += player.vp_per_turn
+            ctx.say(f"{player.name} gains {player.vp_per_turn} VP for the turn (scenario bonus) and has {player.vp}",
+                    rule="§7.1, §26.1")
+    if state.turn >= scenario.data.last_turn:
+        winner = min(state.players, key=lambda p: (-p.vp, p.game_order))
+        state.winners = [winner.id]
+        state.phase = FINISHED
+        ctx.say(f"The game ends after {scenario.turn_label(state.turn)}: {winner.name} wins with {winner.vp} VP",
+                rule="§23.4")
+        return
+    state.turn += 1
+    state.phase = TURN_START

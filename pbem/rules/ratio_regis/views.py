@@ -1,0 +1,100 @@
+"""What each viewer may see (DESIGN §5): the GM everything, `public` what any player
+may see, a player id the public view plus that player's own hand. Sealed bids enter
+the state only once revealed, so no view can leak them."""
+
+from __future__ import annotations
+
+from pbem.rules.ratio_regis.auction import groups_for
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import CLOCKWISE, GameState
+
+
+def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
+    names = {p.id: p.name for p in state.players}
+    return {
+        "turn_label": scenario.turn_label(state.turn),
+        "turn": state.turn,
+        "phase": state.phase,
+        "impulse": _impulse(state, names),
+        "winners": list(state.winners),
+        "powers": {code: _power(state, scenario, code) for code in scenario.power_order},
+        "players": {p.id: {"name": p.name, "vp": p.vp, "game_order": p.game_order, "seat": p.seat,
+                           "cards_in_hand": len(p.hand), "bid": p.bid, "vp_per_turn": p.vp_per_turn,
+                           "group": p.group}
+                    for p in state.players},
+        "sections": _sections(state, scenario, viewer),
+        "map": _map(state, scenario),
+    }
+
+
+def _impulse(state: GameState, names: dict[str, str]) -> dict | None:
+    half = state.half
+    if half is None or half.first is None:
+        return None
+    return {"number": half.impulse, "current": half.current, "first": half.first,
+            "direction": "clockwise" if half.direction == CLOCKWISE else "counter-clockwise"}
+
+
+def _power(state: GameState, scenario: Scenario, code: str) -> dict:
+    power, card = state.powers[code], scenario.powers[code]
+    return {"name": card.name, "player": power.player, "unrest": power.unrest, "vitality": card.vitality,
+            "income": card.income, "active": power.active, "at_war": state.at_war(code),
+            "available": dict(sorted(power.pool.items())), "synthetic": card.synthetic}
+
+
+def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
+    sections = []
+    for player in state.players:
+        if viewer in ("gm", player.id):
+            title = "Your hand" if viewer == player.id else f"Hand of {player.name}"
+            sections.append({"title": title, "columns": ["Card", "Title", "Points", "Kind", "Priority"],
+                             "rows": [_card_row(scenario, n) for n in player.hand]})
+    sections.append({"title": "Players", "columns": ["Player", "Game order", "Seat", "VP", "Cards", "Powers"],
+                     "rows": [[p.name, str(p.game_order or "-"), str(p.seat), str(p.vp), str(len(p.hand)),
+                               " ".join(state.powers_of(p.id, scenario))] for p in state.players]})
+    groups = groups_for(state, scenario)
+    owners = {p.group: p.name for p in state.players if p.group is not None}
+    sections.append({"title": "Power groups", "columns": ["Group", "Powers", "Starting VP", "VP per turn", "Player"],
+                     "rows": [[str(n), " ".join(g.powers), str(g.starting_vp), str(g.vp_per_turn),
+                               owners.get(n, "-")] for n, g in enumerate(groups, start=1)]})
+    sections.append({"title": "Powers", "columns": ["Power", "Player", "Vitality", "Unrest", "2-3 left", "3-4 left"],
+                     "rows": [[code, state.powers[code].player or "-", str(scenario.powers[code].vitality),
+                               str(state.powers[code].unrest), str(state.powers[code].pool.get("2-3", 0)),
+                               str(state.powers[code].pool.get("3-4", 0))]
+                              for code in scenario.power_order if state.powers[code].active]})
+    sections.append({"title": "Forces", "columns": ["Troop", "Power", "Quality", "Where"],
+                     "rows": [[t.id, t.power, f"Q{t.quality}", t.where()] for t in state.troops]})
+    sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
+                     "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", state.areas[a.id].controller or "-",
+                               " ".join(t.id for t in state.troops_in(a.id))]
+                              for a in scenario.data.areas if a.active]})
+    if state.discard:
+        sections.append({"title": "Cards played this turn", "columns": ["Card", "Title", "Points", "Kind", "Priority"],
+                         "rows": [_card_row(scenario, n) for n in state.discard]})
+    return sections
+
+
+def _card_row(scenario: Scenario, number: int) -> list[str]:
+    card = scenario.cards[number]
+    kind = "combat" if card.combat else card.kind
+    priority = {"always": "priority", "hand4": "priority at 4 cards", "none": ""}[card.priority]
+    return [str(number), card.title, str(card.points), kind, priority]
+
+
+def _map(state: GameState, scenario: Scenario) -> dict:
+    areas = [{"id": a.id, "name": a.name, "x": a.x, "y": a.y, "kind": "land",
+              "controller": state.areas[a.id].controller,
+              "units": [t.id for t in state.troops_in(a.id)], "synthetic": a.synthetic}
+             for a in scenario.data.areas if a.active]
+    areas += [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": "sea", "controller": None, "units": [],
+               "synthetic": s.synthetic} for s in scenario.data.seas]
+    links = []
+    for area in scenario.data.areas:
+        if not area.active:
+            continue
+        links += [{"a": area.id, "b": other, "kind": "land"} for other in area.adjacent
+                  if area.id < other and scenario.areas[other].active]
+        links += [{"a": area.id, "b": sea, "kind": "coast"} for sea in area.seas]
+    for sea in scenario.data.seas:
+        links += [{"a": sea.id, "b": other, "kind": "sea"} for other in sea.adjacent if sea.id < other]
+    return {"areas": areas, "links": links}
