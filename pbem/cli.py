@@ -21,6 +21,8 @@ from pbem.core.messages import Envelope
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
 from pbem.core.store import CampaignNotFound
+from pbem.reports import ReportError
+from pbem.reports.templating import TemplateProblem
 
 app = typer.Typer(help="pbem: a play-by-email adjudicator for grand-strategy board games.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -36,7 +38,7 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
-               ValidationError, FileNotFoundError)
+               ValidationError, FileNotFoundError, ReportError, TemplateProblem)
 
 
 class Failure(Exception):
@@ -267,13 +269,14 @@ def report(campaign: str,
     if sum(bool(x) for x in (power, player, public, gm)) != 1:
         _fail("say whose report: one of --power P, --player ID, --public, --gm")
     service = build_service(home)
-    projection = service.projection(campaign)
+    # The GM's report lists every step, so it replays the whole log rather than start at a snapshot.
+    projection = service.loader.load(campaign, use_snapshots=not gm)
     if upto is not None:
         version = next((s.version for s in service.loader.load(campaign, use_snapshots=False).resolved
                         if s.step == upto), None)
         if version is None:
             _fail(f"no resolved step {upto!r} in {campaign} (see `pbem replay {campaign}`)")
-        projection = service.projection(campaign, upto=version)
+        projection = service.loader.load(campaign, upto=version, use_snapshots=not gm)
     viewer = "gm" if gm else "public" if public else player
     if power is not None:
         entry = projection.view("public").get("powers", {}).get(power.upper())
@@ -346,6 +349,20 @@ def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     from pbem.bench import run_replay_bench
 
     result = run_replay_bench(ruleset, events)
+    if as_json:
+        _echo_json(result)
+    else:
+        for key, value in result.items():
+            typer.echo(f"{key:>22}: {value}")
+
+
+@bench_app.command("report")
+def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                 turns: int = typer.Option(20, "--turns", help="Turns to play.")) -> None:
+    """Adjudication time against the time to render every report of every step."""
+    from pbem.reports.bench import run_report_bench
+
+    result = run_report_bench(turns)
     if as_json:
         _echo_json(result)
     else:

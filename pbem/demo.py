@@ -75,6 +75,7 @@ def run_demo(ruleset: str, out: Path) -> str:
         f'outbox_maildir = "{(out / "mail").as_posix()}"\n'
     )
     service = build_service(home, from_address="gm@example.org")
+    service.clock = lambda: DEMO_DATE  # deadlines in the reports are the same on every run
     players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
     scenario = load_data_file((source / campaign["scenario"]).resolve())
     _, created = service.create(name, campaign.get("ruleset", ruleset), scenario, players,

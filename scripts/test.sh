@@ -10,6 +10,7 @@ command -v dovecot >/dev/null || need+=(dovecot-imapd)
 command -v openssl >/dev/null || need+=(openssl)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 command -v chromium >/dev/null || need+=(chromium)
+ldconfig -p | grep -q libcairo.so.2 || need+=(libcairo2)
 fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq

@@ -122,6 +122,9 @@ class Ruleset(Protocol):
     def order_form(self, request: Request) -> str:
         """The ready-to-edit line(s) that would answer the request with its default."""
 
+    def scenario_map(self, scenario: Any) -> dict:
+        """The map of a scenario before play, in the view's "map" shape (for drawing)."""
+
     def view(self, state: Any, scenario: Any, viewer: str) -> dict:
         """What `viewer` (a player id, `public` or `gm`) may see of the state."""
 

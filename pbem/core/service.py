@@ -64,6 +64,7 @@ class Receipt(BaseModel):
     campaign: str
     player: str
     to: str
+    timezone: str = "UTC"
     accepted: bool
     reason: str = ""
     verdicts: list[dict] = []
@@ -237,8 +238,8 @@ class CampaignService:
               mail_id: str | None) -> Receipt:
         ruleset = projection.ruleset
         record = projection.data.players[player]
-        receipt = Receipt(campaign=campaign.name, player=player, to=record.address, accepted=True,
-                          step=projection.step)
+        receipt = Receipt(campaign=campaign.name, player=player, to=record.address, timezone=record.timezone,
+                          accepted=True, step=projection.step)
         for number, line, reason in parts.problems:
             receipt.verdicts.append({"number": number, "text": line, "accepted": False, "understood": "",
                                      "reason": reason})
@@ -437,7 +438,7 @@ class CampaignService:
         orders = next((e for e in events if type(e).__name__ in ("OrdersSubmitted", "OrdersRejected")), None)
         player = orders.player if orders is not None else inbound.outcome.removeprefix("orders of ")
         record = projection.data.players[player]
-        receipt = Receipt(campaign=name, player=player, to=record.address,
+        receipt = Receipt(campaign=name, player=player, to=record.address, timezone=record.timezone,
                           accepted=orders is None or type(orders).__name__ == "OrdersSubmitted",
                           reason=getattr(orders, "reason", ""), verdicts=getattr(orders, "verdicts", []),
                           step=getattr(orders, "step", None))

@@ -34,8 +34,11 @@ def build_and_deal(ctx: StepContext, state: GameState) -> None:
     for player in players:
         player.hand.sort()
     state.discard = []
+    # The shuffle's dice would let anyone rebuild every hand, so only the GM sees them.
+    ctx.say("Deck shuffled and dealt with these dice", to=(), rule="§8.1.4")
     ctx.say(f"{scenario.turn_label(state.turn)}: the deck has {len(deck)} cards, {len(historical)} historical and "
-            f"{len(generic)} generic; each player is dealt {len(deck) // len(players)}", rule="§8.1.4")
+            f"{len(generic)} generic; each player is dealt {len(deck) // len(players)}", rule="§8.1.4",
+            with_rolls=False)
     for player in players:
         ctx.say(f"Your hand: {describe_cards(scenario, player.hand)}", to=[player.id], rule="§8.1.4",
                 with_rolls=False)

@@ -9,7 +9,7 @@ from typing import Any
 from pbem.core.engine import Policy, Request
 from pbem.core.orders import unknown_name
 from pbem.core.ruleset import LineVerdict, OrderReading, ScenarioError, Seat, Step
-from pbem.rules.ratio_regis import scenario as scenarios
+from pbem.rules.ratio_regis import bench, scenario as scenarios
 from pbem.rules.ratio_regis import state as states
 from pbem.rules.ratio_regis import turn, views
 from pbem.rules.ratio_regis.impulse import run_script
@@ -77,6 +77,20 @@ class RatioRegis:
 
     def view(self, state: states.GameState, scenario: scenarios.Scenario, viewer: str) -> dict:
         return views.view(state, scenario, viewer)
+
+    def scenario_map(self, scenario: scenarios.Scenario) -> dict:
+        return views.scenario_map(scenario)
+
+    # -- bench hooks (pbem bench replay) ------------------------------------------
+    def bench_scenario(self) -> dict:
+        return bench.bench_scenario()
+
+    def bench_policies(self) -> list[tuple[str, str]]:
+        return bench.bench_policies()
+
+    def bench_orders(self, request: Request, state: states.GameState, scenario: scenarios.Scenario,
+                     n: int) -> list[str]:
+        return bench.bench_orders(self, request, state, scenario, n)
 
     # -- orders ---------------------------------------------------------------
     def read_orders(self, lines: Sequence[tuple[int, str]], requests: Sequence[Request], state: states.GameState,

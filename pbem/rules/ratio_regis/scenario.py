@@ -25,6 +25,7 @@ COUNTER_TYPES = ("2-3", "3-4")
 
 FIRST_GAME_YEAR = 1490
 YEARS_PER_TURN = 15
+LAST_GAME_TURN = 20
 
 
 class _Element(BaseModel):
@@ -132,8 +133,8 @@ class ScenarioData(_Element):
     title: str
     ruleset: Literal["ratio-regis"] = "ratio-regis"
     rules_version: str = "1.2.4"
-    first_turn: int = Field(ge=1, le=20)
-    last_turn: int = Field(ge=1, le=20)
+    first_turn: int = Field(ge=1)
+    last_turn: int = Field(ge=1)
     theaters: list[Theater] = Field(min_length=1)
     areas: list[Area] = Field(min_length=1)
     seas: list[Sea] = []
@@ -264,6 +265,9 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems: list[str] = []
     if data.first_turn > data.last_turn:
         problems.append(f"first_turn {data.first_turn} is after last_turn {data.last_turn}")
+    if data.last_turn > LAST_GAME_TURN and not data.synthetic:
+        problems.append(f"last_turn {data.last_turn}: the game has {LAST_GAME_TURN} turns (§1); only a synthetic "
+                        "scenario may run longer")
     problems += _check_map(scenario)
     problems += _check_powers(scenario)
     problems += _check_setups(scenario)

@@ -82,9 +82,23 @@ def _card_row(scenario: Scenario, number: int) -> list[str]:
 
 
 def _map(state: GameState, scenario: Scenario) -> dict:
-    areas = [{"id": a.id, "name": a.name, "x": a.x, "y": a.y, "kind": "land",
-              "controller": state.areas[a.id].controller,
-              "units": [t.id for t in state.troops_in(a.id)], "synthetic": a.synthetic}
+    return _draw_map(scenario, lambda area: state.areas[area].controller,
+                     lambda area: [t.id for t in state.troops_in(area)])
+
+
+def scenario_map(scenario: Scenario) -> dict:
+    """The map as the scenario sets it up, before any play (`pbem scenario check --draw`)."""
+    deployed: dict[str, list[str]] = {}
+    for entry in scenario.data.deployment:
+        if entry.area is not None:
+            deployed.setdefault(entry.area, []).extend([f"{entry.power} {entry.counter}"] * entry.count)
+    return _draw_map(scenario, lambda area: scenario.areas[area].controller or scenario.areas[area].possessor,
+                     lambda area: deployed.get(area, []))
+
+
+def _draw_map(scenario: Scenario, controller_of, units_in) -> dict:
+    areas = [{"id": a.id, "name": a.name, "x": a.x, "y": a.y, "kind": "land", "controller": controller_of(a.id),
+              "units": units_in(a.id), "synthetic": a.synthetic}
              for a in scenario.data.areas if a.active]
     areas += [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": "sea", "controller": None, "units": [],
                "synthetic": s.synthetic} for s in scenario.data.seas]

@@ -1,0 +1,166 @@
+"""Raw mail bytes → `Envelope`, and which mail must never be answered.
+
+`parse_mail` is pure and total: whatever the bytes, it returns an Envelope (at worst with an
+empty text), because every mail gets an answer from the core and a parser exception would
+leave a player without one. `auto_mail_reason` spots bounces, auto-replies and list mail,
+which are never answered: answering them is how two robots start a mail storm.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from email import policy
+from email.header import decode_header, make_header
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.utils import getaddresses
+
+from pbem.core.messages import Envelope
+from pbem.mail.flowed import unflow
+from pbem.mail.htmltext import html_to_text
+from pbem.mail.replytext import strip_reply
+
+DEFAULT_MAX_BYTES = 2 * 1024 * 1024
+_MSG_ID = re.compile(r"<[^<>\s]+>")
+
+
+def raw_digest(raw: bytes) -> str:
+    """sha256 of the raw bytes: names a mail when it has no usable Message-ID."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def parse_mail(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, source_key: str | None = None) -> Envelope:
+    """Parse `raw` into an Envelope. A mail over `max_bytes` keeps its headers but no text."""
+    try:
+        return _parse(raw, max_bytes=max_bytes, source_key=source_key)
+    except Exception:  # noqa: BLE001 - whatever the stdlib trips over, the player still gets an answer
+        return Envelope(sender="", message_id=_synthetic_id(raw), source_key=source_key, raw=raw)
+
+
+def _parse(raw: bytes, *, max_bytes: int, source_key: str | None) -> Envelope:
+    oversize = len(raw) > max_bytes
+    msg = _message(raw, headers_only=oversize)
+    message_ids = _MSG_ID.findall(_header(msg, "Message-ID"))
+    in_reply_to = _MSG_ID.findall(_header(msg, "In-Reply-To"))
+    return Envelope(
+        sender=sender_address(msg),
+        message_id=message_ids[0] if message_ids else _synthetic_id(raw),
+        subject=" ".join(_header(msg, "Subject").split()),
+        text="" if oversize else _safe(lambda: strip_reply(body_text(msg)), ""),
+        json_orders=None if oversize else _safe(lambda: json_attachment(msg), None),
+        in_reply_to=in_reply_to[0] if in_reply_to else None,
+        references=tuple(_MSG_ID.findall(_header(msg, "References"))),
+        source_key=source_key,
+        raw=raw,
+    )
+
+
+def auto_mail_reason(raw: bytes, *, own_addresses: tuple[str, ...] = ()) -> str | None:
+    """Why this mail must not be answered (`bounce`, `auto-submitted`, …), or None.
+
+    Follows RFC 3834: never answer `Auto-Submitted` other than `no`, delivery reports, the
+    null return path, `Precedence: bulk/list/junk`, list traffic, or our own mail.
+    """
+    try:
+        msg = _message(raw, headers_only=True)
+    except Exception:  # noqa: BLE001
+        return None
+    sender = sender_address(msg)
+    local = sender.partition("@")[0]
+    content_type = _header(msg, "Content-Type").lower()
+    checks = [
+        ("own-address", sender and sender in {a.lower() for a in own_addresses}),
+        ("bounce", "multipart/report" in content_type or "delivery-status" in content_type),
+        ("bounce", local in {"mailer-daemon", "postmaster"} or _header(msg, "Return-Path").strip() == "<>"),
+        ("auto-submitted", _header(msg, "Auto-Submitted").strip().lower() not in {"", "no"}),
+        ("auto-reply", any(_header(msg, h) for h in ("X-Autoreply", "X-Autorespond", "X-Auto-Reply"))),
+        ("precedence", _header(msg, "Precedence").strip().lower() in {"bulk", "list", "junk", "auto_reply"}),
+        ("list", bool(_header(msg, "List-Id") or _header(msg, "List-Unsubscribe"))),
+        ("no-sender", not sender),
+    ]
+    return next((reason for reason, hit in checks if hit), None)
+
+
+def sender_address(msg: Message) -> str:
+    """The bare, lower-cased address of the author (From, else Sender, else Return-Path)."""
+    for name in ("From", "Sender", "Return-Path"):
+        addresses = [addr for _, addr in getaddresses([_header(msg, name)]) if "@" in addr]
+        if addresses:
+            return addresses[0].strip().lower()
+    return ""
+
+
+def body_text(msg: Message) -> str:
+    """The readable body: text/plain preferred, else HTML converted, format=flowed undone."""
+    part = msg.get_body(preferencelist=("plain", "html")) if isinstance(msg, EmailMessage) else None
+    if part is None:
+        part = next((p for p in msg.walk() if p.get_content_maintype() == "text"), None)
+    if part is None:
+        return ""
+    text = _decoded_text(part)
+    if part.get_content_subtype() == "html":
+        return html_to_text(text)
+    if str(part.get_param("format", "")).lower() == "flowed":
+        text = unflow(text, delsp=str(part.get_param("delsp", "")).lower() == "yes")
+    return text
+
+
+def json_attachment(msg: Message) -> list | dict | None:
+    """The first JSON attachment (`application/json` or `*.json`) that decodes to a list/dict."""
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = (part.get_filename() or "").lower()
+        if part.get_content_type() != "application/json" and not filename.endswith(".json"):
+            continue
+        payload = part.get_payload(decode=True) or b""
+        try:
+            value = json.loads(payload.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError):
+            continue
+        if isinstance(value, (list, dict)):
+            return value
+    return None
+
+
+def _message(raw: bytes, *, headers_only: bool) -> Message:
+    return BytesParser(policy=policy.default).parsebytes(raw, headersonly=headers_only)
+
+
+def _header(msg: Message, name: str) -> str:
+    """A header as text; a header the stdlib cannot parse falls back to its decoded raw value."""
+    try:
+        value = msg.get(name)
+        return "" if value is None else str(value)
+    except Exception:  # noqa: BLE001 - policy.default chokes on some broken headers
+        raw = next((value for key, value in msg.raw_items() if key.lower() == name.lower()), "")
+        try:
+            return str(make_header(decode_header(raw)))
+        except Exception:  # noqa: BLE001
+            return str(raw)
+
+
+def _decoded_text(part: Message) -> str:
+    try:
+        return str(part.get_content())
+    except Exception:  # noqa: BLE001 - unknown charset or broken transfer encoding
+        payload = part.get_payload(decode=True) or b""
+        for charset in (part.get_content_charset() or "utf-8", "utf-8"):
+            try:
+                return payload.decode(charset)
+            except (LookupError, UnicodeDecodeError):
+                continue
+        return payload.decode("latin-1")
+
+
+def _safe(compute, fallback):  # type: ignore[no-untyped-def]
+    try:
+        return compute()
+    except Exception:  # noqa: BLE001 - a broken part must not cost the player an answer
+        return fallback
+
+
+def _synthetic_id(raw: bytes) -> str:
+    return f"<{raw_digest(raw)[:40]}@pbem.invalid>"

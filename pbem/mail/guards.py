@@ -1,0 +1,39 @@
+"""Storm guards the mail layer applies around the campaign service.
+
+Auto-mail (bounces, auto-replies, list mail, our own mail) is never handed to the service
+and never answered (`envelope.auto_mail_reason`). Oversized mail is answered with a short
+refusal without being parsed. An address whose mail keeps being refused (the core's
+refusals have keys starting `refusal:`) gets at most `failure_limit` refusals per window:
+beyond that its mail is still recorded by the core, but no longer answered, which stops
+a loop with a misconfigured robot or a spammer.
+"""
+
+from __future__ import annotations
+
+from pbem.core.messages import Envelope, OutgoingMail
+from pbem.mail.envelope import raw_digest
+
+REFUSAL_PREFIXES = ("refusal:", "mail-refused:")
+
+
+def is_refusal(mail: OutgoingMail) -> bool:
+    return mail.key.startswith(REFUSAL_PREFIXES)
+
+
+def size_refusal(envelope: Envelope, *, max_bytes: int) -> OutgoingMail:
+    """The answer to a mail over the size limit; keyed by the mail's digest (stable on re-reads)."""
+    limit = f"{max_bytes / 1024 / 1024:.1f} MB" if max_bytes >= 1024 * 1024 else f"{max_bytes // 1024} kB"
+    return OutgoingMail(
+        key=f"mail-refused:size:{raw_digest(envelope.raw)[:40]}",
+        to=envelope.sender,
+        subject="Re: " + (envelope.subject or "your mail"),
+        text=(f"Your mail was not read: it is {len(envelope.raw) / 1024 / 1024:.1f} MB, and this game "
+              f"accepts at most {limit}. Send your orders as plain text, without large attachments.\n"),
+        in_reply_to=envelope.message_id,
+        references=envelope.references,
+    )
+
+
+def over_failure_limit(recent_refusals: int, *, limit: int) -> bool:
+    """True when an address already had `limit` refusals in the window: stop answering."""
+    return recent_refusals >= limit

@@ -1,0 +1,156 @@
+"""The mail layer's durable state: the outbox, the processed sources, the refusal counts.
+
+One SQLite file in the campaign home (`mail.sqlite3`), so that "this mail was handled" and
+"these are its replies" are committed in one transaction: after a crash either both exist
+or neither does, and the handler (which dedups by Message-ID and returns the same replies
+with the same keys) is simply asked again. The outbox is keyed by `OutgoingMail.key` with
+INSERT OR IGNORE, so a reply enters it once however often it is produced; the sender marks
+it sent only after the server accepted it, and retries with capped exponential back-off.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    key TEXT PRIMARY KEY,
+    recipient TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    message BLOB NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',      -- pending | sent | failed
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at REAL NOT NULL,
+    created_at REAL NOT NULL,
+    sent_at REAL,
+    last_error TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS processed (
+    source_key TEXT PRIMARY KEY,
+    message_id TEXT NOT NULL,
+    disposition TEXT NOT NULL,                   -- handled | ignored:<reason> | refused:<reason>
+    at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS refusals (
+    address TEXT NOT NULL,
+    key TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (address, key)
+);
+"""
+
+
+@dataclass(frozen=True)
+class QueuedMail:
+    key: str
+    recipient: str
+    message_id: str
+    message: bytes
+    attempts: int = 0
+
+
+def backoff_seconds(attempts: int, *, base: float, cap: float) -> float:
+    """Delay before attempt `attempts + 1`: base, 2·base, 4·base … capped."""
+    return min(cap, base * (2 ** max(0, attempts - 1)))
+
+
+class Outbox:
+    """Access to `mail.sqlite3`. Not thread-safe: give each thread of work its own instance."""
+
+    def __init__(self, path: Path, *, retry_base: float = 5.0, retry_cap: float = 3600.0) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+        self.retry_base = retry_base
+        self.retry_cap = retry_cap
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- inbound -----------------------------------------------------------------
+    def is_processed(self, source_key: str) -> bool:
+        return self._db.execute("SELECT 1 FROM processed WHERE source_key = ?", (source_key,)).fetchone() is not None
+
+    def refusals_since(self, address: str, since: float) -> int:
+        row = self._db.execute("SELECT count(*) FROM refusals WHERE address = ? AND at >= ?", (address, since))
+        return int(row.fetchone()[0])
+
+    def commit_handled(self, *, source_key: str, message_id: str, disposition: str, replies: list[QueuedMail],
+                       refusals: list[tuple[str, str]], now: float) -> None:
+        """Queue `replies`, count `refusals` (address, key) and mark the source handled, atomically."""
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR IGNORE INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(r.key, r.recipient, r.message_id, r.message, now, now) for r in replies],
+            )
+            self._db.executemany("INSERT OR IGNORE INTO refusals (address, key, at) VALUES (?, ?, ?)",
+                                 [(address, key, now) for address, key in refusals])
+            self._db.execute("INSERT OR IGNORE INTO processed (source_key, message_id, disposition, at)"
+                             " VALUES (?, ?, ?, ?)", (source_key, message_id, disposition, now))
+
+    # -- outbound ----------------------------------------------------------------
+    def enqueue(self, replies: list[QueuedMail], *, now: float) -> None:
+        """Queue mail that no inbound mail caused (the deadline clock's reports)."""
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR IGNORE INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(r.key, r.recipient, r.message_id, r.message, now, now) for r in replies],
+            )
+
+    def due(self, now: float, limit: int = 100) -> list[QueuedMail]:
+        rows = self._db.execute(
+            "SELECT key, recipient, message_id, message, attempts FROM outbox"
+            " WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?",
+            (now, limit),
+        )
+        return [QueuedMail(*row) for row in rows]
+
+    def next_due_at(self) -> float | None:
+        row = self._db.execute("SELECT min(next_attempt_at) FROM outbox WHERE status = 'pending'").fetchone()
+        return None if row[0] is None else float(row[0])
+
+    def mark_sent(self, key: str, now: float) -> None:
+        self._db.execute("UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL"
+                         " WHERE key = ?", (now, key))
+
+    def mark_retry(self, key: str, now: float, error: str) -> float:
+        """Count a failed attempt; returns when the next one is due."""
+        with self._transaction():
+            (attempts,) = self._db.execute("SELECT attempts FROM outbox WHERE key = ?", (key,)).fetchone()
+            attempts += 1
+            at = now + backoff_seconds(attempts, base=self.retry_base, cap=self.retry_cap)
+            self._db.execute("UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE key = ?",
+                             (attempts, at, error[:500], key))
+        return at
+
+    def mark_failed(self, key: str, now: float, error: str) -> None:
+        """A permanent refusal (5xx): never retried, kept for the GM to see."""
+        self._db.execute("UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?,"
+                         " sent_at = ? WHERE key = ?", (error[:500], now, key))
+
+    def counts(self) -> dict[str, int]:
+        rows = self._db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
+        return {status: int(n) for status, n in rows}
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -1,0 +1,89 @@
+"""`pbem bench report`: is rendering cheap next to adjudication?
+
+A campaign is played on an in-memory store by players who answer every report with its
+own order form, unchanged — the defaults are legal by construction, so any game plays
+without a game-specific order generator. Adjudication (the service resolving each order
+set) and rendering (every report, text + HTML + map, of every step) are timed apart;
+loading projections is charged to neither.
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pbem.core.service import CampaignService, PlayerSpec
+from pbem.core.store import open_store
+from pbem.reports.models import TOKEN_PLACEHOLDER, build_report
+from pbem.reports.renderer import MailRenderer
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+CLOCK = datetime(2026, 1, 1, tzinfo=timezone.utc)
+MAX_ORDER_SETS = 100_000
+
+
+class BenchError(Exception):
+    """The bench campaign cannot be played (no scenario, a default refused…)."""
+
+
+def default_scenario() -> Path:
+    """The first example scenario shipped (a file naming its ruleset)."""
+    found = sorted(EXAMPLES.glob("*/scenario.toml"))
+    if not found:
+        raise BenchError(f"no example scenario under {EXAMPLES}")
+    return found[0]
+
+
+def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: int = 3,
+                     overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play `turns` turns (a turn ends when the view's `turn_label` changes; fewer if the
+    scenario ends first) and time adjudication against rendering every report."""
+    path = scenario or default_scenario()
+    data = {**tomllib.loads(path.read_text(encoding="utf-8")), **(overrides or {})}
+    ruleset = data.get("ruleset")
+    if not ruleset:
+        raise BenchError(f"{path} does not name its ruleset (ruleset = \"...\")")
+    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: CLOCK)
+    specs = [PlayerSpec(id=f"p{n}", name=f"Player {n}", address=f"p{n}@bench.invalid", token=f"t{n}")
+             for n in range(1, players + 1)]
+    name = "bench"
+    started = time.perf_counter()
+    service.create(name, ruleset, data, specs, secret=bytes(32))
+    adjudication = time.perf_counter() - started
+    renderer = MailRenderer()
+    render = 0.0
+    reports = 0
+    labels: list[str] = []
+    for _ in range(MAX_ORDER_SETS):
+        projection = service.projection(name)
+        label = projection.view("public").get("turn_label", "")
+        if not labels or labels[-1] != label:
+            labels.append(label)
+        if projection.finished or len(labels) > turns:
+            break
+        owing = [p.id for p in specs if projection.pending_for(p.id)]
+        if not owing:
+            raise BenchError(f"nobody owes anything at {projection.data.step}, but the game is not over")
+        player = owing[0]
+        form = build_report(projection, player).order_form or ""
+        before = projection.data.version
+        started = time.perf_counter()
+        outcome = service.submit(name, player, form.replace(TOKEN_PLACEHOLDER, f"t{player[1:]}"))
+        adjudication += time.perf_counter() - started
+        if not outcome.receipt.accepted:
+            raise BenchError(f"the default orders of {player} were refused: {outcome.receipt.reason}")
+        if outcome.steps_resolved:
+            projection = service.projection(name)
+            started = time.perf_counter()
+            for spec in specs:
+                renderer.report(projection, spec.id, since_version=before, key="bench")
+                reports += 1
+            render += time.perf_counter() - started
+    status = service.projection(name).status()
+    return {"scenario": str(path), "ruleset": ruleset, "turns": min(turns, len(labels)),
+            "steps": status["steps_resolved"], "finished": status["finished"], "reports": reports,
+            "adjudication_s": round(adjudication, 4), "render_s": round(render, 4),
+            "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}

@@ -1,0 +1,502 @@
+"""Report models: everything a report template may show, built from a projection for
+one viewer (a player, the public gazette, or the GM).
+
+This is the hidden-information boundary of the report side (DESIGN §5): a template
+receives one of these models (as plain data), never the projection. A player's model is
+built only from that player's view, that player's chronicle, that player's decisions and
+policies, and the public parts of everybody else's; the GM's model is the exception by
+design and adds the audit trail a dispute needs. Nothing here names a game: the
+ruleset's view convention (`turn_label`, `powers`, `players`, `sections`, `map`) is all
+that is read, and every key of it may be missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import datetime, timezone
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from pbem.core.engine import ALL, Request
+from pbem.core.projection import CampaignProjection
+from pbem.core.service import Receipt
+from pbem.reports.text import wrap
+
+Audience = Literal["player", "public", "gm"]
+TOKEN_PLACEHOLDER = "<your-token>"
+
+
+class ReportError(Exception):
+    """A report that cannot be built (unknown viewer, unusable map); the message is for the user."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# -- small parts -------------------------------------------------------------
+class Table(_Model):
+    title: str = ""
+    columns: list[str] = []
+    rows: list[list[str]] = []
+
+
+class Deadline(_Model):
+    """A deadline as the reader should see it: in their own zone, with UTC alongside."""
+
+    utc: str
+    local: str
+    utc_text: str
+    timezone: str
+    note: str = ""
+
+
+class Roll(_Model):
+    key: str = ""
+    purpose: str
+    rule: str = ""
+    sides: int
+    value: int
+    forced: bool = False
+
+
+class Event(_Model):
+    """A chronicle line. `seen_by` is filled only in the GM's report, for lines not
+    everybody saw ("" when public; "GM only" when nobody else)."""
+
+    text: str
+    rule: str = ""
+    rolls: list[Roll] = []
+    seen_by: str = ""
+
+
+class StepChronicle(_Model):
+    """What happened in one step, in the order it happened."""
+
+    step: str
+    events: list[Event]
+
+
+class UsedDecision(_Model):
+    """A decision answered in a resolved step and where the answer came from (orders,
+    a policy, a conditional line, the deadline's default). `prompt` and `answer` are
+    only filled for the decision's owner and the GM."""
+
+    step: str
+    key: str
+    kind: str
+    power: str | None = None
+    player: str
+    player_name: str
+    source: str
+    prompt: str | None = None
+    answer: str | None = None
+
+
+class PolicyInForce(_Model):
+    id: str
+    player: str
+    kind: str
+    power: str | None = None
+    text: str
+
+
+class OwedDecision(_Model):
+    key: str
+    kind: str
+    power: str | None = None
+    prompt: str
+    rule: str = ""
+    options: list[str] = []
+    form: str
+
+
+class MapArea(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    id: str
+    name: str = ""
+    x: float | None = None
+    y: float | None = None
+    kind: str = "land"
+    controller: str | None = None
+    units: list[str] = []
+    synthetic: bool = False
+
+
+class MapLink(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    a: str
+    b: str
+    kind: str = ""
+
+
+class GameMap(BaseModel):
+    """The view's `map`, validated: what `maps.draw_map` draws."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    areas: list[MapArea] = []
+    links: list[MapLink] = []
+
+
+class StepHash(_Model):
+    step: str
+    version: int
+    state_hash: str
+    recorded_hash: str
+    matches: bool
+
+
+class Divergence(_Model):
+    step: str
+    version: int
+    recorded: str
+    computed: str
+    reason: str
+
+
+class AuditRoll(Roll):
+    step: str
+
+
+class PendingDecision(_Model):
+    key: str
+    kind: str
+    player: str
+    power: str | None = None
+    prompt: str
+    default: str
+    sealed: bool
+
+
+class ReceivedAnswer(_Model):
+    """An answer already in the log for the step in progress (a sealed batch waiting
+    for its last member shows here)."""
+
+    key: str
+    source: str
+    value: str
+
+
+class Audit(_Model):
+    """The GM's dispute tools: every roll (with its stream key, so a revealed secret
+    re-derives it), every answer's source, every state hash."""
+
+    rolls: list[AuditRoll] = []
+    hashes: list[StepHash] = []
+    divergences: list[Divergence] = []
+    pending: list[PendingDecision] = []
+    received: list[ReceivedAnswer] = []
+
+
+class Report(_Model):
+    """One report for one viewer, as of one log version."""
+
+    audience: Audience
+    campaign: str
+    game: str
+    engine: str
+    viewer: str
+    viewer_name: str
+    turn_label: str
+    step: str | None = None
+    finished: bool = False
+    log_version: int
+    since_version: int
+    from_address: str = ""
+    commitment: str | None = None
+    revealed_secret: str | None = None
+    deadline: Deadline | None = None
+    standings: Table | None = None
+    powers: Table | None = None
+    sections: list[Table] = []
+    chronicle: list[StepChronicle] = []
+    decisions: list[UsedDecision] = []
+    policies: list[PolicyInForce] = []
+    owed: list[OwedDecision] = []
+    order_form: str | None = None
+    map: GameMap | None = None
+    audit: Audit | None = None
+
+
+class LineVerdict(_Model):
+    number: int
+    text: str
+    accepted: bool
+    understood: str = ""
+    reason: str = ""
+
+
+class ReceiptReport(_Model):
+    """A receipt as the player reads it: every line echoed, what it answered, what is
+    still owed and the form that answers it."""
+
+    campaign: str
+    player: str
+    accepted: bool
+    reason: str = ""
+    step: str | None = None
+    steps_resolved: int = 0
+    from_address: str = ""
+    lines: list[LineVerdict] = []
+    answered: list[str] = []
+    policies: list[str] = []
+    press: list[str] = []
+    owed: list[OwedDecision] = []
+    order_form: str | None = None
+    deadline: Deadline | None = None
+
+
+class Note(_Model):
+    """A short message: a refusal, or press relayed between players."""
+
+    title: str
+    text: str
+    campaign: str | None = None
+    sender: str | None = None
+    from_address: str = ""
+    footer: str = ""
+
+
+# -- building ----------------------------------------------------------------
+def audience_of(projection: CampaignProjection, viewer: str) -> Audience:
+    """Which report a viewer gets: a player with the GM role gets the GM's; any other
+    non-player role (an observer) gets the public gazette."""
+    if viewer in ("public", "gm"):
+        return viewer
+    record = projection.data.players.get(viewer)
+    if record is None:
+        known = ", ".join(sorted(projection.data.players)) or "none"
+        raise ReportError(f"{viewer!r} is not a player of campaign {projection.data.campaign} (players: {known})")
+    return {"gm": "gm", "player": "player"}.get(record.role, "public")
+
+
+def default_since(projection: CampaignProjection) -> int:
+    """Where a report asked for without a version starts: just before the last resolved
+    step, so it tells that step and the one in progress."""
+    versions = [r.version for r in projection.resolved]
+    return versions[-2] if len(versions) >= 2 else 0
+
+
+def build_report(projection: CampaignProjection, viewer: str, *, since_version: int | None = None,
+                 from_address: str = "") -> Report:
+    """The report `viewer` gets of everything after log version `since_version`."""
+    audience = audience_of(projection, viewer)
+    since = default_since(projection) if since_version is None else since_version
+    who = viewer if audience == "player" else audience
+    view = projection.view(who)
+    data = projection.data
+    record = data.players.get(viewer)
+    finished = projection.finished
+    pending = [] if audience != "player" or finished else projection.pending_for(viewer)
+    owed = [_owed(projection, r) for r in pending]
+    return Report(
+        audience=audience,
+        campaign=data.campaign,
+        game=str(getattr(projection.ruleset, "title", "") or data.ruleset),
+        engine=projection.engine_version,
+        viewer=viewer,
+        viewer_name=record.name if record else {"gm": "Game master", "public": "Gazette"}.get(viewer, viewer),
+        turn_label=str(view.get("turn_label") or data.step or ("game over" if finished else "")),
+        step=None if finished else data.step,
+        finished=finished,
+        log_version=data.version,
+        since_version=since,
+        from_address=from_address,
+        commitment=data.commitment if since == 0 or audience == "gm" else None,
+        revealed_secret=data.revealed_secret,
+        deadline=None if finished else deadline(data.deadlines.get(data.step or ""),
+                                                record.timezone if record else "UTC"),
+        standings=_standings(view.get("players")),
+        powers=_powers(view.get("powers"), data.players),
+        sections=[_table(s) for s in view.get("sections") or []],
+        chronicle=_chronicle(projection, who, since),
+        decisions=_decisions(projection, viewer, audience, since),
+        policies=[PolicyInForce(id=p.id, player=p.player, kind=p.kind, power=p.power, text=p.text)
+                  for p in data.policies if audience == "gm" or (audience == "player" and p.player == viewer)],
+        owed=owed,
+        order_form=order_form(viewer, data.campaign, owed) if owed else None,
+        map=game_map(view.get("map")),
+        audit=_audit(projection, since) if audience == "gm" else None,
+    )
+
+
+def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
+    owed = [OwedDecision(key=o.key, kind=o.kind, power=o.power, prompt=o.prompt, rule=o.rule, form=o.default_form)
+            for o in receipt.owed]
+    return ReceiptReport(
+        campaign=receipt.campaign, player=receipt.player, accepted=receipt.accepted, reason=receipt.reason,
+        step=receipt.step, steps_resolved=receipt.steps_resolved, from_address=from_address,
+        lines=[LineVerdict.model_validate({k: v[k] for k in LineVerdict.model_fields if k in v})
+               for v in receipt.verdicts],
+        answered=list(receipt.answered), policies=list(receipt.policies), press=list(receipt.press),
+        owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
+        deadline=deadline(receipt.deadline, receipt.timezone))
+
+
+def order_form(player: str, campaign: str, owed: list[OwedDecision]) -> str:
+    """The reply that accepts every default: sent back unchanged (with the token filled
+    in) it answers all that is owed. Prompts ride along as `#` comments, which the
+    order reader ignores."""
+    lines = [f"SIGNON {player} {campaign} {TOKEN_PLACEHOLDER}"]
+    for item in owed:
+        lines.extend(wrap(item.prompt, indent="# ").splitlines())
+        lines.extend(item.form.splitlines())
+    lines.append("SIGNOFF")
+    return "\n".join(lines)
+
+
+def deadline(at: str | None, zone: str) -> Deadline | None:
+    """An ISO UTC instant shown in the reader's zone (the zone's own abbreviation)."""
+    if not at:
+        return None
+    when = datetime.fromisoformat(at)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    note = ""
+    try:
+        tz = ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        tz, note = ZoneInfo("UTC"), f"unknown time zone {zone!r}; times are in UTC"
+    local = when.astimezone(tz)
+    utc = when.astimezone(timezone.utc)
+    return Deadline(utc=utc.isoformat(), local=f"{local:%a %d %b %Y, %H:%M} {local.tzname()}",
+                    utc_text=f"{utc:%a %d %b %Y, %H:%M} UTC", timezone=str(tz.key), note=note)
+
+
+def game_map(raw: Any) -> GameMap | None:
+    """The view's map, or None when the game has none (yet)."""
+    if not raw:
+        return None
+    try:
+        return GameMap.model_validate(raw)
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()[:5])
+        raise ReportError(f"the map cannot be drawn: {problems}") from None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _table(raw: dict) -> Table:
+    return Table(title=_text(raw.get("title", "")), columns=[_text(c) for c in raw.get("columns") or []],
+                 rows=[[_text(c) for c in row] for row in raw.get("rows") or []])
+
+
+def _label(key: str) -> str:
+    words = key.replace("_", " ")
+    return words.upper() if len(words) <= 3 else words.capitalize()
+
+
+def _standings(players: Any) -> Table | None:
+    """The view's `players` as a table: a name column, then every plain value the view
+    gives (VP, seat …) in the order they first appear."""
+    if not players:
+        return None
+    keys: list[str] = []
+    for entry in players.values():
+        keys.extend(k for k, v in entry.items()
+                    if k != "name" and k not in keys and isinstance(v, (str, int, float, bool)))
+    rows = [[_text(entry.get("name", pid))] + [_text(entry.get(k, "")) for k in keys]
+            for pid, entry in players.items()]
+    return Table(title="Players", columns=["Player"] + [_label(k) for k in keys], rows=rows)
+
+
+def _powers(powers: Any, players: dict) -> Table | None:
+    if not powers:
+        return None
+    rows = []
+    for code, entry in powers.items():
+        holder = entry.get("player")
+        name = players[holder].name if holder in players else _text(holder)
+        rows.append([code, _text(entry.get("name", code)), name])
+    return Table(title="Powers", columns=["Code", "Power", "Player"], rows=rows)
+
+
+def _seen_by(visible_to: tuple[str, ...]) -> str:
+    if ALL in visible_to:
+        return ""
+    return ", ".join(visible_to) or "GM only"
+
+
+def _chronicle(projection: CampaignProjection, who: str, since: int) -> list[StepChronicle]:
+    steps: list[StepChronicle] = []
+    for entry in projection.chronicle(who, since):
+        event = Event(text=entry.text, rule=entry.rule, rolls=[Roll.model_validate(r) for r in entry.rolls],
+                      seen_by=_seen_by(entry.visible_to) if who == "gm" else "")
+        if steps and steps[-1].step == entry.step:
+            steps[-1] = StepChronicle(step=entry.step, events=[*steps[-1].events, event])
+        else:
+            steps.append(StepChronicle(step=entry.step, events=[event]))
+    return steps
+
+
+def _answer_line(projection: CampaignProjection, request: Request, value: Any) -> str:
+    """An answer written as the order line(s) that would have given it."""
+    return projection.ruleset.order_form(dataclasses.replace(request, default=value))
+
+
+def _decisions(projection: CampaignProjection, viewer: str, audience: Audience, since: int) -> list[UsedDecision]:
+    """Answers used by the steps resolved since `since`. The viewer sees their own in
+    full; of everybody else's, only unsealed ones, and only who answered what kind of
+    decision from which source — the answer itself reaches others through the rules'
+    own chronicle, which knows what is public (a card played face down is not)."""
+    players = projection.data.players
+    used = []
+    for resolved in projection.resolved:
+        if resolved.version <= since:
+            continue
+        for item in resolved.result.used:
+            request = item.request
+            full = audience == "gm" or request.player == viewer
+            if not full and request.sealed:
+                continue
+            used.append(UsedDecision(
+                step=resolved.step, key=request.key, kind=request.kind, power=request.power,
+                player=request.player,
+                player_name=players[request.player].name if request.player in players else request.player,
+                source=item.answer.source,
+                prompt=request.prompt if full else None,
+                answer=_answer_line(projection, request, item.answer.value) if full else None,
+            ))
+    return used
+
+
+def _owed(projection: CampaignProjection, request: Request) -> OwedDecision:
+    return OwedDecision(key=request.key, kind=request.kind, power=request.power, prompt=request.prompt,
+                        rule=request.rule, options=list(request.options),
+                        form=projection.ruleset.order_form(request))
+
+
+def _audit(projection: CampaignProjection, since: int) -> Audit:
+    rolls: list[AuditRoll] = []
+    results = [r.result for r in projection.resolved if r.version > since]
+    current = projection.current()[0]
+    if current is not None and not current.completed:
+        results.append(current)
+    for result in results:
+        for roll in result.rolls:
+            rolls.append(AuditRoll(step=result.step, **roll.as_dict()))
+    return Audit(
+        rolls=rolls,
+        hashes=[StepHash(step=r.step, version=r.version, state_hash=r.state_hash, recorded_hash=r.recorded_hash,
+                         matches=r.state_hash == r.recorded_hash) for r in projection.resolved],
+        divergences=[Divergence(**dataclasses.asdict(d)) for d in projection.divergences],
+        pending=[PendingDecision(key=r.key, kind=r.kind, player=r.player, power=r.power, prompt=r.prompt,
+                                 default=_answer_line(projection, r, r.default), sealed=r.sealed)
+                 for r in projection.pending()],
+        received=[ReceivedAnswer(key=k, source=a.source, value=_text(a.value))
+                  for k, a in sorted(projection.data.inputs.items())],
+    )
+
+

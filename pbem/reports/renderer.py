@@ -1,0 +1,122 @@
+"""`MailRenderer`, the core's `Renderer`: turns receipts, reports, refusals and press into
+mail with a plain-text body that reads at 72 columns, an HTML alternative with inlined
+CSS and the map inline as SVG, and the map again as a PNG attachment for clients that
+strip SVG. Text, HTML and JSON come from the same model, so they cannot disagree.
+
+`render_report` is the same path for `pbem report`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
+
+from pbem.core.messages import Attachment, OutgoingMail
+from pbem.core.projection import CampaignProjection
+from pbem.core.service import Receipt
+from pbem.reports.maps import draw_map, svg_to_png
+from pbem.reports.models import Note, Report, ReportError, build_receipt, build_report
+from pbem.reports.templating import environment, render
+
+Format = Literal["text", "html", "json"]
+
+
+def _map_svg(report: Report) -> str | None:
+    if report.map is None:
+        return None
+    powers = {row[0]: row[1] for row in report.powers.rows} if report.powers else {}
+    return draw_map(report.map, powers)
+
+
+def _env(templates_dir: Path | None, ruleset: str | None) -> ImmutableSandboxedEnvironment:
+    return environment(templates_dir.resolve() if templates_dir else None, ruleset)
+
+
+def report_text(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None) -> str:
+    return render(_env(templates_dir, ruleset), "report.txt.j2", report)
+
+
+def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None,
+                svg: str | None = None) -> str:
+    svg = svg if svg is not None else _map_svg(report)
+    return render(_env(templates_dir, ruleset), "report.html.j2", report, map_svg=Markup(svg or ""))
+
+
+def render_report(projection: CampaignProjection, viewer: str, fmt: Format = "text", *,
+                  since_version: int | None = None, templates_dir: Path | None = None) -> str:
+    """One report as text, HTML or JSON (for `pbem report`). Without `since_version` it
+    tells the last resolved step and the one in progress; the GM's tells everything."""
+    if fmt not in ("text", "html", "json"):
+        raise ReportError(f"unknown format {fmt!r} (text, html or json)")
+    if since_version is None and viewer == "gm":
+        since_version = 0
+    report = build_report(projection, viewer, since_version=since_version)
+    if fmt == "json":
+        return report.model_dump_json(indent=2) + "\n"
+    if fmt == "html":
+        return report_html(report, ruleset=projection.data.ruleset, templates_dir=templates_dir)
+    return report_text(report, ruleset=projection.data.ruleset, templates_dir=templates_dir)
+
+
+class MailRenderer:
+    """The renderer the campaign service mails with. `templates_dir` overrides any
+    template by name (a campaign's own look); `from_address` is where players send orders."""
+
+    def __init__(self, templates_dir: Path | str | None = None, from_address: str = "", *,
+                 attach_png: bool = True):
+        self.templates_dir = Path(templates_dir) if templates_dir else None
+        self.from_address = from_address
+        self.attach_png = attach_png
+
+    def report(self, projection: CampaignProjection, viewer: str, *, since_version: int, key: str) -> OutgoingMail:
+        report = build_report(projection, viewer, since_version=since_version, from_address=self.from_address)
+        ruleset = projection.data.ruleset
+        svg = _map_svg(report)
+        attachments = [Attachment(filename="report.json", content_type="application/json",
+                                  data=report.model_dump_json(indent=2).encode())]
+        if svg and self.attach_png:
+            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=svg_to_png(svg)))
+        record = projection.data.players.get(viewer)
+        return OutgoingMail(
+            key=key,
+            to=record.address if record else viewer,
+            subject=f"[{report.campaign}] {report.turn_label}: report for {report.viewer_name}",
+            text=report_text(report, ruleset=ruleset, templates_dir=self.templates_dir),
+            html=report_html(report, ruleset=ruleset, templates_dir=self.templates_dir, svg=svg),
+            attachments=tuple(attachments),
+        )
+
+    def receipt(self, receipt: Receipt, *, key: str, in_reply_to: str | None) -> OutgoingMail:
+        model = build_receipt(receipt, from_address=self.from_address)
+        env = _env(self.templates_dir, None)
+        verdict = "orders received" if model.accepted else "orders refused"
+        return OutgoingMail(
+            key=key, to=receipt.to, in_reply_to=in_reply_to,
+            references=(in_reply_to,) if in_reply_to else (),
+            subject=f"[{model.campaign}] {verdict}",
+            text=render(env, "receipt.txt.j2", model), html=render(env, "receipt.html.j2", model),
+        )
+
+    def refusal(self, to: str, subject: str, text: str, *, key: str, in_reply_to: str | None) -> OutgoingMail:
+        note = Note(title="Your mail could not be used", text=text, from_address=self.from_address,
+                    footer="Start your orders with SIGNON <player> <campaign> <token> and end them with SIGNOFF.")
+        return self._note(note, to=to, subject=subject, key=key, in_reply_to=in_reply_to)
+
+    def press(self, projection: CampaignProjection, to_player: str, sender: str, text: str, *,
+              key: str) -> OutgoingMail:
+        players = projection.data.players
+        name = players[sender].name if sender in players else sender
+        note = Note(title=f"Press from {name}", text=text, campaign=projection.data.campaign, sender=name,
+                    from_address=self.from_address, footer="Press is passed on as written; the rules do not check it.")
+        record = players.get(to_player)
+        return self._note(note, to=record.address if record else to_player,
+                          subject=f"[{projection.data.campaign}] press from {name}", key=key, in_reply_to=None)
+
+    def _note(self, note: Note, *, to: str, subject: str, key: str, in_reply_to: str | None) -> OutgoingMail:
+        env = _env(self.templates_dir, None)
+        return OutgoingMail(key=key, to=to, subject=subject, in_reply_to=in_reply_to,
+                            references=(in_reply_to,) if in_reply_to else (),
+                            text=render(env, "note.txt.j2", note), html=render(env, "note.html.j2", note))

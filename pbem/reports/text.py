@@ -1,0 +1,104 @@
+"""Plain-text layout for mail bodies: paragraphs wrapped and tables aligned to fit a
+72-column mail reader, whatever the client (RFC 3676 readers and old terminals alike).
+
+These are Jinja filters, so a template decides *what* is said and this module only
+how it is laid out; they never see a projection, only strings from a report model.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from functools import lru_cache
+from collections.abc import Sequence
+
+WIDTH = 72
+GAP = "  "
+MIN_COLUMN = 6
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "", hanging: str | None = None) -> str:
+    """Wrap every paragraph (line) of `text` to `width`, keeping blank lines.
+
+    Words longer than the line (a hash, a URL) are kept whole: breaking them would make
+    them useless to copy."""
+    rest = indent if hanging is None else hanging
+    lines: list[str] = []
+    for paragraph in str(text).splitlines() or [""]:
+        if not paragraph.strip():
+            lines.append("")
+            continue
+        if len(indent) + len(paragraph) <= width and paragraph == paragraph.strip():
+            lines.append(indent + paragraph)  # the common case, without textwrap's cost
+            continue
+        lines.extend(textwrap.wrap(paragraph, width=width, initial_indent=indent, subsequent_indent=rest,
+                                   break_long_words=False, break_on_hyphens=False) or [indent])
+    return "\n".join(lines)
+
+
+def heading(title: str, underline: str = "-") -> str:
+    """A title underlined to its own length (at most the line width)."""
+    title = str(title)
+    return f"{title}\n{underline * min(len(title), WIDTH)}"
+
+
+def table(columns: Sequence[str], rows: Sequence[Sequence[object]], width: int = WIDTH, indent: str = "") -> str:
+    """Rows aligned under their headers; when the natural layout is too wide, the widest
+    columns are narrowed and their cells wrap onto continuation lines. No rows: "(none)"."""
+    if not rows:
+        return indent + "(none)"
+    return _table(tuple(str(c) for c in columns), tuple(tuple(_cell(c) for c in r) for r in rows), width, indent)
+
+
+@lru_cache(maxsize=256)
+def _table(columns: tuple[str, ...], rows: tuple[tuple[str, ...], ...], width: int, indent: str) -> str:
+    """Cached by content: every player's report repeats the public tables of a step."""
+    header = list(columns)
+    ncols = max([len(header)] + [len(r) for r in rows]) if (header or rows) else 0
+    if ncols == 0:
+        return ""
+    header += [""] * (ncols - len(header))
+    body = [list(row) + [""] * (ncols - len(row)) for row in rows]
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(ncols)]
+    room = width - len(indent) - len(GAP) * (ncols - 1)
+    while sum(widths) > room:
+        widest = max(range(ncols), key=lambda i: widths[i])
+        if widths[widest] <= MIN_COLUMN:
+            break
+        widths[widest] -= 1
+    out = [_row(header, widths, indent)]
+    out.append(indent + GAP.join("-" * w for w in widths).rstrip())
+    out.extend(_row(r, widths, indent) for r in body)
+    return "\n".join(out)
+
+
+def _cell(value: object) -> str:
+    return " ".join(str(value).split())
+
+
+def _row(cells: Sequence[str], widths: Sequence[int], indent: str) -> str:
+    """One logical row, possibly several physical lines when cells wrap."""
+    if all(len(c) <= w for c, w in zip(cells, widths, strict=True)):
+        return (indent + GAP.join(c.ljust(w) for c, w in zip(cells, widths, strict=True))).rstrip()
+    wrapped = [textwrap.wrap(c, width=w, break_long_words=True) or [""] for c, w in zip(cells, widths, strict=True)]
+    height = max(len(w) for w in wrapped)
+    lines = []
+    for n in range(height):
+        parts = [(w[n] if n < len(w) else "").ljust(widths[i]) for i, w in enumerate(wrapped)]
+        lines.append((indent + GAP.join(parts)).rstrip())
+    return "\n".join(lines)
+
+
+def pluck(items: Sequence[dict], *keys: str) -> list[list[str]]:
+    """Rows for `table` from a list of records: the named fields, lists joined with
+    commas, None as blank (templates cannot build lists in the immutable sandbox)."""
+    return [[_field(item.get(k)) for k in keys] for item in items]
+
+
+def _field(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if isinstance(value, list):
+        return ", ".join(_field(v) for v in value)
+    return str(value)

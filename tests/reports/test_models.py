@@ -1,0 +1,74 @@
+import json
+
+import pytest
+
+from pbem.reports.models import ReportError, build_report, deadline
+from pbem.reports.renderer import render_report
+
+
+def test_deadline_in_players_zone():
+    d = deadline("2026-11-23T12:00:00+00:00", "Europe/Paris")
+    assert d.local == "Mon 23 Nov 2026, 13:00 CET"
+    assert d.utc_text == "Mon 23 Nov 2026, 12:00 UTC"
+    bad = deadline("2026-11-23T12:00:00+00:00", "Mars/Olympus")
+    assert bad.timezone == "UTC" and "unknown time zone" in bad.note
+
+
+def test_first_report_prints_commitment_and_form(toy_campaign):
+    first = toy_campaign.mail[0]
+    projection = toy_campaign.service.projection("toy-demo")
+    assert projection.data.commitment in first.text
+    assert "SIGNON p1 toy-demo <your-token>\n# Sealed bid" in first.text
+    assert first.text.rstrip().splitlines()[-1].startswith("Orders to gm@example.org")
+    later = [m for m in toy_campaign.mail if m.key.startswith("report:") and m.key != first.key and m.to == first.to]
+    assert later and all(projection.data.commitment not in m.text for m in later)
+
+
+def test_order_form_replied_unchanged_accepts_defaults(toy_campaign):
+    service = toy_campaign.service
+    report = build_report(service.projection("toy-demo"), "p2", since_version=0)
+    assert report.order_form
+    reply = report.order_form.replace("<your-token>", "t2")
+    outcome = service.submit("toy-demo", "p2", reply)
+    assert outcome.receipt.accepted and all(v["accepted"] for v in outcome.receipt.verdicts)
+    assert outcome.receipt.answered
+
+
+def test_decisions_show_sources_and_hide_others_answers(toy_campaign):
+    projection = toy_campaign.service.projection("toy-demo")
+    mine = build_report(projection, "p1", since_version=0)
+    own = [d for d in mine.decisions if d.player == "p1"]
+    theirs = [d for d in mine.decisions if d.player == "p2"]
+    assert own and all(d.answer and d.source == "orders of p1" for d in own)
+    assert theirs and all(d.answer is None and d.prompt is None for d in theirs)
+    assert all(d.kind != "bid" for d in theirs)  # sealed: not even listed
+    assert [p.id for p in mine.policies] == ["P1"]
+    assert build_report(projection, "p2", since_version=0).policies == []
+
+
+def test_gm_report_has_audit(toy_campaign):
+    projection = toy_campaign.service.projection("toy-demo")
+    gm = build_report(projection, "gm", since_version=0)
+    assert len(gm.audit.hashes) == projection.data.steps_resolved
+    assert all(h.matches for h in gm.audit.hashes)
+    assert {r.purpose for r in gm.audit.rolls} >= {"deal", "attack"}
+    assert all(d.answer is not None for d in gm.decisions)
+    assert gm.commitment and gm.policies
+
+
+def test_public_gazette_has_no_owed_and_no_hands(toy_campaign):
+    projection = toy_campaign.service.projection("toy-demo")
+    public = build_report(projection, "public")
+    assert public.owed == [] and public.order_form is None and public.policies == []
+    assert not any(t.title.startswith("Hand") for t in public.sections)
+
+
+def test_render_report_formats(toy_campaign):
+    projection = toy_campaign.service.projection("toy-demo")
+    data = json.loads(render_report(projection, "p1", "json"))
+    assert data["audience"] == "player" and data["viewer"] == "p1"
+    assert render_report(projection, "p1", "html").startswith("<!DOCTYPE html>")
+    with pytest.raises(ReportError, match="not a player"):
+        render_report(projection, "nobody", "text")
+    with pytest.raises(ReportError, match="unknown format"):
+        render_report(projection, "p1", "pdf")
