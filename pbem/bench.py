@@ -44,7 +44,7 @@ class _Clock:
 
 
 def _orders_for(service: CampaignService, n: int) -> list[tuple[str, str]]:
-    projection = service.projection(NAME)
+    projection = service.live(NAME)
     ruleset = projection.ruleset
     state = projection.current()[1]
     shaped = getattr(ruleset, "bench_orders", None)
@@ -90,9 +90,9 @@ def run_replay_bench(ruleset_name: str, events: int) -> dict:
         append_small = None
         n = 0
         generation_start = time.perf_counter()
-        while service.campaign(NAME).version < events:
+        while service.live(NAME).data.version < events:
             n += 1
-            if append_small is None and service.campaign(NAME).version >= 1000:
+            if append_small is None and service.live(NAME).data.version >= 1000:
                 append_small = _append_ms(home, clock, n)
             sets = _orders_for(service, n)
             if not sets:
@@ -105,7 +105,7 @@ def run_replay_bench(ruleset_name: str, events: int) -> dict:
                 service.submit(NAME, player, text)
             clock.now += timedelta(hours=6)
         generation_s = time.perf_counter() - generation_start
-        total = service.campaign(NAME).version
+        total = service.live(NAME).data.version
         service.store.close()
 
         reader = open_store(home)

@@ -136,6 +136,13 @@ class CampaignService:
         campaign = self.campaign(name)
         return campaign, self.loader.load(name, upto=campaign.version)
 
+    def live(self, name: str) -> CampaignProjection:
+        """The campaign's projection as this service holds it between commands (a daemon's
+        view: no reload while nobody else writes). Read it; change it only by commands."""
+        campaign, projection = self._open(name)
+        self._open_campaigns[name] = (campaign, projection)
+        return projection
+
     def campaign(self, name: str) -> Campaign:
         try:
             return self.store.repository.get(campaign_id(name))

@@ -11,6 +11,7 @@ measures the mail layer alone.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import statistics
 import tempfile
 import threading
@@ -98,3 +99,4 @@ def run_mail_bench(n_mails: int = 200, *, latency_samples: int = 20,
             pass
         capture.stop()
         dovecot.stop()
+        shutil.rmtree(home, ignore_errors=True)

@@ -8,9 +8,8 @@ written; an illegal line refuses the whole script and nothing executes.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbem.core.engine import StepContext
 from pbem.core.orders import unknown_name
@@ -80,6 +79,13 @@ class Ledger:
     played: list[int] = field(default_factory=list)
     done: bool = False
 
+    def copy(self) -> Ledger:
+        """A copy to restore if the next line turns out illegal (cheaper than deepcopy)."""
+        return replace(self, intrinsic=set(self.intrinsic),
+                       card_points={power: list(entry) for power, entry in self.card_points.items()},
+                       at_war_moves=set(self.at_war_moves), home_moves=set(self.home_moves),
+                       played=list(self.played))
+
 
 @dataclass
 class LineResult:
@@ -118,11 +124,14 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
         except OrderSyntaxError as error:
             results.append(LineResult(number, text, False, reason=str(error)))
             continue
-        saved_state, saved_ledger = encode_state(work), copy.deepcopy(ledger)
+        # Card play and DONE check everything before they change anything; an action may
+        # fail only after moving (stacking holds "at the end of the action", §15.1.1).
+        saved_state = encode_state(work) if isinstance(command, Action) else None
+        saved_ledger = ledger.copy()
         try:
             understood = _execute(work, scenario, player, command, ledger, start)
         except IllegalOrder as error:
-            work, ledger = decode_state(saved_state), saved_ledger
+            work, ledger = (decode_state(saved_state) if saved_state is not None else work), saved_ledger
             results.append(LineResult(number, text, False, command.text(), str(error)))
             continue
         results.append(LineResult(number, text, True, understood))

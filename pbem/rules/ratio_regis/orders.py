@@ -9,7 +9,7 @@ exist and the order is legal is decided against the state (`impulse.py`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -182,8 +182,10 @@ _TERMINAL_WORDS = {
 }
 
 
+@lru_cache(maxsize=4096)
 def parse_line(text: str) -> Command:
-    """One order line as a command; `OrderSyntaxError` says what went wrong and where."""
+    """One order line as a command; `OrderSyntaxError` says what went wrong and where.
+    Commands are immutable, so a line read once (on receipt) is not parsed again on replay."""
     try:
         return _ToCommand().transform(_parser().parse(text))
     except UnexpectedInput as error:

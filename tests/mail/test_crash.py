@@ -1,0 +1,87 @@
+"""Exactly once, nothing lost: the daemon (with the real campaign service) is SIGKILLed at
+random points while 200 mails arrive; after a final restart every mail was recorded once
+and answered once."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pbem.mail.localservers import Dovecot, SmtpCapture
+from tests.mail.campaign import create_campaign, recorded_mail
+from tests.mail.fakes import player_mail
+from tests.mail.mailbox import GM, deliver, folder_uids
+
+pytestmark = [pytest.mark.dovecot, pytest.mark.slow]
+
+MAILS = 200
+REPO = Path(__file__).resolve().parents[2]
+
+
+def start_daemon(home: Path, env: dict[str, str]) -> subprocess.Popen:
+    with open(home / "daemon.log", "ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "pbem.mail.daemon", "--home", str(home)],  # the default handler: the service
+            env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=log,
+        )
+
+
+def test_sigkill_at_random_points_loses_nothing_and_sends_nothing_twice(
+        tmp_path: Path, gm_mailbox: Dovecot, smtp_capture: SmtpCapture) -> None:
+    rng = random.Random(20250303)
+    create_campaign(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(REPO),
+           "PBEM_IMAP_URL": gm_mailbox.url(GM), "PBEM_SMTP_URL": smtp_capture.url, "PBEM_FROM": GM,
+           "PBEM_CA_FILE": str(gm_mailbox.cert), "PBEM_TICK_SECONDS": "5"}
+
+    failures: list[BaseException] = []
+
+    def arrive() -> None:  # 200 mails in 8 batches, spread over ~8 s
+        try:
+            for batch in range(8):
+                deliver(gm_mailbox, *(player_mail(n) for n in range(batch * 25, batch * 25 + 25)))
+                time.sleep(1.0)
+        except BaseException as error:  # noqa: BLE001 - reported by the assertion below
+            failures.append(error)
+
+    deliverer = threading.Thread(target=arrive, daemon=True)
+    deliverer.start()
+    kills = 0
+    deadline = time.monotonic() + 60
+    while (deliverer.is_alive() or kills < 8) and time.monotonic() < deadline:
+        daemon = start_daemon(tmp_path, env)
+        time.sleep(rng.uniform(0.3, 1.8))
+        daemon.send_signal(signal.SIGKILL)
+        daemon.wait(timeout=10)
+        kills += 1
+    deliverer.join(timeout=30)
+    assert not failures, f"delivery failed: {failures[0]!r}"
+    assert kills >= 8
+
+    daemon = start_daemon(tmp_path, env)
+    try:
+        smtp_capture.wait_for(MAILS, timeout=60)
+        time.sleep(1.0)  # anything extra (a duplicate) would arrive now
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=20) == 0, (tmp_path / "daemon.log").read_text()[-2000:]
+
+    facts = recorded_mail(tmp_path)
+    assert len(facts) == MAILS and len(set(facts)) == MAILS, "every mail recorded once"
+    received = smtp_capture.mails
+    keys = [mail.key for mail in received]
+    assert len(keys) == len(set(keys)), f"sent twice: {sorted(k for k in set(keys) if keys.count(k) > 1)}"
+    assert len({mail.message_id for mail in received}) == len(received)
+    receipts = [mail for mail in received if mail.key.startswith("receipt:")]
+    assert len(receipts) == MAILS, "every mail answered once"
+    assert {mail.in_reply_to for mail in receipts} == {f"<orders-{n}@players.test>" for n in range(MAILS)}
+    assert folder_uids(gm_mailbox, "INBOX") == {}
+    assert len(folder_uids(gm_mailbox, "Processed")) == MAILS

@@ -1,0 +1,65 @@
+"""Every mail of the corpus (what real clients send) yields exactly the expected order text.
+
+`<name>.expected.txt` holds the text pbem must find, or `AUTO: <reason>` for mail that must
+never be answered; `<name>.expected.json` the decoded JSON attachment, if any.
+"""
+
+from __future__ import annotations
+
+import json
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+
+from pbem.mail.envelope import auto_mail_reason, parse_mail
+from pbem.mail.htmltext import html_to_text
+from pbem.mail.replytext import strip_reply
+
+CORPUS = Path(__file__).parent / "corpus"
+MAILS = sorted(CORPUS.glob("*.eml"))
+
+
+def expected(eml: Path) -> str:
+    return (CORPUS / f"{eml.stem}.expected.txt").read_text(encoding="utf-8").rstrip("\n")
+
+
+def test_corpus_is_complete() -> None:
+    assert len(MAILS) >= 16
+    assert all((CORPUS / f"{eml.stem}.expected.txt").exists() for eml in MAILS)
+
+
+@pytest.mark.parametrize("eml", MAILS, ids=lambda p: p.stem)
+def test_corpus_mail(eml: Path) -> None:
+    raw = eml.read_bytes()
+    want = expected(eml)
+    reason = auto_mail_reason(raw, own_addresses=("gm@pbem.test",))
+    if want.startswith("AUTO: "):
+        assert reason == want.removeprefix("AUTO: ")
+        return
+    assert reason is None
+    envelope = parse_mail(raw, source_key="maildir:x")
+    assert envelope.text == want
+    assert envelope.sender and envelope.message_id.startswith("<") and envelope.raw == raw
+    json_file = CORPUS / f"{eml.stem}.expected.json"
+    assert envelope.json_orders == (json.loads(json_file.read_text()) if json_file.exists() else None)
+
+
+def html_part(eml: Path):  # type: ignore[no-untyped-def]
+    return BytesParser(policy=policy.default).parsebytes(eml.read_bytes()).get_body(preferencelist=("html",))
+
+
+@pytest.mark.parametrize("eml", [m for m in MAILS if html_part(m) is not None], ids=lambda p: p.stem)
+def test_html_alternative_reads_the_same(eml: Path) -> None:
+    """Where a client also sent HTML, the HTML alone gives the same orders (HTML-only clients)."""
+    assert strip_reply(html_to_text(html_part(eml).get_content())) == expected(eml)
+
+
+def test_threading_headers_and_encoded_sender() -> None:
+    envelope = parse_mail((CORPUS / "gmail_web_top_posted.eml").read_bytes())
+    assert envelope.in_reply_to == "<receipt.2b1c@pbem.test>"
+    assert envelope.references == ("<receipt.2b1c@pbem.test>",)
+    assert envelope.subject == "Re: [pbem ratio-demo] Turn 3 report for FRA"
+    latin = parse_mail((CORPUS / "latin1_quoted_printable_german.eml").read_bytes())
+    assert latin.subject == "Re: Züge" and latin.sender == "kurt@web.example"
