@@ -116,7 +116,7 @@ def run_replay_bench(ruleset_name: str, events: int) -> dict:
 
         replayer = CampaignService(open_store(home))
         start = time.perf_counter()
-        projection = replayer.loader.load(NAME, use_snapshots=False)
+        projection = replayer.loader.load(NAME, use_snapshots=False, history=False)
         replay_s = time.perf_counter() - start
         replayer.store.close()
         if projection.divergences:
@@ -127,7 +127,7 @@ def run_replay_bench(ruleset_name: str, events: int) -> dict:
     return {
         "ruleset": ruleset_name,
         "events": total,
-        "steps": len(projection.resolved),
+        "steps": projection.data.steps_resolved,
         "generation_s": round(generation_s, 2),
         "read_s": round(read_s, 3),
         "replay_s": round(replay_s, 3),

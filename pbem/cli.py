@@ -21,6 +21,8 @@ from pbem.core.messages import Envelope
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
 from pbem.core.store import CampaignNotFound
+from pbem.mail.imap import SourceError
+from pbem.mail.settings import MailSettingsError
 from pbem.reports import ReportError
 from pbem.reports.templating import TemplateProblem
 
@@ -33,12 +35,17 @@ bench_app = typer.Typer(help="Benchmarks (speed and memory are measured here, ne
 app.add_typer(case_app, name="case")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(bench_app, name="bench")
+gm_app = typer.Typer(help="The game master's powers: each one a fact with a reason, announced to the players.",
+                     no_args_is_help=True)
+dice_app = typer.Typer(help="Check the dice of a campaign.", no_args_is_help=True)
+app.add_typer(gm_app, name="gm")
+app.add_typer(dice_app, name="dice")
 
 HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
-               ValidationError, FileNotFoundError, ReportError, TemplateProblem)
+               ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError)
 
 
 class Failure(Exception):
@@ -189,9 +196,12 @@ def status(campaign: str, as_json: bool = typer.Option(False, "--json", help="Pr
 
 @app.command()
 def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="Stop after this step."),
+           turn: Optional[int] = typer.Option(None, "--turn", help="Only the steps of this game turn."),
            explain: bool = typer.Option(False, "--explain", help="Every decision, policy and roll."),
            home: Optional[Path] = HomeOption) -> None:
-    """Replay a campaign from its log, step by step."""
+    """Replay a campaign from its log, step by step (checking every state hash)."""
+    from pbem.core.explain import explain as explain_step
+
     service = build_service(home)
     projection = service.loader.load(campaign, use_snapshots=False)
     steps = projection.resolved
@@ -200,18 +210,17 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
         if to not in keys:
             _fail(f"no resolved step {to!r} in {campaign}")
         steps = steps[: keys.index(to) + 1]
+    if turn is not None:
+        steps = [s for s in steps if projection.ruleset.turn_of(s.step) == turn]
+        if not steps:
+            _fail(f"no resolved step of turn {turn} in {campaign}")
     for step in steps:
-        typer.echo(f"{step.step}  state {step.state_hash[:16]}  (log version {step.version})")
-        if not explain:
-            continue
-        for used in step.result.used:
-            typer.echo(f"    decision {used.request.key} ({used.request.player}): {used.answer.value!r} "
-                       f"— {used.answer.source}")
-        for roll in step.result.rolls:
-            forced = " forced" if roll.forced else ""
-            typer.echo(f"    roll {roll.purpose} d{roll.sides} = {roll.value}{forced}  [{roll.rule}]  key {roll.key}")
-        for line in step.result.chronicle:
-            typer.echo(f"    | {line.text}" + (f"  [{line.rule}]" if line.rule else ""))
+        if explain:
+            typer.echo("\n".join(explain_step(step, "gm")))
+        else:
+            typer.echo(f"{step.step}  state {step.state_hash[:16]}  (log version {step.version})")
+    for divergence in projection.divergences:
+        typer.echo(f"DIVERGES at {divergence.step}: {divergence.reason}")
 
 
 @app.command()
@@ -220,14 +229,14 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
     from pbem.core.dice import commitment
 
     service = build_service(home)
-    projection = service.loader.load(campaign, use_snapshots=False)
+    projection = service.loader.load(campaign, use_snapshots=False, history=False)
     if commitment(projection.secret) != projection.data.commitment:
         _fail(f"{campaign}: the dice secret does not match the published commitment")
     if projection.divergences:
         first = projection.divergences[0]
         _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
               f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
-    typer.echo(f"{campaign}: {len(projection.resolved)} steps verified, state hash {projection.data.last_hash}")
+    typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
 
 
 @app.command()
@@ -286,6 +295,160 @@ def report(campaign: str,
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")
     typer.echo(render_report(projection, viewer, fmt))
+
+
+def _master(home: Optional[Path]):
+    from pbem.core.gm import GameMaster
+
+    return GameMaster(build_service(home))
+
+
+def _gm_done(home: Optional[Path], outcome, text: str) -> None:
+    _queue(home, outcome.mail)
+    typer.echo(text)
+
+
+ReasonOption = typer.Option(..., "--reason", help="Why (announced to the players and kept in the log).")
+
+
+@gm_app.command("pause")
+def gm_pause(campaign: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Pause: orders are still taken, nothing is processed, no deadline passes."""
+    _gm_done(home, _master(home).pause(campaign, reason), f"{campaign} paused")
+
+
+@gm_app.command("resume")
+def gm_resume(campaign: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Resume; the step in progress gets back the time it had left."""
+    _gm_done(home, _master(home).resume(campaign, reason), f"{campaign} resumed")
+
+
+@gm_app.command("extend")
+def gm_extend(campaign: str, hours: int = typer.Argument(..., help="Hours to add (negative: shorten)."),
+              reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Move the current deadline."""
+    _gm_done(home, _master(home).extend(campaign, hours, reason), f"{campaign}: deadline moved by {hours} hours")
+
+
+@gm_app.command("process")
+def gm_process(campaign: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Process the current step now, as if its deadline (and grace) had passed."""
+    outcome = _master(home).process(campaign, reason)
+    _gm_done(home, outcome, f"{campaign}: processed, {outcome.steps_resolved} steps resolved")
+
+
+@gm_app.command("replace")
+def gm_replace(campaign: str, player: str, address: str,
+               name: Optional[str] = typer.Option(None, "--name", help="The new player's name."),
+               reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Give a player's place to someone new (new address, new token)."""
+    token, outcome = _master(home).replace(campaign, player, address, new_name=name, reason=reason)
+    _gm_done(home, outcome, f"{player} replaced; SIGNON {player} {campaign} {token}")
+
+
+@gm_app.command("observer")
+def gm_observer(campaign: str, observer: str, address: str, home: Optional[Path] = HomeOption) -> None:
+    """Add an observer, who receives the public gazette."""
+    token, outcome = _master(home).observer(campaign, observer, address)
+    _gm_done(home, outcome, f"observer added; SIGNON {observer} {campaign} {token}")
+
+
+@gm_app.command("ruling")
+def gm_ruling(campaign: str, kind: str, args: list[str] = typer.Argument(None, help="name=value arguments."),
+              reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """A typed change of the state, as the ruleset defines it (`pbem gm rulings` lists them)."""
+    values = {}
+    for pair in args or []:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            _fail(f"ruling arguments are name=value, not {pair!r}")
+        values[key] = value
+    _gm_done(home, _master(home).ruling(campaign, kind, values, reason), f"ruling {kind} applied to {campaign}")
+
+
+@gm_app.command("rulings")
+def gm_rulings(campaign: str, home: Optional[Path] = HomeOption) -> None:
+    """The rulings this campaign's ruleset knows."""
+    ruleset = build_service(home).projection(campaign).ruleset
+    for kind, description in sorted(ruleset.rulings.items()):
+        typer.echo(f"{kind:<20} {description}")
+
+
+@gm_app.command("rollback")
+def gm_rollback(campaign: str, step: str = typer.Argument(..., help="The last resolved step to keep."),
+                reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Back to just after a resolved step; later facts are superseded, never deleted."""
+    _gm_done(home, _master(home).rollback(campaign, step, reason), f"{campaign} rolled back to after {step}")
+
+
+@gm_app.command("reprocess")
+def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun everything after this resolved step."),
+                 replace: list[str] = typer.Option([], "--replace",
+                                                   help="VERSION=FILE: the order set at that log version, corrected."),
+                 add: list[str] = typer.Option([], "--add", help="PLAYER=FILE: an order set to add before the rest."),
+                 ruling: Optional[str] = typer.Option(None, "--ruling", help="KIND:name=value,… applied first."),
+                 release: bool = typer.Option(False, "--release", help="Do it (without: show the diff only)."),
+                 reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Rerun from a step with corrected orders, a ruling or this engine version: a diff
+    first, then `--release` to make it so (announced as a rerun)."""
+    from pbem.core.gm import Correction
+
+    corrections = []
+    for item in replace:
+        version, sep, path = item.partition("=")
+        if not sep or not version.isdigit():
+            _fail(f"--replace takes VERSION=FILE, not {item!r}")
+        events = build_service(home).loader.campaign_events(campaign, gt=int(version) - 1, lte=int(version))
+        event = next(iter(events), None)
+        if event is None or type(event).__name__ not in ("OrdersSubmitted", "OrdersRejected"):
+            _fail(f"log version {version} of {campaign} is not an order set (see `pbem replay --explain`)")
+        corrections.append(Correction(event.player, Path(path).read_text(encoding="utf-8"), int(version)))
+    for item in add:
+        player, sep, path = item.partition("=")
+        if not sep:
+            _fail(f"--add takes PLAYER=FILE, not {item!r}")
+        corrections.append(Correction(player, Path(path).read_text(encoding="utf-8")))
+    rule = None
+    if ruling:
+        kind, _, pairs = ruling.partition(":")
+        rule = (kind, dict(p.split("=", 1) for p in pairs.split(",") if "=" in p))
+    master = _master(home)
+    if not release:
+        typer.echo("\n".join(master.preview(campaign, step, corrections, rule).lines()))
+        typer.echo("(a preview: nothing changed; add --release to rerun)")
+        return
+    _gm_done(home, master.reprocess(campaign, step, reason, corrections, rule), f"{campaign}: rerun released")
+
+
+@gm_app.command("reveal")
+def gm_reveal(campaign: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Reveal the dice secret: from now on anyone can recompute every roll."""
+    _gm_done(home, _master(home).reveal(campaign, reason), f"{campaign}: dice secret revealed")
+
+
+@dice_app.command("verify")
+def dice_verify(campaign: str, secret: str = typer.Option(..., "--secret", help="The revealed secret (hex)."),
+                home: Optional[Path] = HomeOption) -> None:
+    """Recompute every roll from the revealed secret and check the commitment."""
+    from pbem.core.dice import commitment, recompute
+
+    try:
+        key = bytes.fromhex(secret)
+    except ValueError:
+        _fail("--secret is the hex string the GM revealed")
+    projection = build_service(home).loader.load(campaign, use_snapshots=False)
+    if commitment(key) != projection.data.commitment:
+        _fail(f"sha256 of that secret is {commitment(key)[:16]}…, not the campaign's commitment "
+              f"{projection.data.commitment[:16]}…")
+    checked = 0
+    for step in projection.resolved:
+        for roll in step.result.rolls:
+            if roll.forced:
+                continue
+            if recompute(key, roll.as_dict()) != roll.value:
+                _fail(f"roll {roll.key} in step {step.step} does not follow from the secret")
+            checked += 1
+    typer.echo(f"{campaign}: the secret matches the commitment; {checked} rolls recomputed, all match")
 
 
 @case_app.command("run")
@@ -349,6 +512,22 @@ def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     from pbem.bench import run_replay_bench
 
     result = run_replay_bench(ruleset, events)
+    if as_json:
+        _echo_json(result)
+    else:
+        for key, value in result.items():
+            typer.echo(f"{key:>22}: {value}")
+
+
+@bench_app.command("mail")
+def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+               mails: int = typer.Option(200, "--mails", help="Mails in the throughput burst.")) -> None:
+    """Latency from delivery into Dovecot to the receipt at the SMTP server, and mails/s,
+    through the real campaign service (starts its own Dovecot and SMTP server)."""
+    from pbem.app import mail_bench_handler
+    from pbem.mail.bench import run_mail_bench
+
+    result = run_mail_bench(mails, handler_factory=mail_bench_handler)
     if as_json:
         _echo_json(result)
     else:

@@ -72,12 +72,57 @@ class Campaign(Aggregate):
     def answer(self, key: str, value: Any, source: str) -> None:
         pass
 
-    @event("DeadlineSet")
-    def set_deadline(self, step: str, at: str) -> None:
+    @event("StepOpened")
+    def open_step(self, step: str, kind: str, opened: str, deadline: str, earliest: str) -> None:
+        """A step started waiting for people: when, and by when its answers are due."""
+
+    @event("DeadlineChanged")
+    def change_deadline(self, step: str, at: str, reason: str, by: str) -> None:
         pass
 
     @event("DeadlinePassed")
-    def pass_deadline(self, step: str, at: str) -> None:
+    def pass_deadline(self, step: str, at: str, by: str) -> None:
+        pass
+
+    @event("GraceExpired")
+    def expire_grace(self, step: str, at: str) -> None:
+        pass
+
+    @event("ReminderSent")
+    def remind(self, step: str, hours_before: int, players: list[str]) -> None:
+        pass
+
+    @event("MissRecorded")
+    def record_miss(self, player: str, step: str, action: str) -> None:
+        """A player owed answers when a deadline passed; `action` is what the campaign's
+        missed-orders policy did: default, excused, civil-disorder, dropped."""
+
+    @event("PlayerReturned")
+    def return_player(self, player: str) -> None:
+        """A player in civil disorder or dropped has written again: their own answers count again."""
+
+    @event("PlayerReady")
+    def set_ready(self, player: str, step: str) -> None:
+        pass
+
+    @event("AbsenceDeclared")
+    def declare_absence(self, player: str, start: str, end: str) -> None:
+        pass
+
+    @event("Paused")
+    def pause(self, reason: str, at: str) -> None:
+        pass
+
+    @event("Resumed")
+    def resume(self, reason: str, at: str) -> None:
+        pass
+
+    @event("PlayerReplaced")
+    def replace_player(self, player: str, name: str, address: str, token_hash: str, reason: str) -> None:
+        self.players[player].update(name=name, address=address, token_hash=token_hash)
+
+    @event("RerunStarted")
+    def start_rerun(self, from_step: str, reason: str, engine_version: str) -> None:
         pass
 
     @event("DiceForced")

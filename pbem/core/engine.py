@@ -186,6 +186,7 @@ class StepContext:
         policies: Sequence[Policy],
         read_policy: Callable[[Policy, Request], Any | None],
         forced: Mapping[str, Sequence[int]],
+        by_default: Mapping[str, str] | None = None,
         scenario: Any,
         players: Mapping[str, Any],
     ):
@@ -197,6 +198,7 @@ class StepContext:
         self._answers = answers
         self._policies = policies
         self._read_policy = read_policy
+        self._by_default = by_default or {}
         self._forced = {purpose: list(values) for purpose, values in forced.items()}
         self._counters: dict[str, int] = {}
         self._used: list[UsedAnswer] = []
@@ -244,6 +246,9 @@ class StepContext:
             value = self._read_policy(policy, request)
             if value is not None:
                 return UsedAnswer(request, Answer(value, policy.describe()), recorded=False)
+        why = self._by_default.get(request.player)
+        if why is not None:  # the missed-orders policy runs this player's powers by their defaults
+            return UsedAnswer(request, Answer(request.default, f"default ({request.player} {why})"), recorded=False)
         return None
 
     # -- dice -------------------------------------------------------------

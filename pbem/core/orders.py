@@ -4,6 +4,10 @@ Every game's orders travel inside the same envelope:
 
     SIGNON <player> <campaign> <token>
     <order lines of the game>
+    READY                                   (done for this step: process early)
+    ABSENT <from> <to>                      (ISO dates: deadlines wait for you)
+    EXPLAIN <step>                          (ask how a step was resolved)
+    GM <verb> …                             (the GM's commands, from the GM only)
     POLICY [FOR <power>] <KIND> [WHEN <field><op><value> [AND …]] DO <answer>
     POLICY CLEAR <id|ALL>
     PRESS TO <power|ALL>
@@ -63,6 +67,10 @@ class OrderText:
     orders: list[tuple[int, str]] = field(default_factory=list)
     policies: list[PolicyLine] = field(default_factory=list)
     press: list[Press] = field(default_factory=list)
+    ready: bool = False
+    absences: list[tuple[int, str, str]] = field(default_factory=list)  # (line, from, to)
+    explain: list[tuple[int, str]] = field(default_factory=list)
+    gm: list[tuple[int, str]] = field(default_factory=list)
     problems: list[tuple[int, str, str]] = field(default_factory=list)  # (line, text, reason)
 
 
@@ -100,6 +108,24 @@ def split_orders(text: str) -> OrderText:
                 press_to = " ".join(words[2:])
             else:
                 result.problems.append((number, line, "PRESS needs a recipient: PRESS TO <power|ALL>"))
+            continue
+        if keyword == "READY" and len(words) == 1:
+            result.ready = True
+            continue
+        if keyword == "ABSENT":
+            if len(words) == 3:
+                result.absences.append((number, words[1], words[2]))
+            else:
+                result.problems.append((number, line, "ABSENT needs two dates: ABSENT 2027-07-01 2027-07-15"))
+            continue
+        if keyword == "EXPLAIN":
+            if len(words) == 2:
+                result.explain.append((number, words[1]))
+            else:
+                result.problems.append((number, line, "EXPLAIN needs the step, as the report names it"))
+            continue
+        if keyword == "GM":
+            result.gm.append((number, line))
             continue
         if keyword == "ENDPRESS":
             result.problems.append((number, line, "ENDPRESS without PRESS"))

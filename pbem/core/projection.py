@@ -51,6 +51,14 @@ class AnswerRecord(msgspec.Struct, frozen=True):
     source: str
 
 
+class StepClock(msgspec.Struct, frozen=True):
+    """When a step started waiting for people and when it may be processed."""
+
+    kind: str
+    opened: str
+    earliest: str
+
+
 class ProjectionData(msgspec.Struct):
     """Everything the fold carries between facts (the snapshot's content)."""
 
@@ -71,6 +79,19 @@ class ProjectionData(msgspec.Struct):
     conditional: list[PolicyRecord] = []
     deadlines: dict[str, str] = {}
     deadlines_passed: list[str] = []
+    opened: dict[str, StepClock] = {}
+    graces_expired: list[str] = []
+    reminders: dict[str, list[int]] = {}
+    ready: dict[str, list[str]] = {}
+    misses: dict[str, int] = {}
+    missed_in: dict[str, list[str]] = {}
+    excused: dict[str, int] = {}
+    civil_disorder: list[str] = []
+    dropped: list[str] = []
+    absences: dict[str, list[tuple[str, str]]] = {}
+    paused: bool = False
+    paused_at: str | None = None
+    rerun_from: str | None = None
     revealed_secret: str | None = None
     policy_counter: int = 0
 
@@ -119,6 +140,7 @@ class CampaignProjection:
         self.divergences: list[Divergence] = []
         self.events_folded = 0
         self.loaded_version = 0
+        self.keep_history = True  # False: only the latest state (verify, benches, long-lived services)
         self._run: tuple[StepResult, Any] | None = None
         self._run_valid = False
 
@@ -174,12 +196,78 @@ class CampaignProjection:
         if last is None or not any(u.request.key == e.key and u.answer.value == e.value for u in last.used):
             self._invalidate()
 
-    def _on_DeadlineSet(self, e: Any) -> None:
+    def _on_StepOpened(self, e: Any) -> None:
+        self.data.opened[e.step] = StepClock(e.kind, e.opened, e.earliest)
+        self.data.deadlines[e.step] = e.deadline
+
+    def _on_DeadlineChanged(self, e: Any) -> None:
         self.data.deadlines[e.step] = e.at
+        # A new deadline reopens a passed one (an extension or an excused miss).
+        self.data.deadlines_passed = [s for s in self.data.deadlines_passed if s != e.step]
+        self.data.graces_expired = [s for s in self.data.graces_expired if s != e.step]
+        self.data.reminders.pop(e.step, None)
 
     def _on_DeadlinePassed(self, e: Any) -> None:
         if e.step not in self.data.deadlines_passed:
             self.data.deadlines_passed.append(e.step)
+
+    def _on_GraceExpired(self, e: Any) -> None:
+        if e.step not in self.data.graces_expired:
+            self.data.graces_expired.append(e.step)
+
+    def _on_ReminderSent(self, e: Any) -> None:
+        self.data.reminders.setdefault(e.step, []).append(e.hours_before)
+
+    def _on_MissRecorded(self, e: Any) -> None:
+        self.data.misses[e.player] = self.data.misses.get(e.player, 0) + 1
+        key = f"{e.step}@{self.data.deadlines.get(e.step, '')}"
+        self.data.missed_in.setdefault(key, []).append(e.player)
+        if e.action == "excused":
+            self.data.excused[e.player] = self.data.excused.get(e.player, 0) + 1
+        elif e.action == "civil-disorder" and e.player not in self.data.civil_disorder:
+            self.data.civil_disorder.append(e.player)
+        elif e.action == "dropped" and e.player not in self.data.dropped:
+            self.data.dropped.append(e.player)
+        self._invalidate()
+
+    def _on_PlayerReady(self, e: Any) -> None:
+        ready = self.data.ready.setdefault(e.step, [])
+        if e.player not in ready:
+            ready.append(e.player)
+
+    def _on_AbsenceDeclared(self, e: Any) -> None:
+        self.data.absences.setdefault(e.player, []).append((e.start, e.end))
+
+    def _on_Paused(self, e: Any) -> None:
+        self.data.paused, self.data.paused_at = True, e.at
+
+    def _on_Resumed(self, e: Any) -> None:
+        self.data.paused, self.data.paused_at = False, None
+
+    def _on_PlayerReplaced(self, e: Any) -> None:
+        old = self.data.players[e.player]
+        self.data.players[e.player] = msgspec.structs.replace(old, name=e.name, address=e.address,
+                                                              token_hash=e.token_hash)
+        self._back_in_play(e.player)
+
+    def _on_PlayerReturned(self, e: Any) -> None:
+        self._back_in_play(e.player)
+
+    def _back_in_play(self, player: str) -> None:
+        """A player who sends orders again, or a new player, is no longer run by defaults."""
+        if player in self.data.civil_disorder or player in self.data.dropped:
+            self.data.civil_disorder = [p for p in self.data.civil_disorder if p != player]
+            self.data.dropped = [p for p in self.data.dropped if p != player]
+            self._invalidate()
+
+    def _on_RerunStarted(self, e: Any) -> None:
+        self.data.rerun_from = e.from_step
+
+    def _on_GMRuling(self, e: Any) -> None:
+        state = self.state()
+        self.ruleset.apply_ruling(state, self.scenario, e.kind, dict(e.args))
+        self.data.state = self.ruleset.encode_state(state)
+        self._invalidate()
 
     def _on_DiceForced(self, e: Any) -> None:
         self.data.forced.setdefault(e.purpose, []).extend(e.values)
@@ -200,7 +288,8 @@ class CampaignProjection:
         if digest != e.state_hash:
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, digest,
                                                "state hash differs"))
-        self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash))
+        if self.keep_history:
+            self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash))
         self.data.state = encoded
         self.data.last_hash = digest
         self.data.steps_resolved += 1
@@ -239,6 +328,8 @@ class CampaignProjection:
                 answers={k: Answer(v.value, v.source) for k, v in self.data.inputs.items()},
                 policies=[p.policy() for p in self.data.policies + self.data.conditional],
                 read_policy=self.ruleset.read_policy,
+                by_default={p: ("dropped after missed deadlines" if p in self.data.dropped else "in civil disorder")
+                            for p in self.data.civil_disorder + self.data.dropped},
                 forced=self.data.forced,
                 scenario=self.scenario,
                 players=self.data.players,
@@ -269,9 +360,13 @@ class CampaignProjection:
         """What `player` may answer now: what they owe, and their answers to a sealed
         batch that is not yet revealed (a later answer replaces an earlier one)."""
         result = self.current()[0]
-        if result is None or result.completed:
+        if result is None:
             return []
-        return [r for r in result.answerable if r.player == player]
+        found = {r.key: r for r in result.answerable if r.player == player}
+        for used in result.used:  # a sealed answer in a step held open (earliest processing)
+            if used.request.sealed and used.request.player == player:
+                found.setdefault(used.request.key, used.request)
+        return list(found.values())
 
     def view(self, viewer: str) -> dict:
         """The state as `viewer` may see it (`gm`, `public` or a player id)."""

@@ -19,6 +19,10 @@ class RulesetError(Exception):
     """Unknown ruleset or a ruleset that cannot be loaded."""
 
 
+class RulingError(Exception):
+    """A GM ruling that cannot apply to the state (unknown kind, bad arguments …)."""
+
+
 class ScenarioError(Exception):
     """A scenario file that does not validate; `problems` says every reason."""
 
@@ -121,6 +125,15 @@ class Ruleset(Protocol):
 
     def order_form(self, request: Request) -> str:
         """The ready-to-edit line(s) that would answer the request with its default."""
+
+    rulings: Mapping[str, str]
+    """The typed changes a GM may rule (name -> what it does and its arguments)."""
+
+    def apply_ruling(self, state: Any, scenario: Any, kind: str, args: Mapping[str, Any]) -> None:
+        """Change `state` by a named ruling; raise `RulingError` with the reason if it cannot apply."""
+
+    def turn_of(self, step: str) -> int | None:
+        """The game turn a step belongs to (for `pbem replay --turn N`)."""
 
     def scenario_map(self, scenario: Any) -> dict:
         """The map of a scenario before play, in the view's "map" shape (for drawing)."""

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign, DiceVault, InboundMail, campaign_id
 from pbem.core.canonical import canonical_json, sha256_hex
+from pbem.core.deadlines import DeadlineRules, deadline_for, later_of, read_settings
 from pbem.core.dice import commitment, new_secret
 from pbem.core.engine import Policy
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
@@ -89,6 +90,11 @@ class Renderer(Protocol):
     def press(self, projection: CampaignProjection, to_player: str, sender: str, text: str, *,
               key: str) -> OutgoingMail: ...
 
+    def notice(self, to: str, subject: str, title: str, text: str, *, key: str,
+               in_reply_to: str | None = None) -> OutgoingMail: ...
+
+    def reminder(self, projection: CampaignProjection, player: str, *, key: str) -> OutgoingMail: ...
+
 
 @dataclass
 class Outcome:
@@ -98,6 +104,10 @@ class Outcome:
     receipt: Receipt | None = None
     steps_resolved: int = 0
     mail: list[OutgoingMail] = field(default_factory=list)
+
+
+def _miss_key(projection: CampaignProjection, step: str) -> str:
+    return f"{step}@{projection.data.deadlines.get(step, '')}"
 
 
 def token_hash(campaign: str, player: str, token: str) -> str:
@@ -132,6 +142,7 @@ class CampaignService:
             raise CampaignNotFound(name)
         cached = self._open_campaigns.pop(name, None)
         if cached is not None and cached[0].version == stored.originator_version:
+            cached[1].resolved.clear()  # reported already; a long-lived service keeps no history
             return cached
         campaign = self.campaign(name)
         return campaign, self.loader.load(name, upto=campaign.version)
@@ -231,8 +242,11 @@ class CampaignService:
         campaign, projection = self._open(name)
         before = campaign.version
         parts = split or split_orders(text)
+        if parts.gm and projection.data.players[player].role == "gm":
+            return self._gm_mail(name, player, parts, in_reply_to, inbound)
         receipt = self._read(campaign, projection, player, parts, mail_id)
         outcome = Outcome(name, receipt)
+        outcome.mail.extend(self._explanations(name, player, parts, mail_id))
         outcome.steps_resolved = self._advance(campaign, projection)
         receipt.steps_resolved = outcome.steps_resolved
         self._fill_owed(receipt, projection)
@@ -250,15 +264,54 @@ class CampaignService:
         for number, line, reason in parts.problems:
             receipt.verdicts.append({"number": number, "text": line, "accepted": False, "understood": "",
                                      "reason": reason})
+        if player in projection.data.civil_disorder or player in projection.data.dropped:
+            self._record(campaign, projection, campaign.return_player, player=player)
+            receipt.policies.append("welcome back: your own orders count again")
         # Explicit answers first, so a policy in the same mail never overrides them (DESIGN §4).
         self._read_answers(campaign, projection, player, parts, receipt, mail_id)
         self._read_policies(campaign, projection, player, parts, receipt)
         for press in parts.press:
             self._record(campaign, projection, campaign.relay_press, player=player, to=press.to,
                          text=press.text, mail_id=mail_id)
-            receipt.press.append(f"press to {press.to} recorded")
+            mode = projection.data.settings.get("press", "open")
+            receipt.press.append(f"press to {press.to} " + ("recorded (this campaign relays no press)"
+                                                            if mode == "none" else f"relayed ({mode})"))
+        for number, start, end in parts.absences:
+            try:
+                first, last = (datetime.fromisoformat(start).replace(tzinfo=timezone.utc),
+                               datetime.fromisoformat(end).replace(tzinfo=timezone.utc) + timedelta(days=1))
+            except ValueError:
+                receipt.verdicts.append({"number": number, "text": f"ABSENT {start} {end}", "accepted": False,
+                                         "understood": "", "reason": "dates are written 2027-07-01"})
+                continue
+            self._record(campaign, projection, campaign.declare_absence, player=player, start=first.isoformat(),
+                         end=last.isoformat())
+            receipt.verdicts.append({"number": number, "text": f"ABSENT {start} {end}", "accepted": True,
+                                     "understood": f"absent from {start} to {end}: deadlines wait for you",
+                                     "reason": ""})
+        if parts.ready and projection.step is not None:
+            self._record(campaign, projection, campaign.set_ready, player=player, step=projection.step)
+            receipt.policies.append("marked READY for this step")
+        for number, step in parts.gm:
+            receipt.verdicts.append({"number": number, "text": step, "accepted": False, "understood": "",
+                                     "reason": "GM commands are taken only from the GM"})
         receipt.verdicts.sort(key=lambda v: v["number"])
         return receipt
+
+    def ready(self, name: str, player: str) -> Outcome:
+        """The player is done with the current step (issue 6): it may be processed early."""
+        return self.submit(name, player, "READY")
+
+    def absence(self, name: str, player: str, start: str, end: str) -> Outcome:
+        """The player is away: deadlines of steps that wait for them fall after `end`."""
+        campaign, projection = self._open(name)
+        before = campaign.version
+        self._record(campaign, projection, campaign.declare_absence, player=player, start=start, end=end)
+        outcome = Outcome(name)
+        outcome.steps_resolved = self._advance(campaign, projection)
+        self._save(campaign, projection)
+        outcome.mail.extend(self._reports(projection, since_version=before, version=campaign.version))
+        return outcome
 
     def _read_answers(self, campaign: Campaign, projection: CampaignProjection, player: str, parts: OrderText,
                       receipt: Receipt, mail_id: str | None) -> None:
@@ -328,26 +381,61 @@ class CampaignService:
 
     # -- the clock --------------------------------------------------------
     def tick(self, now: datetime | None = None) -> list[Outcome]:
-        """Pass every deadline that is due: defaults answer what is still owed."""
+        """The clock: remind, pass due deadlines and graces, process held steps. Each is
+        recorded as a fact once, so an outage or a clock that jumps never skips or doubles
+        one; the next step's deadline is counted from when it really opened."""
         now = now or self.clock()
         outcomes = []
         for name in self.names():
             campaign, projection = self._open(name)
-            step = projection.step
-            if projection.finished or step is None:
-                continue
-            at = projection.data.deadlines.get(step)
-            if at is None or datetime.fromisoformat(at) > now or step in projection.data.deadlines_passed:
+            before = campaign.version
+            outcome = Outcome(name)
+            if not projection.finished and not projection.data.paused:
+                outcome.mail.extend(self._clock_facts(campaign, projection, now))
+                outcome.steps_resolved = self._advance(campaign, projection, now)
+            if campaign.version == before:
                 self._open_campaigns[name] = (campaign, projection)
                 continue
-            before = campaign.version
-            self._record(campaign, projection, campaign.pass_deadline, step=step, at=now.isoformat())
-            outcome = Outcome(name)
-            outcome.steps_resolved = self._advance(campaign, projection)
             self._save(campaign, projection)
-            outcome.mail.extend(self._reports(projection, since_version=before, version=campaign.version))
+            if outcome.steps_resolved:
+                outcome.mail.extend(self._reports(projection, since_version=before, version=campaign.version))
             outcomes.append(outcome)
         return outcomes
+
+    def _clock_facts(self, campaign: Campaign, projection: CampaignProjection, now: datetime) -> list[OutgoingMail]:
+        step = projection.step
+        if step is None or step not in projection.data.deadlines:
+            return []
+        rules = self._rules(projection, step)
+        deadline = datetime.fromisoformat(projection.data.deadlines[step])
+        mail: list[OutgoingMail] = []
+        if step not in projection.data.deadlines_passed:
+            sent = projection.data.reminders.get(step, [])
+            due = [h for h in rules.reminders if h not in sent and deadline - timedelta(hours=h) <= now < deadline]
+            if due:
+                owing = sorted({r.player for r in projection.pending()})
+                for hours in sorted(due, reverse=True):  # an outage sends only the latest reminder
+                    self._record(campaign, projection, campaign.remind, step=step, hours_before=hours, players=owing)
+                mail.extend(self._reminders(projection, owing, deadline))
+            if now >= deadline:
+                self._record(campaign, projection, campaign.pass_deadline, step=step, at=deadline.isoformat(),
+                             by="clock")
+        if (step in projection.data.deadlines_passed and step not in projection.data.graces_expired
+                and now >= deadline + timedelta(hours=rules.grace_hours)):
+            self._record(campaign, projection, campaign.expire_grace, step=step,
+                         at=(deadline + timedelta(hours=rules.grace_hours)).isoformat())
+        return mail
+
+    def _rules(self, projection: CampaignProjection, step: str | None) -> DeadlineRules:
+        clock = projection.data.opened.get(step or "")
+        return read_settings(projection.data.settings).for_kind(clock.kind if clock else None)
+
+    def _reminders(self, projection: CampaignProjection, players: list[str], deadline: datetime) -> list[OutgoingMail]:
+        if self.renderer is None:
+            return []
+        return [self.renderer.reminder(projection, player,
+                                       key=f"reminder:{projection.data.campaign}:{projection.data.version}:{player}")
+                for player in players]
 
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Supply die results for `purpose` (a face-to-face session, a test case)."""
@@ -463,8 +551,10 @@ class CampaignService:
         command(**kwargs)
         projection.apply(campaign.pending_events[-1])
 
-    def _advance(self, campaign: Campaign, projection: CampaignProjection) -> int:
-        """Resolve steps until one needs a person; returns how many resolved."""
+    def _advance(self, campaign: Campaign, projection: CampaignProjection, now: datetime | None = None) -> int:
+        """Resolve steps until one needs a person (or the campaign is paused, or a step is
+        held for its earliest processing time); returns how many resolved."""
+        now = now or self.clock()
         resolved = 0
         for _ in range(MAX_STEPS_PER_INPUT):
             result, state = projection.current()
@@ -475,22 +565,84 @@ class CampaignService:
                              value=used.answer.value, source=used.answer.source)
             result, state = projection.current()
             if result.completed:
+                if projection.data.paused or self._held(projection, result, now):
+                    break
                 digest = sha256_hex(projection.ruleset.encode_state(state))
                 self._record(campaign, projection, campaign.resolve_step, step=result.step,
                              engine_version=projection.engine_version, state_hash=digest)
                 resolved += 1
                 continue
             if result.step in projection.data.deadlines_passed:
-                for request in result.pending:
-                    self._record(campaign, projection, campaign.answer, key=request.key, value=request.default,
-                                 source="default (deadline passed)")
-                continue
-            if result.step not in projection.data.deadlines:
-                hours = int(projection.data.settings.get("deadline_hours", 72))
-                at = (self.clock() + timedelta(hours=hours)).replace(microsecond=0)
-                self._record(campaign, projection, campaign.set_deadline, step=result.step, at=at.isoformat())
+                if self._missed(campaign, projection, result, now):
+                    continue
+                break
+            if result.step not in projection.data.opened:
+                self._open_step(campaign, projection, result, now)
             break
         return resolved
+
+    def _held(self, projection: CampaignProjection, result: Any, now: datetime) -> bool:
+        """A step kept open until its earliest processing time, unless everyone who took
+        part said READY or its deadline passed."""
+        clock = projection.data.opened.get(result.step)
+        if clock is None or now >= datetime.fromisoformat(clock.earliest):
+            return False
+        if result.step in projection.data.deadlines_passed:
+            return False
+        players = {u.request.player for u in result.used}
+        return not players <= set(projection.data.ready.get(result.step, []))
+
+    def _open_step(self, campaign: Campaign, projection: CampaignProjection, result: Any, now: datetime) -> None:
+        kind = result.pending[0].kind
+        rules = read_settings(projection.data.settings).for_kind(kind)
+        deadline = deadline_for(now, rules)
+        for player in sorted({r.player for r in result.pending}):
+            spans = [(datetime.fromisoformat(a), datetime.fromisoformat(b))
+                     for a, b in projection.data.absences.get(player, [])]
+            deadline = later_of(deadline, spans, rules)
+        earliest = now.replace(microsecond=0) + timedelta(hours=rules.earliest_hours)
+        self._record(campaign, projection, campaign.open_step, step=result.step, kind=kind,
+                     opened=now.replace(microsecond=0).isoformat(), deadline=deadline.isoformat(),
+                     earliest=earliest.isoformat())
+
+    def _missed(self, campaign: Campaign, projection: CampaignProjection, result: Any, now: datetime) -> bool:
+        """The campaign's missed-orders policy, for the requests still owed after a
+        deadline (issue 6): True when it recorded something that lets the step move on."""
+        rules = self._rules(projection, result.step)
+        owing = sorted({r.player for r in result.pending})
+        # One miss per player per deadline: later decisions of the same step are not new misses.
+        already = set(projection.data.missed_in.get(_miss_key(projection, result.step), []))
+        policy = rules.missed
+        if policy == "wait" and result.step not in projection.data.graces_expired:
+            return False  # hold the step until the grace is over
+        acted = False
+        excused = []
+        for player in owing:
+            if player in already:
+                continue
+            if policy == "excuse" and projection.data.excused.get(player, 0) < rules.excuses:
+                action = "excused"
+                excused.append(player)
+            elif policy == "wait":
+                action = "civil-disorder"
+            elif policy == "drop-after" and projection.data.misses.get(player, 0) + 1 >= rules.drop_after:
+                action = "dropped"
+            else:
+                action = "default"
+            self._record(campaign, projection, campaign.record_miss, player=player, step=result.step, action=action)
+            acted = True
+        if excused:
+            at = deadline_for(now, rules)
+            self._record(campaign, projection, campaign.change_deadline, step=result.step, at=at.isoformat(),
+                         reason=f"missed orders excused for {', '.join(excused)}", by=f"missed-orders policy {policy}")
+            return True
+        for request in projection.pending():
+            if request.player in projection.data.civil_disorder or request.player in projection.data.dropped:
+                continue  # the engine answers for them, naming why
+            self._record(campaign, projection, campaign.answer, key=request.key, value=request.default,
+                         source=f"default (deadline passed; missed-orders policy {policy})")
+            acted = True
+        return acted
 
     def _save(self, campaign: Campaign, projection: CampaignProjection, *others: Any) -> None:
         """Save the new facts; snapshot the projection each time it crosses SNAPSHOT_EVERY facts."""
@@ -507,17 +659,88 @@ class CampaignService:
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
 
+    def _gm_mail(self, name: str, player: str, parts: OrderText, in_reply_to: str | None,
+                 inbound: Callable[[list[int]], InboundMail] | None) -> Outcome:
+        """Carry out the GM commands of a mail from the GM, each a fact of its own."""
+        from pbem.core.gm import GameMaster
+
+        master = GameMaster(self)
+        outcome = Outcome(name)
+        lines = []
+        before = self.campaign(name).version
+        for number, line in parts.gm:
+            try:
+                reply, done = master.execute(name, line)
+            except (CommandError, ValueError) as error:
+                lines.append(f"line {number}: {line}\n  refused: {error}")
+                continue
+            lines.append(f"line {number}: {line}\n  done: {reply}")
+            outcome.mail.extend(done.mail)
+            outcome.steps_resolved += done.steps_resolved
+        if inbound is not None:
+            self.store.save(inbound([before + 1, self.campaign(name).version]))
+        if self.renderer is not None:
+            record = self.live(name).data.players[player]
+            outcome.mail.append(self.renderer.notice(record.address, f"[{name}] your GM commands", "GM commands",
+                                                     "\n".join(lines), key=f"gm-receipt:{name}:{before}",
+                                                     in_reply_to=in_reply_to))
+        return outcome
+
     def _mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, mail_id: str | None,
                   in_reply_to: str | None) -> list[OutgoingMail]:
         if self.renderer is None:
             return []
-        mail = []
+        mail = self._press(projection, before)
         if outcome.receipt is not None:
             mail.append(self.renderer.receipt(outcome.receipt, key=f"receipt:{outcome.campaign}:{mail_id or before}",
                                               in_reply_to=in_reply_to))
         if outcome.steps_resolved:
             mail.extend(self._reports(projection, since_version=before, version=projection.data.version))
         return mail
+
+    def _explanations(self, name: str, player: str, parts: OrderText, mail_id: str | None) -> list[OutgoingMail]:
+        """Answers to `EXPLAIN <step>`: the step as this player may see it."""
+        if not parts.explain or self.renderer is None:
+            return []
+        from pbem.core.explain import explain
+
+        history = self.loader.load(name, use_snapshots=False)
+        address = history.data.players[player].address
+        mail = []
+        for number, step in parts.explain:
+            resolved = next((r for r in reversed(history.resolved) if r.step.lower() == step.lower()), None)
+            text = ("\n".join(explain(resolved, player)) if resolved is not None
+                    else f"no resolved step {step!r} in {name}; the reports name each step in brackets")
+            mail.append(self.renderer.notice(address, f"[{name}] how step {step} was resolved",
+                                             f"Step {step}", text, key=f"explain:{name}:{mail_id}:{number}"))
+        return mail
+
+    def _press(self, projection: CampaignProjection, before: int) -> list[OutgoingMail]:
+        """Press recorded since `before`, relayed as the campaign's press option says
+        (`none`, `open`: signed, `anonymous`)."""
+        mode = projection.data.settings.get("press", "open")
+        if mode == "none" or self.renderer is None:
+            return []
+        mail = []
+        events = self.loader.campaign_events(projection.data.campaign, gt=before, lte=projection.data.version)
+        for event in events:
+            if type(event).__name__ != "PressRelayed":
+                continue
+            sender = "anonymous" if mode == "anonymous" else projection.data.players[event.player].name
+            for player in self._press_recipients(projection, event.player, event.to):
+                mail.append(self.renderer.press(projection, player, sender, event.text,
+                                                key=f"press:{projection.data.campaign}:{event.originator_version}:"
+                                                    f"{player}"))
+        return mail
+
+    def _press_recipients(self, projection: CampaignProjection, sender: str, to: str) -> list[str]:
+        players = [p.id for p in projection.data.players.values() if p.id != sender]
+        if to.upper() == "ALL":
+            return players
+        if to in projection.data.players:
+            return [to] if to != sender else []
+        owner = self._power_owner(projection, to)
+        return [owner] if owner and owner != sender else []
 
     def _reports(self, projection: CampaignProjection, *, since_version: int, version: int,
                  first: bool = False) -> list[OutgoingMail]:

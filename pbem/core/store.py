@@ -103,10 +103,13 @@ class ProjectionLoader:
         projection.apply(created)
         return projection
 
-    def load(self, name: str, *, upto: int | None = None, use_snapshots: bool = True) -> CampaignProjection:
-        """The projection after the facts up to `upto` (all by default)."""
+    def load(self, name: str, *, upto: int | None = None, use_snapshots: bool = True,
+             history: bool = True) -> CampaignProjection:
+        """The projection after the facts up to `upto` (all by default); with `history`
+        it keeps every step it resolves on the way (for replays and reports)."""
         created = self.created(name)
         projection = self.fresh(name, created)
+        projection.keep_history = history
         if use_snapshots:
             snapshot = self._newest_snapshot(name, projection.engine_version, upto)
             if snapshot is not None:
@@ -119,7 +122,8 @@ class ProjectionLoader:
         for event in self.campaign_events(name, gt=projection.data.version, lte=upto):
             if type(event).__name__ == "RolledBack":
                 # Facts after the rollback point are superseded, never deleted.
-                earlier = self.load(name, upto=event.to_version, use_snapshots=use_snapshots)
+                earlier = self.load(name, upto=event.to_version, use_snapshots=use_snapshots,
+                                    history=projection.keep_history)
                 projection.data = earlier.data
                 projection.resolved = [r for r in projection.resolved if r.version <= event.to_version]
                 projection._invalidate()

@@ -56,7 +56,7 @@ def run_mail_bench(n_mails: int = 200, *, latency_samples: int = 20,
     """Run the bench; returns JSON-ready figures (seconds, mails/s)."""
     dovecot = Dovecot({GM: GM_PASSWORD}).start()
     capture = SmtpCapture().start()
-    home = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    home = Path(tempfile.mkdtemp(prefix="pbem-mailbench-"))
     settings = load_settings(home, {"PBEM_IMAP_URL": dovecot.url(GM), "PBEM_SMTP_URL": capture.url,
                                     "PBEM_FROM": GM, "PBEM_CA_FILE": str(dovecot.cert),
                                     "PBEM_TICK_SECONDS": "600"})

@@ -18,7 +18,8 @@ from pbem.core.messages import Attachment, OutgoingMail
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import Receipt
 from pbem.reports.maps import draw_map, svg_to_png
-from pbem.reports.models import Note, Report, ReportError, build_receipt, build_report
+from pbem.reports.models import (Note, OwedDecision, Report, ReportError, build_receipt, build_report, deadline,
+                                 order_form)
 from pbem.reports.templating import environment, render
 
 Format = Literal["text", "html", "json"]
@@ -114,6 +115,28 @@ class MailRenderer:
         record = players.get(to_player)
         return self._note(note, to=record.address if record else to_player,
                           subject=f"[{projection.data.campaign}] press from {name}", key=key, in_reply_to=None)
+
+    def notice(self, to: str, subject: str, title: str, text: str, *, key: str,
+               in_reply_to: str | None = None) -> OutgoingMail:
+        """A short note: the GM's receipt, an explanation asked for by mail."""
+        note = Note(title=title, text=text, from_address=self.from_address)
+        return self._note(note, to=to, subject=subject, key=key, in_reply_to=in_reply_to)
+
+    def reminder(self, projection: CampaignProjection, player: str, *, key: str) -> OutgoingMail:
+        """What the player still owes, the deadline in their zone, and the reply that
+        accepts the defaults."""
+        record = projection.data.players[player]
+        owed = [OwedDecision(key=r.key, kind=r.kind, power=r.power, prompt=r.prompt, rule=r.rule,
+                             form=projection.ruleset.order_form(r)) for r in projection.pending_for(player)]
+        due = deadline(projection.data.deadlines.get(projection.step or ""), record.timezone)
+        lines = [f"Your orders are due {due.local} ({due.utc_text})." if due else "Your orders are due."]
+        lines += [f"- {item.prompt}" for item in owed]
+        lines += ["", "Reply with this to accept the defaults (fill in your token):", "",
+                  order_form(player, projection.data.campaign, owed)]
+        note = Note(title="Reminder: orders due", text="\n".join(lines), campaign=projection.data.campaign,
+                    from_address=self.from_address)
+        return self._note(note, to=record.address, subject=f"[{projection.data.campaign}] reminder: orders due",
+                          key=key, in_reply_to=None)
 
     def _note(self, note: Note, *, to: str, subject: str, key: str, in_reply_to: str | None) -> OutgoingMail:
         env = _env(self.templates_dir, None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from pbem.core.engine import ALL
-from pbem.core.ruleset import LineVerdict, OrderReading, ScenarioError, Step
+from pbem.core.ruleset import LineVerdict, OrderReading, RulingError, ScenarioError, Step
 
 
 class State(msgspec.Struct):
@@ -49,6 +49,7 @@ class MiniGame:
     title = "Minigame"
     version = "1"
     decision_kinds = {"bid": "a sealed bid", "keep": "keep the die or roll again"}
+    rulings = {"score": "score=<n>: set the score"}
 
     def load_scenario(self, data):
         if "rounds" not in data:
@@ -106,6 +107,14 @@ class MiniGame:
 
     def order_form(self, request):
         return {"bid": "BID 0", "keep": "KEEP"}[request.kind]
+
+    def apply_ruling(self, state, scenario, kind, args):
+        if kind != "score" or not str(args.get("score", "")).lstrip("-").isdigit():
+            raise RulingError("the minigame knows one ruling: score score=<n>")
+        state.score = int(args["score"])
+
+    def turn_of(self, step):
+        return int(step.split("-")[1]) if step.startswith("round-") else None
 
     def view(self, state, scenario, viewer):
         players = {p: {"name": p, "bid": state.bids.get(p)} for p in state.players}

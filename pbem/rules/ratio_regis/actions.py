@@ -9,11 +9,18 @@ as more functions of the same shape, dispatched from `ACTIONS`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Any
 
 from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area, strategic_move
-from pbem.rules.ratio_regis.orders import BuildTroop, Home, Regroup, StratTroop, Verb
+from pbem.rules.ratio_regis.orders import (Attach, BuildTroop, FormFleet, Home, Regroup, Sail, Sortie, StratTroop,
+                                           Swap, Verb)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop, regular_quality
+
+#: Free steps at the start of an impulse (§8.2.2, §11.6, §13.3.1) and at any time (§11.2, §17.1).
+FREE_AT_START = (Sail, Sortie, Swap)
+FREE_ANY_TIME = (FormFleet, Attach)
 
 
 def counter_for(quality: int) -> str:
@@ -21,15 +28,36 @@ def counter_for(quality: int) -> str:
     return {2: "2-3", 3: "3-4"}.get(quality, "")
 
 
+def stacking_limit(state: GameState, scenario: Scenario, area: str, power: str | None = None) -> int:
+    """§15.1, §17.3.2: the area's limit, +1 with an extraordinary Organizer present."""
+    organizer = any(lead.extraordinary and scenario.leaders[lead.id].ability == "organizer"
+                    and state.unit_place(lead.unit) == area and (power is None or lead.power == power)
+                    for lead in state.leaders)
+    return scenario.areas[area].stacking + organizer
+
+
+def stack_count(state: GameState, area: str, power: str | None = None) -> int:
+    """Troops counted for stacking (§15.1.1): unbesieged troops of one side, or the
+    besieged and their fortress."""
+    troops = [t for t in state.troops_in(area) if power is None or t.power == power]
+    return len(troops) + any(t.besieged for t in troops)
+
+
 def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str]) -> None:
     """No area may be over its stacking limit when an action ends (§15.1.1).
 
     RR-I5: an action that would end overstacked is refused (the player rewrites it)
-    rather than carried out with the excess dispersed.
+    rather than carried out with the excess dispersed. Each power's troops are counted
+    apart (besiegers and besieged, §13.3.5).
     """
     for area in sorted(set(areas)):
-        count = len(state.troops_in(area))
-        limit = scenario.areas[area].stacking
+        if area not in scenario.areas:
+            continue
+        powers = sorted({t.power for t in state.troops_in(area)})
+        counts = {p: stack_count(state, area, p) for p in powers}
+        power = max(powers, key=lambda p: counts[p]) if powers else None
+        count = counts.get(power, 0)
+        limit = stacking_limit(state, scenario, area, power)
         if count > limit:
             raise IllegalOrder(f"{area} would hold {count} troops, over its stacking limit of {limit} (§15.1.1)")
 
@@ -41,7 +69,7 @@ def own_troop(state: GameState, power: str, troop_id: str) -> Troop:
     return troop
 
 
-def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTroop, context: ImpulseStart) -> str:
+def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTroop, run: ImpulseRun) -> str:
     """§9.1: a counter from the power's pool; 2-3 troops on their 2 side in any controlled
     possession, 3-4 troops on their 3 side in the theater with most home areas (RR-I3);
     the action may include a strategic move of the new troop (§10.2)."""
@@ -78,11 +106,11 @@ def _check_elite_area(state: GameState, scenario: Scenario, power: str, area: st
                            f"areas (§9.1)")
 
 
-def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, context: ImpulseStart) -> str:
+def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, run: ImpulseRun) -> str:
     """§9.5: a troop dispersed at the start of the impulse goes to a controlled area of its
     dispersion box's theater (WE has two boxes); it may then move strategically."""
     troop = own_troop(state, power, order.troop)
-    if troop.id not in context.dispersed:
+    if troop.id not in run.start.dispersed:
         raise IllegalOrder(f"{troop.id} was not dispersed at the start of this impulse (§9.5)")
     area = resolve_area(scenario, order.area)
     if scenario.box_of(area) != troop.box:
@@ -101,7 +129,7 @@ def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, co
 
 
 def strategic_troop(state: GameState, scenario: Scenario, power: str, order: StratTroop,
-                    context: ImpulseStart) -> str:
+                    run: ImpulseRun) -> str:
     """§10.2: one troop (with its leader, once leaders exist) along a path."""
     troop = own_troop(state, power, order.troop)
     route = strategic_move(state, scenario, troop, order.path)
@@ -109,7 +137,7 @@ def strategic_troop(state: GameState, scenario: Scenario, power: str, order: Str
     return f"{power} moves {troop.id} strategically " + ">".join(route)
 
 
-def move_home(state: GameState, scenario: Scenario, power: str, order: Home, context: ImpulseStart) -> str:
+def move_home(state: GameState, scenario: Scenario, power: str, order: Home, run: ImpulseRun) -> str:
     """§8.2.2 / §18.1 (RR-I2): one unit to the dispersion box of the power's home theater."""
     troop = own_troop(state, power, order.troop)
     box = scenario.home_box(power)
@@ -124,13 +152,31 @@ def move_home(state: GameState, scenario: Scenario, power: str, order: Home, con
 
 
 class ImpulseStart:
-    """What the rules test as of the start of the impulse (§8.2.2 "Start of impulse")."""
+    """What the rules test as of the start of the impulse (§8.2.2 "Start of impulse",
+    research §2.4 step 1a): dispersed troops (may regroup), squadrons under repair (may be
+    repaired), fortresses under construction (may be finished), squadrons at sea (may
+    pirate there), troops in coastal areas (may land)."""
 
     def __init__(self, state: GameState):
         self.dispersed = frozenset(t.id for t in state.troops if t.box is not None)
+        self.under_repair = frozenset(s.id for s in state.squadrons if s.repair)
+        self.building = frozenset(f.id for f in state.fortresses if not f.built)
+        self.at_sea = {s.id: s.sea for s in state.squadrons if s.sea is not None}
+        self.coastal = frozenset(t.id for t in state.troops if t.area is not None and not t.besieged)
 
 
-Action = Callable[[GameState, Scenario, str, Verb, ImpulseStart], str]
+@dataclass
+class ImpulseRun:
+    """One run of an impulse script: the adjudicator (dice and decisions), the start
+    snapshot, what the impulse has spent, and whose impulse it is."""
+
+    judge: Any
+    start: ImpulseStart
+    ledger: Any
+    player: str
+
+
+Action = Callable[[GameState, Scenario, str, Verb, ImpulseRun], str]
 
 ACTIONS: dict[type, Action] = {
     BuildTroop: build_troop,
@@ -138,3 +184,12 @@ ACTIONS: dict[type, Action] = {
     StratTroop: strategic_troop,
     Home: move_home,
 }
+
+
+def register(verb: type) -> Callable[[Action], Action]:
+    """Add an action of another module to `ACTIONS` (the modules named after the game's
+    concepts each register theirs)."""
+    def wrap(function: Action) -> Action:
+        ACTIONS[verb] = function
+        return function
+    return wrap

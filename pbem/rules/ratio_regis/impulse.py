@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from pbem.core.engine import StepContext
 from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis import deck
-from pbem.rules.ratio_regis.actions import ACTIONS, ImpulseStart
+from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.movement import IllegalOrder
-from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Regroup, StratTroop,
-                                           parse_line)
+from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
+                                           Sortie, StratTroop, parse_line)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (CLOCKWISE, COUNTER_CLOCKWISE, IMPULSE, TURN_END, GameState, HalfTurn,
                                           decode_state, encode_state)
@@ -78,13 +78,60 @@ class Ledger:
     stage: str = "start"  # start -> actions -> end
     played: list[int] = field(default_factory=list)
     done: bool = False
+    acted: set[str] = field(default_factory=set)  # units that moved or fought this impulse (§12.3.1)
+    pirated: set[str] = field(default_factory=set)  # squadrons that pirated this impulse (§11.5.1)
 
     def copy(self) -> Ledger:
         """A copy to restore if the next line turns out illegal (cheaper than deepcopy)."""
         return replace(self, intrinsic=set(self.intrinsic),
                        card_points={power: list(entry) for power, entry in self.card_points.items()},
                        at_war_moves=set(self.at_war_moves), home_moves=set(self.home_moves),
-                       played=list(self.played))
+                       played=list(self.played), acted=set(self.acted), pirated=set(self.pirated))
+
+
+class Unresolved(Exception):
+    """Raised by the probe when a line needs dice or another player's decision."""
+
+
+class Adjudicator:
+    """The step context as the rules of an impulse use it. Live, it passes everything to
+    the engine's `StepContext` and counts interrupts; as a probe (checking a script when
+    it arrives, with no step running) it stops at the first die or decision, since what
+    follows depends on them (RR-I18)."""
+
+    def __init__(self, ctx: StepContext | None, scenario: Scenario):
+        self.ctx = ctx
+        self.scenario = scenario
+        self.interrupts = 0
+
+    @property
+    def live(self) -> bool:
+        return self.ctx is not None
+
+    def request(self, **kwargs):
+        return self.ctx.request(**kwargs) if self.live else None
+
+    def decide(self, request):
+        if not self.live:
+            raise Unresolved
+        self.interrupts += 1
+        return self.ctx.decide(request)
+
+    def roll(self, purpose: str, *, sides: int = 6, rule: str = "") -> int:
+        if not self.live:
+            raise Unresolved
+        self.interrupts += 1
+        return self.ctx.roll(purpose, sides=sides, rule=rule)
+
+    def draw_index(self, purpose: str, bound: int, *, rule: str = "") -> int:
+        if not self.live:
+            raise Unresolved
+        self.interrupts += 1
+        return self.ctx.draw_index(purpose, bound, rule=rule)
+
+    def say(self, text: str, **kwargs) -> None:
+        if self.live:
+            self.ctx.say(text, **kwargs)
 
 
 @dataclass
@@ -94,6 +141,7 @@ class LineResult:
     accepted: bool
     understood: str = ""
     reason: str = ""
+    later: bool = False  # checked when reached, after dice or a decision (RR-I18)
 
 
 @dataclass
@@ -104,21 +152,30 @@ class ScriptRun:
 
     @property
     def legal(self) -> bool:
-        return not self.problem and all(line.accepted for line in self.lines)
+        return not self.problem and all(line.accepted or line.later for line in self.lines)
 
     def first_fault(self) -> str:
         bad = next((line for line in self.lines if not line.accepted), None)
         return f"line {bad.number} ({bad.text}): {bad.reason}" if bad else self.problem
 
 
-def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]]) -> ScriptRun:
+def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
+               ctx: StepContext | None = None) -> ScriptRun:
     """Carry out an impulse script on a copy of `state`, line by line. An illegal line
-    leaves the copy as it was and the run goes on, so every fault is reported."""
+    leaves the copy as it was and the run goes on, so every fault is reported.
+
+    Without `ctx` the run is a probe: it stops at the first line that needs dice or a
+    decision, and the lines from there on are checked when the impulse reaches them
+    (RR-I18). Live, a line found illegal after an interrupt is skipped and said so."""
     work = decode_state(encode_state(state))
-    ledger = Ledger(held_cards=bool(work.player(player).hand))
-    start = ImpulseStart(work)
-    results = []
+    judge = Adjudicator(ctx, scenario)
+    run = ImpulseRun(judge, ImpulseStart(work), Ledger(held_cards=bool(work.player(player).hand)), player)
+    results: list[LineResult] = []
+    deferred = False
     for number, text in lines:
+        if deferred:
+            results.append(_deferred(number, text))
+            continue
         try:
             command = parse_line(text)
         except OrderSyntaxError as error:
@@ -127,16 +184,27 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
         # Card play and DONE check everything before they change anything; an action may
         # fail only after moving (stacking holds "at the end of the action", §15.1.1).
         saved_state = encode_state(work) if isinstance(command, Action) else None
-        saved_ledger = ledger.copy()
+        saved_ledger = run.ledger.copy()
+        before = judge.interrupts
         try:
-            understood = _execute(work, scenario, player, command, ledger, start)
+            understood = _execute(work, scenario, player, command, run)
+        except Unresolved:
+            work, run.ledger = decode_state(saved_state) if saved_state is not None else work, saved_ledger
+            deferred = True
+            results.append(LineResult(number, text, True, command.text(), later=True))
+            continue
         except IllegalOrder as error:
-            work, ledger = (decode_state(saved_state) if saved_state is not None else work), saved_ledger
-            results.append(LineResult(number, text, False, command.text(), str(error)))
+            work, run.ledger = (decode_state(saved_state) if saved_state is not None else work), saved_ledger
+            later = judge.interrupts > 0 and before == judge.interrupts
+            if later:
+                judge.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
+            results.append(LineResult(number, text, False, command.text(), str(error), later=later))
             continue
         results.append(LineResult(number, text, True, understood))
+    ledger = run.ledger
     problem = ""
-    if ledger.held_cards and not ledger.played:
+    plays_later = any(_is_play(line.text) for line in results if line.later)
+    if ledger.held_cards and not ledger.played and not plays_later:
         hand = work.player(player).hand
         problem = (f"you hold {len(hand)} card(s): an impulse must play at least one (§8.2.2), e.g. "
                    f"PLAY {min(deck.playable(scenario, hand))}")
@@ -146,8 +214,22 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     return ScriptRun(work, results, problem)
 
 
-def _execute(state: GameState, scenario: Scenario, player: str, command: Command, ledger: Ledger,
-             start: ImpulseStart) -> str:
+def _deferred(number: int, text: str) -> LineResult:
+    try:
+        return LineResult(number, text, True, parse_line(text).text(), later=True)
+    except OrderSyntaxError as error:
+        return LineResult(number, text, False, reason=str(error))
+
+
+def _is_play(text: str) -> bool:
+    try:
+        return isinstance(parse_line(text), Play)
+    except OrderSyntaxError:
+        return False
+
+
+def _execute(state: GameState, scenario: Scenario, player: str, command: Command, run: ImpulseRun) -> str:
+    ledger = run.ledger
     if ledger.done:
         raise IllegalOrder("nothing may follow DONE")
     if isinstance(command, Done):
@@ -156,7 +238,9 @@ def _execute(state: GameState, scenario: Scenario, player: str, command: Command
     if isinstance(command, Play):
         return _play(state, scenario, player, command, ledger)
     if isinstance(command, Action):
-        return _action(state, scenario, player, command, ledger, start)
+        return _action(state, scenario, player, command, run)
+    if isinstance(command, Reaction):
+        raise IllegalOrder(f"{command.text()} answers a decision of another player's impulse, not one of yours")
     raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
 
 
@@ -202,13 +286,12 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, ledger
     return f"plays {card.number} {card.title} for {card.points} point(s): {split}"
 
 
-def _action(state: GameState, scenario: Scenario, player: str, order: Action, ledger: Ledger,
-            start: ImpulseStart) -> str:
+def _action(state: GameState, scenario: Scenario, player: str, order: Action, run: ImpulseRun) -> str:
     powers = state.powers_of(player, scenario)
     if order.power not in powers:
         raise IllegalOrder(unknown_name("power of yours", order.power, powers))
-    _spend(state, order, ledger)
-    return ACTIONS[type(order.verb)](state, scenario, order.power, order.verb, start)
+    _spend(state, order, run.ledger)
+    return ACTIONS[type(order.verb)](state, scenario, order.power, order.verb, run)
 
 
 def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
@@ -225,8 +308,23 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
         return
     if isinstance(verb, Home):
         raise IllegalOrder(f"a move home is made at the end of the impulse: {power} E HOME {verb.troop}")
+    if budget == "-":
+        if not isinstance(verb, FREE_ANY_TIME):
+            raise IllegalOrder("only FLEET and ATTACH are free at any time of the impulse (§11.2, §17.1)")
+        return
+    if isinstance(verb, FREE_ANY_TIME):
+        raise IllegalOrder(f"{verb.text().split()[0]} costs no action: write {power} - {verb.text()}")
     if ledger.stage == "end":
         raise IllegalOrder("actions come before the end-of-impulse moves (E lines)")
+    if budget == "F":
+        if not isinstance(verb, FREE_AT_START):
+            raise IllegalOrder("the free start of the impulse allows SAIL, SORTIE and SWAP (§8.2.2, §11.6, §13.3.1)")
+        if ledger.stage != "start":
+            raise IllegalOrder("free start-of-impulse steps (F) come before any card or action (§8.2.2, §27.1)")
+        return
+    if isinstance(verb, FREE_AT_START) and not isinstance(verb, Sortie):
+        raise IllegalOrder(f"{verb.text().split()[0]} is a free step at the start of the impulse: "
+                           f"{power} F {verb.text()}")
     if budget == "W":
         _spend_at_war_move(state, order, ledger)
         return
@@ -306,13 +404,13 @@ def impulse(ctx: StepContext, state: GameState) -> None:
     name = state.player(player).name
     request = impulse_request(ctx, state, player)
     script = list(ctx.decide(request))
-    run = run_script(state, scenario, player, list(enumerate(script, start=1)))
+    run = run_script(state, scenario, player, list(enumerate(script, start=1)), ctx)
     if not run.legal:
         ctx.say(f"{name}'s impulse script cannot be carried out ({run.first_fault()}); the default is used",
                 rule="§8.2.2")
-        run = run_script(state, scenario, player, list(enumerate(request.default, start=1)))
+        run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx)
     adopt(state, run.state)
-    done = [line.understood for line in run.lines if line.understood != "end of impulse"]
+    done = [line.understood for line in run.lines if line.accepted and line.understood != "end of impulse"]
     ctx.say(f"{name}'s impulse: " + ("; ".join(done) if done else "no card, no action"), rule="§8.2.2")
     _advance(state)
 

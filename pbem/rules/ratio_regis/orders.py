@@ -16,8 +16,10 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, 
 
 from pbem.core.orders import suggest
 
-KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE")
-VERBS = ("BUILD", "REGROUP", "STRAT", "HOME")
+KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
+            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD")
+VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
+         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH")
 
 
 class OrderSyntaxError(ValueError):
@@ -104,7 +106,237 @@ class Home:
         return f"HOME {self.troop}"
 
 
-Verb = BuildTroop | Regroup | StratTroop | Home
+@dataclass(frozen=True)
+class BuildSquadron:
+    quality: int
+    area: str
+
+    def text(self) -> str:
+        return f"BUILD SQUADRON Q{self.quality} AT {self.area}"
+
+
+@dataclass(frozen=True)
+class Repair:
+    squadron: str
+    path: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return f"REPAIR {self.squadron}" + _path_text(self.path)
+
+
+@dataclass(frozen=True)
+class StratSquadron:
+    squadron: str
+    path: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"STRAT SQUADRON {self.squadron}" + _path_text(self.path)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A place of an army's or fleet's path, with units picked up (+) or dropped (-)."""
+
+    place: str
+    take: tuple[str, ...] = ()
+    drop: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return self.place + "".join(f"(+{u})" for u in self.take) + "".join(f"(-{u})" for u in self.drop)
+
+
+@dataclass(frozen=True)
+class StratStack:
+    """§10.3: a leader placed on a unit moves with up to four troops or squadrons."""
+
+    kind: str  # ARMY or FLEET
+    leader: str
+    unit: str
+    stops: tuple[Stop, ...]
+
+    def text(self) -> str:
+        return f"STRAT {self.kind} {self.leader} ON {self.unit} PATH " + ">".join(s.text() for s in self.stops)
+
+
+@dataclass(frozen=True)
+class Fort:
+    step: str  # START or FINISH
+    area: str
+
+    def text(self) -> str:
+        return f"FORT {self.step} AT {self.area}"
+
+
+@dataclass(frozen=True)
+class BuildLeader:
+    unit: str
+    replace: str | None = None
+    extra_if: tuple[str, ...] = ()  # abilities for which the extraordinary side is taken
+
+    def text(self) -> str:
+        return (f"LEADER ON {self.unit}" + (f" REPLACE {self.replace}" if self.replace else "")
+                + (" EXTRA-IF " + ",".join(self.extra_if) if self.extra_if else ""))
+
+
+@dataclass(frozen=True)
+class Move:
+    """§12.1–§12.2: a land tactical move of troops (their leaders go with them)."""
+
+    units: tuple[str, ...]
+    area: str
+    leave: tuple[str, ...] = ()
+    take: tuple[str, ...] = ()
+    then: str | None = None
+    subjugate: bool = False
+    control: bool = True
+
+    def text(self) -> str:
+        return (f"MOVE {','.join(self.units)} TO {self.area}"
+                + (f" LEAVE {','.join(self.leave)}" if self.leave else "")
+                + (f" TAKE {','.join(self.take)}" if self.take else "")
+                + (f" THEN {self.then}" if self.then else "")
+                + (" SUBJUGATE" if self.subjugate else "") + ("" if self.control else " NOCONTROL"))
+
+
+@dataclass(frozen=True)
+class Land:
+    """§12.3: an amphibious landing."""
+
+    units: tuple[str, ...]
+    area: str
+    escort: str | None = None
+    subjugate: bool = False
+
+    def text(self) -> str:
+        return (f"LAND {','.join(self.units)} TO {self.area}" + (f" ESCORT {self.escort}" if self.escort else "")
+                + (" SUBJUGATE" if self.subjugate else ""))
+
+
+@dataclass(frozen=True)
+class Subjugate:
+    area: str
+
+    def text(self) -> str:
+        return f"SUBJUGATE {self.area}"
+
+
+@dataclass(frozen=True)
+class Assault:
+    area: str
+
+    def text(self) -> str:
+        return f"ASSAULT {self.area}"
+
+
+@dataclass(frozen=True)
+class Sortie:
+    area: str
+
+    def text(self) -> str:
+        return f"SORTIE {self.area}"
+
+
+@dataclass(frozen=True)
+class Naval:
+    """§11.3: a naval tactical move and attack."""
+
+    unit: str
+    sea: str | None
+    targets: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"NAVAL {self.unit}" + (f" TO {self.sea}" if self.sea else "") + f" ATTACK {','.join(self.targets)}"
+
+
+@dataclass(frozen=True)
+class Piracy:
+    squadron: str
+    victim: str
+
+    def text(self) -> str:
+        return f"PIRACY {self.squadron} VS {self.victim}"
+
+
+@dataclass(frozen=True)
+class DeclareWar:
+    target: str
+    without_cb: bool = False
+
+    def text(self) -> str:
+        return f"DECLARE WAR {self.target}" + (" NOCB" if self.without_cb else "")
+
+
+@dataclass(frozen=True)
+class Sail:
+    squadron: str
+    sea: str
+
+    def text(self) -> str:
+        return f"SAIL {self.squadron} TO {self.sea}"
+
+
+@dataclass(frozen=True)
+class Swap:
+    first: str
+    second: str
+
+    def text(self) -> str:
+        return f"SWAP {self.first} {self.second}"
+
+
+@dataclass(frozen=True)
+class FormFleet:
+    leader: str
+    squadrons: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"FLEET {self.leader} = {','.join(self.squadrons)}"
+
+
+@dataclass(frozen=True)
+class Attach:
+    leader: str
+    unit: str
+
+    def text(self) -> str:
+        return f"ATTACH {self.leader} TO {self.unit}"
+
+
+Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | Repair | StratSquadron | StratStack | Fort
+        | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
+        | FormFleet | Attach)
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """An answer to a decision owed in another player's impulse (research §3.5).
+
+    `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
+    OPPOSE, NOOPPOSE, JOINFORT, GUARD); `place` an area (FROM/TO), `unit` a squadron
+    (WITH), `units` a subset of units, `means` TROOPS or FORTRESS; `power` the power
+    answering, when written."""
+
+    word: str
+    power: str | None = None
+    place: str | None = None
+    unit: str | None = None
+    units: tuple[str, ...] = ()
+    means: str | None = None
+
+    def text(self) -> str:
+        parts = [self.power] if self.power else []
+        parts.append(self.word)
+        if self.word == "INTERCEPT" and self.place:
+            parts += ["FROM", self.place]
+        elif self.word == "EVADE":
+            parts += ["TO", self.place] if self.place else ["DISPERSE"]
+        elif self.word == "OPPOSE":
+            parts += ["FROM", self.place, "WITH", self.means]
+        elif self.unit:
+            parts += ["WITH", self.unit]
+        if self.units:
+            parts += ["UNITS", ",".join(self.units)]
+        return " ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -123,7 +355,7 @@ class Action:
         return f"{self.power} {self.budget} {self.verb.text()}"
 
 
-Command = Bid | GroupChoice | StartChoice | Play | Done | Action
+Command = Bid | GroupChoice | StartChoice | Play | Done | Action | Reaction
 
 
 def _path_text(path: tuple[str, ...]) -> str:
@@ -168,6 +400,148 @@ class _ToCommand(Transformer):
     def action(self, items):
         return Action(str(items[0]).upper(), str(items[1]).upper(), items[2])
 
+    def units(self, items):
+        return tuple(str(u).upper() for u in items)
+
+    def build_squadron(self, items):
+        return BuildSquadron(int(str(items[0])[1:]), str(items[1]))
+
+    def repair(self, items):
+        return Repair(str(items[0]).upper(), items[1] if len(items) > 1 else ())
+
+    def strat_squadron(self, items):
+        return StratSquadron(str(items[0]).upper(), items[1])
+
+    def change(self, items):
+        return (str(items[0]), str(items[1]).upper())
+
+    def stop(self, items):
+        changes = items[1:]
+        return Stop(str(items[0]), tuple(u for sign, u in changes if sign == "+"),
+                    tuple(u for sign, u in changes if sign == "-"))
+
+    def strat_stack(self, items):
+        return StratStack(str(items[0]).upper(), str(items[1]).upper(), str(items[2]).upper(), tuple(items[3:]))
+
+    def fort(self, items):
+        return Fort(str(items[0]).upper(), str(items[1]))
+
+    def replace(self, items):
+        return ("replace", str(items[0]).upper())
+
+    def extra_if(self, items):
+        return ("extra", tuple(str(a).lower() for a in items))
+
+    def leader(self, items):
+        parts = dict(items[1:])
+        return BuildLeader(str(items[0]).upper(), parts.get("replace"), parts.get("extra", ()))
+
+    def leave(self, items):
+        return ("leave", items[0])
+
+    def take(self, items):
+        return ("take", items[0])
+
+    def then(self, items):
+        return ("then", str(items[0]))
+
+    def subj(self, _items):
+        return ("subjugate", True)
+
+    def nocontrol(self, _items):
+        return ("control", False)
+
+    def nocb(self, _items):
+        return ("without_cb", True)
+
+    def escort(self, items):
+        return ("escort", str(items[0]).upper())
+
+    def move(self, items):
+        return Move(items[0], str(items[1]), **dict(items[2:]))
+
+    def land(self, items):
+        return Land(items[0], str(items[1]), **dict(items[2:]))
+
+    def subjugate(self, items):
+        return Subjugate(str(items[0]))
+
+    def assault(self, items):
+        return Assault(str(items[0]))
+
+    def sortie(self, items):
+        return Sortie(str(items[0]))
+
+    def naval(self, items):
+        sea = str(items[1]) if len(items) == 3 else None
+        return Naval(str(items[0]).upper(), sea, items[-1])
+
+    def piracy(self, items):
+        return Piracy(str(items[0]).upper(), str(items[1]).upper())
+
+    def declare(self, items):
+        return DeclareWar(str(items[0]).upper(), **dict(items[1:]))
+
+    def sail(self, items):
+        return Sail(str(items[0]).upper(), str(items[1]))
+
+    def swap(self, items):
+        return Swap(str(items[0]).upper(), str(items[1]).upper())
+
+    def fleet(self, items):
+        return FormFleet(str(items[0]).upper(), items[1])
+
+    def attach(self, items):
+        return Attach(str(items[0]).upper(), str(items[1]).upper())
+
+    # -- reactions ----------------------------------------------------------
+    def reaction(self, items):
+        if len(items) == 2:
+            return Reaction(**{**items[1].__dict__, "power": str(items[0]).upper()})
+        return items[0]
+
+    def land_intercept(self, items):
+        return Reaction("INTERCEPT", place=str(items[0]), units=items[1] if len(items) > 1 else ())
+
+    def evade_to(self, items):
+        return str(items[0])
+
+    def disperse(self, _items):
+        return None
+
+    def evade(self, items):
+        return Reaction("EVADE", place=items[0], units=items[1] if len(items) > 1 else ())
+
+    def stand(self, _items):
+        return Reaction("STAND")
+
+    def naval_intercept(self, items):
+        return Reaction("INTERCEPT", unit=str(items[0]).upper())
+
+    def pass_(self, _items):
+        return Reaction("PASS")
+
+    def fight(self, _items):
+        return Reaction("FIGHT")
+
+    def withdraw(self, _items):
+        return Reaction("WITHDRAW")
+
+    def support(self, items):
+        return Reaction("SUPPORT", unit=str(items[0]).upper())
+
+    def oppose(self, items):
+        return Reaction("OPPOSE", place=str(items[0]), means=str(items[1]).upper())
+
+    def nooppose(self, _items):
+        return Reaction("NOOPPOSE")
+
+    def joinfort(self, _items):
+        return Reaction("JOINFORT")
+
+    def guard(self, items):
+        return Reaction("GUARD", unit=str(items[0]).upper())
+
 
 @cache
 def _parser() -> Lark:
@@ -176,7 +550,9 @@ def _parser() -> Lark:
 
 
 _TERMINAL_WORDS = {
-    "INT": "a number", "NAME": "a name", "SEA": "a sea (@EA)", "BUDGET": "I, X, W, E or C<card>",
+    "INT": "a number", "NAME": "a name", "SEA": "a sea (@EA)", "BUDGET": "I, X, W, F, E, - or C<card>",
+    "STACK": "ARMY or FLEET", "FORT_STEP": "START or FINISH", "OPPOSER": "TROOPS or FORTRESS", "SIGN": "+ or -",
+    "LPAR": "'('", "RPAR": "')'",
     "QUALITY": "Q2 or Q3", "DIRECTION": "CW or CCW", "EQUAL": "'='", "COMMA": "','", "MORETHAN": "'>'",
     "$END": "the end of the line", "<END-OF-FILE>": "the end of the line",
 }
@@ -204,8 +580,9 @@ def _explain(text: str, error: UnexpectedInput) -> str:
         hint = suggest(first, KEYWORDS)
         if hint:
             return f"unknown order {words[0]!r}; did you mean {hint}?"
-        return (f"cannot read {text!r}: an order is BID, GROUP, START, PLAY or DONE, or a power's action "
-                f"<POWER> <I|C<card>|X|W|E> <BUILD|REGROUP|STRAT|HOME> …")
+        return (f"cannot read {text!r}: an order is BID, GROUP, START, PLAY or DONE, a power's action "
+                f"<POWER> <I|C<card>|X|W|F|E|-> <{'|'.join(VERBS)}> …, or an answer to a decision "
+                f"({', '.join(KEYWORDS[5:])})")
     if isinstance(error, UnexpectedToken) and isinstance(error.token, Token) and len(words) >= 3 \
             and column == text.find(words[2]) + 1:
         hint = suggest(words[2], VERBS)

@@ -47,6 +47,12 @@ class Theater(_Element):
     boxes: list[DispersionBox] = Field(min_length=1)
 
 
+Terrain = Literal["open", "forest", "mountain", "marsh"]
+Ability = Literal["tactical", "admiral", "determined", "creative", "organizer"]
+#: §17.3.2: when several extraordinary leaders are in a force, the first in this order commands.
+ABILITY_ORDER: tuple[str, ...] = ("tactical", "admiral", "determined", "creative", "organizer")
+
+
 class Area(_Element):
     id: str
     name: str
@@ -59,9 +65,14 @@ class Area(_Element):
     port: bool = False  # commercial port
     seas: list[str] = []  # adjacent seas (coastal area)
     adjacent: list[str] = []
+    rough: list[str] = []  # adjacent areas reached across a rough pass (§13.3.4)
+    terrain: Terrain = "open"  # §13.3.3–§13.3.4, §13.5.3
     possessor: str | None = None
     controller: str | None = None  # defaults to the possessor
     active: bool = True  # inactive areas do not exist for play (§7.2, §18.2.1)
+    independent: Literal["A2", "A3"] | None = None  # an active independent area (§18.2.2)
+    rebellion: Literal["R2", "R3"] | None = None  # a rebellion at the start (§18.3)
+    strategic_port: bool = False  # its seas count as one for interception and piracy (§18.6.3)
 
 
 class Sea(_Element):
@@ -70,6 +81,43 @@ class Sea(_Element):
     x: int
     y: int
     adjacent: list[str] = []
+    mediterranean: bool = False  # galleys (§18.6.1)
+
+
+class TradeCenter(_Element):
+    """A trade center (§19.2.1): on a sea (maritime) or of a theater (Eastern Europe)."""
+
+    id: str
+    name: str
+    sea: str | None = None
+    theater: str | None = None
+    capacity: int = Field(default=2, ge=1)
+    merchants: dict[str, int] = {}  # merchants at the start, by power
+    immune: bool = False  # no piracy against it (§19.2.1: Eastern Europe)
+
+
+class LeaderCard(_Element):
+    """A leader counter of the shared pool (§17.2): ordinary side, extraordinary ability."""
+
+    id: str = Field(pattern=r"^L[0-9]+$")
+    name: str
+    ability: Ability
+    historical: bool = False  # enters only with its event (§17.3.1)
+
+
+class NavalRules(_Element):
+    """Naval operation distance (§11.1) and the closed Mediterranean (§18.6.1)."""
+
+    nod_mediterranean: int = Field(default=2, ge=1)
+    nod_other: int = Field(default=1, ge=1)
+    mediterranean_closed: bool = True
+
+
+class WarSetup(_Element):
+    """A war in progress when the scenario starts (§21.3)."""
+
+    sides: tuple[str, str]
+    cause: Literal["event", "declaration", "ally", "scenario"] = "scenario"
 
 
 class Power(_Element):
@@ -80,8 +128,11 @@ class Power(_Element):
     vitality: int = Field(ge=0)
     income: int = Field(ge=0)
     troops: dict[Literal["2-3", "3-4"], int] = {}  # available counters by type
+    squadrons: dict[Literal["2", "3"], int] = {}  # available squadrons by quality (§9.2)
     home_areas: list[str] = []
     enters: int | None = None  # the turn a power entering later deploys (§8.1.2)
+    piracy: bool = False  # its card allows piracy (§11.5.1)
+    interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
 
 
 class Group(_Element):
@@ -99,13 +150,25 @@ class PlayerSetup(_Element):
 
 
 class Deployment(_Element):
-    """Troops a power starts with; `turn` defaults to the power's entry turn."""
+    """Units a power starts with (§24 as data), placed when the power enters.
+
+    `unit` says what: a troop (`counter`, `veteran`), a squadron (`quality`, in port at
+    `area` or at `sea`, `status` operational or repair), a fortress (`area`, `status`
+    operational or construction) or a leader (`leader` from the pool, on the power's
+    first unit at `area`/`sea`, `extraordinary`)."""
 
     power: str
-    counter: Literal["2-3", "3-4"]
+    unit: Literal["troop", "squadron", "fortress", "leader"] = "troop"
+    counter: Literal["2-3", "3-4"] | None = None
+    quality: int | None = Field(default=None, ge=2, le=3)
     area: str | None = None
     box: str | None = None
+    sea: str | None = None
     count: int = Field(default=1, ge=1)
+    status: Literal["operational", "repair", "construction"] = "operational"
+    veteran: bool = False
+    leader: str | None = None
+    extraordinary: bool = False
 
 
 class Card(_Element):
@@ -144,6 +207,11 @@ class ScenarioData(_Element):
     cards: list[Card] = []
     deck: DeckRules = DeckRules()
     turn_rules: list[TurnRule] = []
+    trade_centers: list[TradeCenter] = []
+    leaders: list[LeaderCard] = []
+    naval: NavalRules = NavalRules()
+    wars: list[WarSetup] = []
+    casus_belli: list[tuple[str, str]] = []  # (holder, against) at the start (§21.3.2)
 
 
 class Scenario:
@@ -157,6 +225,8 @@ class Scenario:
         self.powers = {p.code: p for p in data.powers}
         self.cards = {c.number: c for c in data.cards}
         self.power_order = [p.code for p in data.powers]
+        self.trade_centers = {t.id: t for t in data.trade_centers}
+        self.leaders = {card.id: card for card in data.leaders}
 
     # -- areas and boxes --------------------------------------------------
     def box_of(self, area_id: str) -> str:
@@ -200,6 +270,52 @@ class Scenario:
         for area in self.powers[power].home_areas:
             counts[self.areas[area].theater] += 1
         return max(order, key=lambda t: (counts[t], -order.index(t)))
+
+    @cached_property
+    def sea_words(self) -> list[str]:
+        return [f"@{s.id}" for s in self.data.seas]
+
+    def coastal(self, area_id: str) -> bool:
+        return bool(self.areas[area_id].seas)
+
+    def port_areas(self, sea: str) -> list[str]:
+        """The active coastal areas on a sea, in scenario order."""
+        return [a.id for a in self.data.areas if a.active and sea in a.seas]
+
+    def trade_center_of(self, sea: str) -> TradeCenter | None:
+        return next((t for t in self.data.trade_centers if t.sea == sea), None)
+
+    def nod(self, sea: str) -> int:
+        """The naval operation distance for squadrons in `sea` (§11.1, scenario data)."""
+        naval = self.data.naval
+        return naval.nod_mediterranean if self.seas[sea].mediterranean else naval.nod_other
+
+    def sea_distance(self, start: str, goal: str) -> int | None:
+        """Seas crossed from `start` to `goal` counting `start` as 1 (NOD, §11.1)."""
+        seen, frontier, distance = {start}, [start], 1
+        while frontier:
+            if goal in frontier:
+                return distance
+            nxt = []
+            for sea in frontier:
+                for other in self.seas[sea].adjacent:
+                    if other not in seen:
+                        seen.add(other)
+                        nxt.append(other)
+            frontier, distance = sorted(nxt), distance + 1
+        return None
+
+    def rough(self, here: str, there: str) -> bool:
+        return there in self.areas[here].rough or here in self.areas[there].rough
+
+    def interested(self, power: str, area_id: str) -> bool:
+        """§18.4.1, §18.5: a power may act in a theater of interest, and in the areas of
+        other theaters that border one (RR-I27)."""
+        interests = self.powers[power].interests
+        area = self.areas[area_id]
+        if not interests or area.theater in interests:
+            return True
+        return any(self.areas[other].theater in interests for other in area.adjacent if other in self.areas)
 
     # -- players and cards ------------------------------------------------
     def setup_for(self, players: int) -> PlayerSetup | None:
@@ -248,6 +364,8 @@ def _duplicates(data: ScenarioData) -> list[str]:
         "dispersion box id": [b.id for t in data.theaters for b in t.boxes],
         "power code": [p.code for p in data.powers],
         "card number": [c.number for c in data.cards],
+        "trade center id": [t.id for t in data.trade_centers],
+        "leader id": [card.id for card in data.leaders],
         "player count": [s.players for s in data.player_setups],
     }
     for what, values in lists.items():
@@ -270,6 +388,7 @@ def check_scenario(scenario: Scenario) -> list[str]:
                         "scenario may run longer")
     problems += _check_map(scenario)
     problems += _check_powers(scenario)
+    problems += _check_naval(scenario)
     problems += _check_setups(scenario)
     problems += _check_deck(scenario)
     return problems
@@ -333,30 +452,99 @@ def _check_powers(scenario: Scenario) -> list[str]:
         for area in power.home_areas:
             if area not in scenario.areas:
                 problems.append(f"power {power.code}: unknown home area {area!r}")
+        for theater in power.interests:
+            if theater not in scenario.theaters:
+                problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[str, int] = {}
     for entry in scenario.data.deployment:
         if entry.power not in scenario.powers:
             problems.append(f"deployment: unknown power {entry.power!r}")
             continue
-        if (entry.area is None) == (entry.box is None):
-            problems.append(f"deployment of {entry.power}: give exactly one of area or box")
-        elif entry.area is not None and entry.area not in scenario.areas:
-            problems.append(f"deployment of {entry.power}: unknown area {entry.area!r}")
-        elif entry.box is not None and entry.box not in scenario.boxes:
-            problems.append(f"deployment of {entry.power}: unknown dispersion box {entry.box!r}")
-        elif entry.area is not None:
+        problems += _check_deployment(scenario, entry)
+        if entry.unit == "troop" and entry.area is not None and entry.area in scenario.areas:
             stacks[entry.area] = stacks.get(entry.area, 0) + entry.count
-        key = (entry.power, entry.counter)
-        placed[key] = placed.get(key, 0) + entry.count
-    for (power, counter), count in sorted(placed.items()):
-        if power in scenario.powers and count > scenario.powers[power].troops.get(counter, 0):
-            problems.append(f"deployment of {power}: {count} {counter} troops placed but its card has "
-                            f"{scenario.powers[power].troops.get(counter, 0)}")
+        if entry.unit in ("troop", "squadron"):
+            key = (entry.power, entry.counter if entry.unit == "troop" else str(entry.quality))
+            placed[key] = placed.get(key, 0) + entry.count
+    for (power, kind), count in sorted(placed.items(), key=str):
+        card = scenario.powers[power]
+        have = card.troops.get(kind, 0) if "-" in str(kind) else card.squadrons.get(kind, 0)
+        what = f"{kind} troops" if "-" in str(kind) else f"Q{kind} squadrons"
+        if count > have:
+            problems.append(f"deployment of {power}: {count} {what} placed but its card has {have}")
     for area, count in sorted(stacks.items()):
         if count > scenario.areas[area].stacking:
             problems.append(f"deployment: {count} troops in {area} exceed its stacking limit "
                             f"{scenario.areas[area].stacking} (§15.1)")
+    return problems
+
+
+def _check_deployment(scenario: Scenario, entry: Deployment) -> list[str]:
+    """One deployment entry: the fields its kind of unit needs, and known places."""
+    who = f"deployment of {entry.power}"
+    places = [p for p in (entry.area, entry.box, entry.sea) if p is not None]
+    if len(places) != 1:
+        return [f"{who}: give exactly one of area, box or sea"]
+    if entry.area is not None and entry.area not in scenario.areas:
+        return [f"{who}: unknown area {entry.area!r}"]
+    if entry.box is not None and entry.box not in scenario.boxes:
+        return [f"{who}: unknown dispersion box {entry.box!r}"]
+    if entry.sea is not None and entry.sea not in scenario.seas:
+        return [f"{who}: unknown sea {entry.sea!r}"]
+    if entry.unit == "troop" and entry.counter is None:
+        return [f"{who}: a troop needs its counter (2-3 or 3-4)"]
+    if entry.unit == "squadron":
+        if entry.quality is None:
+            return [f"{who}: a squadron needs its quality (2 or 3)"]
+        if entry.box is not None or (entry.area is not None and not scenario.coastal(entry.area)):
+            return [f"{who}: a squadron is placed at sea or in a port (§9.2)"]
+    if entry.unit == "fortress" and entry.area is None:
+        return [f"{who}: a fortress stands in an area"]
+    if entry.unit == "leader":
+        if entry.leader not in scenario.leaders:
+            return [f"{who}: unknown leader {entry.leader!r} (the scenario's leaders: "
+                    f"{', '.join(scenario.leaders) or 'none'})"]
+    return []
+
+
+def _check_naval(scenario: Scenario) -> list[str]:
+    """Rough passes, trade centers, strategic ports, leaders, wars (§11, §13.3.4, §18.6, §19.2)."""
+    problems = []
+    for area in scenario.data.areas:
+        for other in area.rough:
+            if other not in area.adjacent:
+                problems.append(f"area {area.id}: rough pass to {other!r}, which is not adjacent")
+        if area.strategic_port and len(area.seas) != 2:
+            problems.append(f"area {area.id}: a strategic port joins two seas (§18.6.3), it has {len(area.seas)}")
+        if area.independent and area.possessor:
+            problems.append(f"area {area.id}: an independent area has no possessor (§18.2)")
+    for tc in scenario.data.trade_centers:
+        if (tc.sea is None) == (tc.theater is None):
+            problems.append(f"trade center {tc.id}: give exactly one of sea or theater")
+        elif tc.sea is not None and tc.sea not in scenario.seas:
+            problems.append(f"trade center {tc.id}: unknown sea {tc.sea!r}")
+        elif tc.theater is not None and tc.theater not in scenario.theaters:
+            problems.append(f"trade center {tc.id}: unknown theater {tc.theater!r}")
+        for power, count in sorted(tc.merchants.items()):
+            if power not in scenario.powers:
+                problems.append(f"trade center {tc.id}: unknown power {power!r}")
+            elif not 1 <= count <= 2:
+                problems.append(f"trade center {tc.id}: {power} has {count} merchants (1 or 2, §19.2.2)")
+    seen: set[str] = set()
+    for entry in scenario.data.deployment:
+        if entry.unit == "leader" and entry.leader is not None:
+            if entry.leader in seen:
+                problems.append(f"deployment: leader {entry.leader} is placed twice")
+            seen.add(entry.leader)
+    for war in scenario.data.wars:
+        for side in war.sides:
+            if side not in scenario.powers:
+                problems.append(f"war {war.sides[0]}-{war.sides[1]}: unknown power {side!r}")
+    for holder, against in scenario.data.casus_belli:
+        for side in (holder, against):
+            if side not in scenario.powers:
+                problems.append(f"casus belli {holder}>{against}: unknown power {side!r}")
     return problems
 
 

@@ -45,7 +45,9 @@ class PowerState(msgspec.Struct):
     active: bool = True  # False until a power entering later has deployed (§8.1.2)
     unrest: int = 0
     pool: dict[str, int] = {}  # troop counters available to build, by type (§9.1)
+    squadron_pool: dict[str, int] = {}  # squadrons available to build, by quality (§9.2)
     intrinsic_used: bool = False  # only with the option intrinsic_action=turn (RR-I1)
+    morale: int = 0  # own morale counters not yet given to an enemy (§21.3.4)
 
 
 class Troop(msgspec.Struct):
@@ -57,20 +59,72 @@ class Troop(msgspec.Struct):
     quality: int
     area: str | None = None
     box: str | None = None
+    besieged: bool = False  # inside its fortress under siege (§13.4)
 
     def where(self) -> str:
-        return self.area if self.area is not None else f"dispersed ({self.box})"
+        if self.area is None:
+            return f"dispersed ({self.box})"
+        return f"{self.area} (besieged)" if self.besieged else self.area
+
+    @property
+    def veteran(self) -> bool:
+        return self.quality > regular_quality(self.counter)
+
+
+class Squadron(msgspec.Struct):
+    """A squadron at sea (`sea`) or in port (`port`), operational or under repair (§9.2–§9.3)."""
+
+    id: str
+    power: str
+    quality: int
+    sea: str | None = None
+    port: str | None = None
+    repair: bool = False
+
+    def where(self) -> str:
+        if self.sea is not None:
+            return f"@{self.sea}"
+        return f"{self.port} (port{', under repair' if self.repair else ''})"
+
+
+class Fortress(msgspec.Struct):
+    """A fortress, under construction until finished (§9.4)."""
+
+    id: str
+    power: str
+    area: str
+    built: bool = True
+
+
+class Leader(msgspec.Struct):
+    """A leader on a unit (`unit`: a troop, squadron or fortress id) (§17)."""
+
+    id: str
+    power: str
+    unit: str
+    extraordinary: bool = False
 
 
 class AreaState(msgspec.Struct):
     possessor: str | None = None
     controller: str | None = None
+    independent: str | None = None  # "A2"/"A3": an active independent area (§18.2.2)
+    rebellion: str | None = None  # "R2"/"R3" (§18.3)
+    razed: bool = False  # a commercial port with trade interrupted (§19.2.4)
+    besieger: str | None = None  # the power besieging the fortress here (§13.4)
+    siege_casualties: int = 0  # §13.4.2
 
 
 class War(msgspec.Struct):
-    """Two powers at war. The war rules (§21) fill this list; §8.2.3 reads it."""
+    """Two powers at war (§21.3); `morale` counts the counters each side holds from
+    the other (§21.3.4), `cause` how it began (RR-I30)."""
 
     sides: tuple[str, str]
+    morale: dict[str, int] = {}
+    cause: str = "scenario"
+
+    def enemy(self, power: str) -> str:
+        return self.sides[1] if self.sides[0] == power else self.sides[0]
 
 
 class HalfTurn(msgspec.Struct):
@@ -92,6 +146,14 @@ class GameState(msgspec.Struct):
     areas: dict[str, AreaState]
     troops: list[Troop] = []
     next_troop: int = 1
+    squadrons: list[Squadron] = []
+    next_squadron: int = 1
+    fortresses: list[Fortress] = []
+    next_fortress: int = 1
+    leaders: list[Leader] = []
+    leader_pool: list[str] = []  # leader counters available to build, in scenario order (§17.2)
+    merchants: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants (§19.2)
+    casus_belli: list[tuple[str, str]] = []  # (holder, against) (§21.3.2)
     discard: list[int] = []  # cards played this turn, face up, in the order played
     half: HalfTurn | None = None
     wars: list[War] = []
@@ -115,8 +177,57 @@ class GameState(msgspec.Struct):
     def troops_in(self, area: str) -> list[Troop]:
         return [t for t in self.troops if t.area == area]
 
-    def at_war(self, power: str) -> bool:
-        return any(power in war.sides for war in self.wars)
+    def at_war(self, power: str, other: str | None = None) -> bool:
+        """Whether `power` is at war (with `other`, if given)."""
+        return any(power in war.sides and (other is None or other in war.sides) for war in self.wars)
+
+    def war(self, power: str, other: str) -> War | None:
+        return next((w for w in self.wars if power in w.sides and other in w.sides and power != other), None)
+
+    def squadron(self, squadron_id: str) -> Squadron | None:
+        return next((s for s in self.squadrons if s.id.lower() == squadron_id.lower()), None)
+
+    def squadrons_at(self, sea: str) -> list[Squadron]:
+        return [s for s in self.squadrons if s.sea == sea]
+
+    def fortress_in(self, area: str) -> Fortress | None:
+        return next((f for f in self.fortresses if f.area == area), None)
+
+    def leader(self, leader_id: str) -> Leader | None:
+        return next((lead for lead in self.leaders if lead.id.lower() == leader_id.lower()), None)
+
+    def leader_on(self, unit_id: str) -> Leader | None:
+        return next((lead for lead in self.leaders if lead.unit == unit_id), None)
+
+    def unit_place(self, unit_id: str) -> str | None:
+        """Where a troop, squadron or fortress is: an area, `@sea`, a box, or None."""
+        troop = self.troop(unit_id)
+        if troop is not None:
+            return troop.area or troop.box
+        squadron = self.squadron(unit_id)
+        if squadron is not None:
+            return f"@{squadron.sea}" if squadron.sea else squadron.port
+        fortress = next((f for f in self.fortresses if f.id == unit_id), None)
+        return fortress.area if fortress is not None else None
+
+    def unit_power(self, unit_id: str) -> str | None:
+        unit = self.troop(unit_id) or self.squadron(unit_id) or next(
+            (f for f in self.fortresses if f.id == unit_id), None)
+        return unit.power if unit is not None else None
+
+    def new_squadron(self, power: str, quality: int, *, sea: str | None = None, port: str | None = None,
+                     repair: bool = False) -> Squadron:
+        self.powers[power].squadron_pool[str(quality)] -= 1
+        squadron = Squadron(f"S{self.next_squadron}", power, quality, sea, port, repair)
+        self.next_squadron += 1
+        self.squadrons.append(squadron)
+        return squadron
+
+    def new_fortress(self, power: str, area: str, built: bool) -> Fortress:
+        fortress = Fortress(f"F{self.next_fortress}", power, area, built)
+        self.next_fortress += 1
+        self.fortresses.append(fortress)
+        return fortress
 
     def new_troop(self, power: str, counter: str, quality: int, *, area: str | None = None,
                   box: str | None = None) -> Troop:
@@ -139,26 +250,64 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     data = scenario.data
     players = [PlayerState(seat.id, seat.name, index) for index, seat in enumerate(seats, start=1)]
     powers = {p.code: PowerState(p.code, active=p.enters is None or p.enters <= data.first_turn,
-                                 unrest=p.vitality, pool=dict(p.troops)) for p in data.powers}
-    areas = {a.id: AreaState(a.possessor, a.controller if a.controller is not None else a.possessor)
+                                 unrest=p.vitality, pool=dict(p.troops), squadron_pool=dict(p.squadrons),
+                                 morale=p.vitality) for p in data.powers}
+    areas = {a.id: AreaState(a.possessor, a.controller if a.controller is not None else a.possessor,
+                             independent=a.independent, rebellion=a.rebellion)
              for a in data.areas}
     state = GameState(AUCTION_BIDS, data.first_turn, options, players, powers, areas)
+    state.leader_pool = [card.id for card in data.leaders if not card.historical
+                         and not any(d.leader == card.id for d in data.deployment)]
+    state.merchants = {tc.id: dict(tc.merchants) for tc in data.trade_centers}
+    state.wars = [War(tuple(w.sides), cause=w.cause) for w in data.wars]
+    state.casus_belli = [tuple(cb) for cb in data.casus_belli]
     for power in data.powers:
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)
     return state
 
 
-def deploy(state: GameState, scenario: Scenario, power: str) -> list[Troop]:
-    """Place a power's scenario deployment (§24 as scenario data) and activate it."""
+def deploy(state: GameState, scenario: Scenario, power: str) -> list[str]:
+    """Place a power's scenario deployment (§24 as scenario data) and activate it;
+    returns what was placed, for the chronicle."""
     state.powers[power].active = True
     placed = []
     for entry in scenario.data.deployment:
-        if entry.power == power:
-            for _ in range(entry.count):
-                placed.append(state.new_troop(power, entry.counter, regular_quality(entry.counter),
-                                              area=entry.area, box=entry.box))
+        if entry.power != power:
+            continue
+        for _ in range(entry.count):
+            if entry.unit == "troop":
+                troop = state.new_troop(power, entry.counter, regular_quality(entry.counter), area=entry.area,
+                                        box=entry.box)
+                troop.quality += entry.veteran
+                placed.append(f"{troop.id} at {troop.where()}")
+            elif entry.unit == "squadron":
+                squadron = state.new_squadron(power, entry.quality, sea=entry.sea, port=entry.area,
+                                              repair=entry.status == "repair")
+                placed.append(f"{squadron.id} at {squadron.where()}")
+            elif entry.unit == "fortress":
+                fortress = state.new_fortress(power, entry.area, built=entry.status != "construction")
+                placed.append(f"{fortress.id} at {fortress.area}")
+            else:
+                host = _first_unit(state, power, entry.area or entry.box, entry.sea)
+                state.leaders.append(Leader(entry.leader, power, host, entry.extraordinary))
+                placed.append(f"{entry.leader} on {host}")
     return placed
+
+
+def _first_unit(state: GameState, power: str, place: str | None, sea: str | None) -> str:
+    """The unit a deployed leader stands on: the power's first troop, squadron or
+    fortress at the place (scenario data is checked to have one)."""
+    for troop in state.troops:
+        if troop.power == power and place is not None and place in (troop.area, troop.box):
+            return troop.id
+    for squadron in state.squadrons:
+        if squadron.power == power and (squadron.sea == sea if sea else squadron.port == place):
+            return squadron.id
+    for fortress in state.fortresses:
+        if fortress.power == power and fortress.area == place:
+            return fortress.id
+    raise ValueError(f"no unit of {power} at {place or sea} to carry a leader")
 
 
 _encoder = msgspec.json.Encoder(order="sorted")

@@ -71,7 +71,7 @@ def _enter_new_powers(ctx: StepContext, state: GameState, scenario: Scenario) ->
         if scenario.powers[code].enters == state.turn and not state.powers[code].active:
             placed = deploy(state, scenario, code)
             ctx.say(f"{scenario.powers[code].name} enters the game: "
-                    + (", ".join(f"{t.id} at {t.where()}" for t in placed) or "no troops"), rule="§8.1.2")
+                    + (", ".join(placed) or "no units"), rule="§8.1.2")
 
 
 def turn_end(ctx: StepContext, state: GameState) -> None:

@@ -1,0 +1,412 @@
+"""The game master's powers (issue 6): every one a fact with a reason, announced to the
+players. Pause and resume, move a deadline, process now, replace a player or add an
+observer, rule a typed change, roll back to a resolved step, reprocess from one with
+corrected orders (previewed as a diff before release), and reveal the dice secret.
+
+Nothing here edits state by hand: a ruling is a named change the ruleset applies; a
+rollback supersedes later facts without deleting them; a reprocess replays the
+superseded inputs through the same service, so the result is what playing them
+directly would have given.
+"""
+
+from __future__ import annotations
+
+import secrets as secrets_module
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from eventsourcing.domain import DomainEvent
+
+from pbem.core.campaign import Campaign, DiceVault, campaign_id
+from pbem.core.projection import CampaignProjection
+from pbem.core.ruleset import RulingError
+from pbem.core.service import CampaignService, CommandError, Outcome, token_hash
+from pbem.core.store import open_store
+
+#: Facts a player or the clock put in the log, which a reprocess feeds again.
+REPLAYED_INPUTS = ("OrdersSubmitted", "OrdersRejected", "PolicySet", "PolicyCleared", "DiceForced", "DeadlinePassed",
+                   "PlayerReady", "AbsenceDeclared")
+
+
+@dataclass
+class Correction:
+    """For a reprocess: replace the order set recorded at log `version` (None: add a new
+    order set before the first replayed input) with `text` from `player`."""
+
+    player: str
+    text: str
+    version: int | None = None
+
+
+@dataclass
+class Preview:
+    """What a reprocess would change, before it is released."""
+
+    after_step: str
+    old_hash: str
+    new_hash: str
+    steps_before: list[tuple[str, str]]
+    steps_after: list[tuple[str, str]]
+    rolls_changed: list[str] = field(default_factory=list)
+    reports_changed: dict[str, list[str]] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [f"rerun after step {self.after_step}",
+               f"state hash now {self.old_hash[:16]}, after the rerun {self.new_hash[:16]}"
+               + (" (unchanged)" if self.old_hash == self.new_hash else "")]
+        old, new = dict(self.steps_before), dict(self.steps_after)
+        for step in sorted(set(old) | set(new), key=lambda s: ([k for k, _ in self.steps_before + self.steps_after]
+                                                                .index(s))):
+            if old.get(step) != new.get(step):
+                out.append(f"  step {step}: {(old.get(step) or 'absent')[:16]} -> {(new.get(step) or 'absent')[:16]}")
+        out += [f"  roll {r}" for r in self.rolls_changed]
+        for viewer, changes in sorted(self.reports_changed.items()):
+            out.append(f"  report of {viewer}: {len(changes)} line(s) differ")
+            out += [f"    {c}" for c in changes[:10]]
+        out += [f"  refused on rerun: {r}" for r in self.refused]
+        return out
+
+
+class GameMaster:
+    def __init__(self, service: CampaignService):
+        self.service = service
+
+    # -- helpers ------------------------------------------------------------
+    def _command(self, name: str, announce: str, apply) -> Outcome:
+        """Record GM facts, resolve what they allow, save, and announce to everyone."""
+        service = self.service
+        campaign, projection = service._open(name)
+        before = campaign.version
+        apply(campaign, projection)
+        outcome = Outcome(name)
+        outcome.steps_resolved = service._advance(campaign, projection)
+        service._save(campaign, projection)
+        outcome.mail.extend(self._announce(projection, announce, before))
+        if outcome.steps_resolved:
+            outcome.mail.extend(service._reports(projection, since_version=before, version=campaign.version))
+        return outcome
+
+    def _announce(self, projection: CampaignProjection, text: str, version: int) -> list:
+        renderer = self.service.renderer
+        if renderer is None:
+            return []
+        return [renderer.press(projection, player.id, "the GM", text,
+                               key=f"gm:{projection.data.campaign}:{version}:{player.id}")
+                for player in projection.data.players.values()]
+
+    def _record(self, campaign: Campaign, projection: CampaignProjection, command, **kwargs: Any) -> None:
+        self.service._record(campaign, projection, command, **kwargs)
+
+    def execute(self, name: str, line: str) -> tuple[str, Outcome]:
+        """One `GM <verb> …` line of a mail from the GM."""
+        return execute_line(self, name, line)
+
+    def _now(self) -> datetime:
+        return self.service.clock().replace(microsecond=0)
+
+    # -- pause, deadlines, processing ----------------------------------------
+    def pause(self, name: str, reason: str) -> Outcome:
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            if projection.data.paused:
+                raise CommandError(f"{name} is already paused")
+            self._record(campaign, projection, campaign.pause, reason=reason, at=self._now().isoformat())
+        return self._command(name, f"The campaign is paused: {reason}. Orders are still taken; nothing is "
+                                   "processed and no deadline passes until it resumes.", apply)
+
+    def resume(self, name: str, reason: str) -> Outcome:
+        """Resume; the step in progress gets back the time it had left when paused."""
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            if not projection.data.paused:
+                raise CommandError(f"{name} is not paused")
+            paused_at = datetime.fromisoformat(projection.data.paused_at)
+            self._record(campaign, projection, campaign.resume, reason=reason, at=self._now().isoformat())
+            step = projection.step
+            if step in projection.data.deadlines and step not in projection.data.deadlines_passed:
+                left = datetime.fromisoformat(projection.data.deadlines[step]) - paused_at
+                at = self._now() + max(left, timedelta(0))
+                self._record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(),
+                             reason="time left when the campaign was paused", by="GM")
+        return self._command(name, f"The campaign resumes: {reason}.", apply)
+
+    def extend(self, name: str, hours: int, reason: str) -> Outcome:
+        """Move the current deadline by `hours` (negative shortens it)."""
+        holder: dict[str, str] = {}
+
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            step = projection.step
+            if step is None or step not in projection.data.deadlines:
+                raise CommandError(f"{name} has no deadline running")
+            at = datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)
+            holder["at"] = at.isoformat()
+            self._record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(), reason=reason,
+                         by="GM")
+        outcome = self._command(name, "", apply)
+        text = f"The deadline is now {holder['at']} (UTC): {reason}."
+        outcome.mail = [m for m in outcome.mail if not m.key.startswith("gm:")]
+        outcome.mail.extend(self._announce(self.service.live(name), text, self.service.live(name).data.version))
+        return outcome
+
+    def process(self, name: str, reason: str) -> Outcome:
+        """Pass the current deadline now: what is still owed is answered by the campaign's
+        missed-orders policy, as if the clock had struck."""
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            step = projection.step
+            if step is None:
+                raise CommandError(f"{name} is over")
+            if step not in projection.data.deadlines_passed:
+                self._record(campaign, projection, campaign.pass_deadline, step=step, at=self._now().isoformat(),
+                             by=f"GM: {reason}")
+            if step not in projection.data.graces_expired:
+                self._record(campaign, projection, campaign.expire_grace, step=step, at=self._now().isoformat())
+        return self._command(name, f"The GM processes the current step now: {reason}.", apply)
+
+    # -- people -------------------------------------------------------------
+    def replace(self, name: str, player: str, address: str, *, new_name: str | None = None,
+                token: str | None = None, reason: str = "") -> tuple[str, Outcome]:
+        token = token or secrets_module.token_urlsafe(8)
+
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            record = projection.data.players.get(player)
+            if record is None:
+                raise CommandError(f"{player!r} is not a player of {name}")
+            self._record(campaign, projection, campaign.replace_player, player=player,
+                         name=new_name or record.name, address=address.lower(),
+                         token_hash=token_hash(name, player, token), reason=reason)
+        return token, self._command(name, f"{player} is now played by {new_name or 'a new player'}"
+                                          f"{': ' + reason if reason else ''}.", apply)
+
+    def observer(self, name: str, observer: str, address: str, *, token: str | None = None) -> tuple[str, Outcome]:
+        token = token or secrets_module.token_urlsafe(8)
+
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            if observer in projection.data.players:
+                raise CommandError(f"{observer!r} is already in {name}")
+            self._record(campaign, projection, campaign.join, player=observer, name=observer, address=address.lower(),
+                         token_hash=token_hash(name, observer, token), timezone="UTC", role="observer")
+        return token, self._command(name, f"{observer} joins as an observer.", apply)
+
+    # -- the state ------------------------------------------------------------
+    def ruling(self, name: str, kind: str, args: dict, reason: str) -> Outcome:
+        """A typed change of the state, as the ruleset defines it (never a hand edit)."""
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            ruleset = projection.ruleset
+            if kind not in ruleset.rulings:
+                known = ", ".join(sorted(ruleset.rulings)) or "none"
+                raise CommandError(f"unknown ruling {kind!r} (this ruleset knows: {known})")
+            try:  # try it on a copy first, so a bad ruling never enters the log
+                ruleset.apply_ruling(projection.state(), projection.scenario, kind, args)
+            except RulingError as error:
+                raise CommandError(f"the ruling cannot apply: {error}") from None
+            self._record(campaign, projection, campaign.rule, kind=kind, args=args, reason=reason)
+        described = " ".join(f"{k}={v}" for k, v in sorted(args.items()))
+        return self._command(name, f"GM ruling {kind} {described}: {reason}.", apply)
+
+    def reveal(self, name: str, reason: str) -> Outcome:
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            self._record(campaign, projection, campaign.reveal_seed, secret=projection.secret.hex())
+        secret = self.service.loader.secret(name).hex()
+        return self._command(name, f"The dice secret is revealed: {secret}. Its sha256 is the commitment printed "
+                                   f"in the first report; every roll can now be recomputed ({reason}).", apply)
+
+    # -- rollback and reprocess -------------------------------------------------
+    def _resolved_version(self, name: str, step: str) -> int:
+        full = self.service.loader.load(name, use_snapshots=False)
+        version = next((r.version for r in reversed(full.resolved) if r.step == step), None)
+        if version is None:
+            raise CommandError(f"no resolved step {step!r} in {name} (see `pbem replay {name}`)")
+        return version
+
+    def rollback(self, name: str, step: str, reason: str) -> Outcome:
+        """Back to the state right after resolved step `step`; later facts are superseded."""
+        version = self._resolved_version(name, step)
+        service = self.service
+        campaign = service.campaign(name)
+        campaign.roll_back(to_version=version, reason=reason)
+        service.store.save(campaign)
+        service._open_campaigns.pop(name, None)
+        campaign, projection = service._open(name)
+        before = campaign.version
+        outcome = Outcome(name)
+        outcome.steps_resolved = service._advance(campaign, projection)
+        service._save(campaign, projection)
+        outcome.mail.extend(self._announce(projection, f"The campaign is rolled back to just after step {step}: "
+                                                       f"{reason}. Orders sent since then must be sent again.",
+                                           before))
+        outcome.mail.extend(service._reports(projection, since_version=version, version=campaign.version))
+        return outcome
+
+    def _inputs_after(self, name: str, version: int) -> list[DomainEvent]:
+        """The player and clock inputs after `version`, as the effective log has them."""
+        effective: list[DomainEvent] = []
+        for event in self.service.loader.campaign_events(name, gt=0):
+            if type(event).__name__ == "RolledBack":
+                effective = [e for e in effective if e.originator_version <= event.to_version]
+                continue
+            effective.append(event)
+        return [e for e in effective if e.originator_version > version and type(e).__name__ in REPLAYED_INPUTS]
+
+    def _replay_inputs(self, service: CampaignService, name: str, inputs: list[DomainEvent],
+                       corrections: list[Correction]) -> list[str]:
+        """Feed the inputs again through `service`; returns order sets refused this time."""
+        refused = []
+        replacing = {c.version: c for c in corrections if c.version is not None}
+        for correction in (c for c in corrections if c.version is None):
+            outcome = service.submit(name, correction.player, correction.text)
+            if not outcome.receipt.accepted:
+                refused.append(f"added orders of {correction.player}: {outcome.receipt.reason}")
+        for event in inputs:
+            kind = type(event).__name__
+            if kind in ("OrdersSubmitted", "OrdersRejected"):
+                correction = replacing.get(event.originator_version)
+                text = correction.text if correction else "\n".join(getattr(event, "lines", []))
+                if kind == "OrdersRejected" and correction is None:
+                    continue  # refused then, nothing to feed again
+                outcome = service.submit(name, event.player, text, mail_id=event.mail_id)
+                if not outcome.receipt.accepted:
+                    refused.append(f"orders of {event.player} (log version {event.originator_version}): "
+                                   f"{outcome.receipt.reason}")
+            elif kind == "PolicySet":
+                service.submit(name, event.player, event.text)
+            elif kind == "PolicyCleared":
+                service.submit(name, event.player, f"POLICY CLEAR {event.policy_id}")
+            elif kind == "DiceForced":
+                service.force_dice(name, event.purpose, list(event.values), event.reason)
+            elif kind == "DeadlinePassed":
+                GameMaster(service).process(name, f"as in the original run ({event.by})")
+            elif kind == "PlayerReady":
+                service.ready(name, event.player)
+            elif kind == "AbsenceDeclared":
+                service.absence(name, event.player, event.start, event.end)
+        return refused
+
+    def preview(self, name: str, after_step: str, corrections: list[Correction] = (),
+                ruling: tuple[str, dict] | None = None) -> Preview:
+        """What a reprocess after `after_step` would give, played on a scratch copy."""
+        version = self._resolved_version(name, after_step)
+        scratch = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
+                                  self.service.renderer, clock=self.service.clock)
+        events = [e for e in self.service.loader.campaign_events(name, lte=version)]
+        scratch.store.events.put(events)
+        vault = list(self.service.store.events.get(DiceVault.create_id(name)))
+        scratch.store.events.put(vault)
+        inputs = self._inputs_after(name, version)
+        if ruling is not None:
+            GameMaster(scratch).ruling(name, ruling[0], ruling[1], "correction for the rerun")
+        refused = self._replay_inputs(scratch, name, inputs, list(corrections))
+        old = self.service.loader.load(name, use_snapshots=False)
+        new = scratch.loader.load(name, use_snapshots=False)
+        preview = Preview(after_step, old.data.last_hash, new.data.last_hash,
+                          [(r.step, r.state_hash) for r in old.resolved if r.version > version],
+                          [(r.step, r.state_hash) for r in new.resolved if r.version > version], refused=refused)
+        old_rolls = {r.key: r.value for s in old.resolved if s.version > version for r in s.result.rolls}
+        new_rolls = {r.key: r.value for s in new.resolved if s.version > version for r in s.result.rolls}
+        preview.rolls_changed = [f"{key}: {old_rolls.get(key)} -> {new_rolls.get(key)}"
+                                 for key in sorted(set(old_rolls) | set(new_rolls))
+                                 if old_rolls.get(key) != new_rolls.get(key)]
+        for viewer in ["gm", "public", *old.data.players]:
+            before_view, after_view = old.view(viewer), new.view(viewer)
+            if before_view != after_view:
+                preview.reports_changed[viewer] = _dict_changes(before_view, after_view)
+        scratch.store.close()
+        return preview
+
+    def reprocess(self, name: str, after_step: str, reason: str, corrections: list[Correction] = (),
+                  ruling: tuple[str, dict] | None = None) -> Outcome:
+        """Roll back to after `after_step` and feed the superseded inputs again (with the
+        corrections, after the ruling), under this engine version; announced as a rerun."""
+        version = self._resolved_version(name, after_step)
+        inputs = self._inputs_after(name, version)
+        service = self.service
+        campaign = service.campaign(name)
+        campaign.roll_back(to_version=version, reason=f"rerun: {reason}")
+        projection_engine = service.loader.fresh(name).engine_version
+        campaign.start_rerun(from_step=after_step, reason=reason, engine_version=projection_engine)
+        service.store.save(campaign)
+        service._open_campaigns.pop(name, None)
+        before = service.campaign(name).version
+        if ruling is not None:
+            self.ruling(name, ruling[0], ruling[1], f"correction for the rerun: {reason}")
+        self._replay_inputs(service, name, inputs, list(corrections))
+        projection = service.live(name)
+        outcome = Outcome(name)
+        outcome.mail.extend(self._announce(projection, f"RERUN: the turn is processed again from after step "
+                                                       f"{after_step}: {reason}. The reports that follow replace "
+                                                       "the earlier ones.", before))
+        outcome.mail.extend(service._reports(projection, since_version=version, version=projection.data.version))
+        return outcome
+
+
+def _dict_changes(before: Any, after: Any, path: str = "") -> list[str]:
+    """The paths at which two views differ, with the old and new values."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        changes = []
+        for key in sorted(set(before) | set(after), key=str):
+            changes += _dict_changes(before.get(key), after.get(key), f"{path}.{key}" if path else str(key))
+        return changes
+    if before != after:
+        return [f"{path}: {before!r} -> {after!r}"[:200]]
+    return []
+
+
+def _reason(words: list[str], default: str) -> str:
+    return " ".join(words).strip() or default
+
+
+def execute_line(master: GameMaster, name: str, line: str) -> tuple[str, Outcome]:
+    """One `GM <verb> …` line from the GM's mail; the reply says what was done."""
+    words = line.split()[1:]
+    if not words:
+        raise CommandError("a GM line names a command: PAUSE, RESUME, EXTEND, PROCESS, REPLACE, OBSERVER, "
+                           "RULING, ROLLBACK, REPROCESS, REVEAL")
+    verb, rest = words[0].upper(), words[1:]
+    if verb == "PAUSE":
+        return "paused", master.pause(name, _reason(rest, "paused by the GM"))
+    if verb == "RESUME":
+        return "resumed", master.resume(name, _reason(rest, "resumed by the GM"))
+    if verb == "EXTEND":
+        if not rest or not rest[0].lstrip("+-").isdigit():
+            raise CommandError("GM EXTEND <hours> <reason> (negative hours shorten the deadline)")
+        return f"deadline moved by {int(rest[0])} hours", master.extend(name, int(rest[0]), _reason(rest[1:], "GM"))
+    if verb == "PROCESS":
+        return "processed", master.process(name, _reason(rest, "processed by the GM"))
+    if verb == "REPLACE":
+        if len(rest) < 2 or "@" not in rest[1]:
+            raise CommandError("GM REPLACE <player> <new address> [<new name>]")
+        token, outcome = master.replace(name, rest[0], rest[1], new_name=" ".join(rest[2:]) or None,
+                                        reason="replaced by the GM")
+        return f"{rest[0]} now signs on with token {token}", outcome
+    if verb == "OBSERVER":
+        if len(rest) != 2 or "@" not in rest[1]:
+            raise CommandError("GM OBSERVER <id> <address>")
+        token, outcome = master.observer(name, rest[0], rest[1])
+        return f"observer {rest[0]} signs on with token {token}", outcome
+    if verb == "RULING":
+        if not rest:
+            raise CommandError("GM RULING <kind> <name=value …> -- <reason>")
+        head, _, reason = " ".join(rest).partition("--")
+        kind, *pairs = head.split()
+        args = {}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep:
+                raise CommandError(f"ruling arguments are name=value, not {pair!r}")
+            args[key] = value
+        return f"ruling {kind} applied", master.ruling(name, kind, args, reason.strip() or "GM ruling")
+    if verb == "ROLLBACK":
+        if not rest:
+            raise CommandError("GM ROLLBACK <step> <reason>")
+        return f"rolled back to after {rest[0]}", master.rollback(name, rest[0], _reason(rest[1:], "GM rollback"))
+    if verb == "REPROCESS":
+        if not rest:
+            raise CommandError("GM REPROCESS <step> [RELEASE] <reason>: without RELEASE you get the preview")
+        release = len(rest) > 1 and rest[1].upper() == "RELEASE"
+        reason = _reason(rest[2:] if release else rest[1:], "GM rerun")
+        if not release:
+            return "preview:\n" + "\n".join(master.preview(name, rest[0]).lines()), Outcome(name)
+        return f"rerun after {rest[0]} released", master.reprocess(name, rest[0], reason)
+    if verb == "REVEAL":
+        return "dice secret revealed", master.reveal(name, _reason(rest, "revealed by the GM"))
+    raise CommandError(f"unknown GM command {verb!r}")
+
