@@ -375,14 +375,16 @@ def gm_rulings(campaign: str, home: Optional[Path] = HomeOption) -> None:
 
 
 @gm_app.command("rollback")
-def gm_rollback(campaign: str, step: str = typer.Argument(..., help="The last resolved step to keep."),
+def gm_rollback(campaign: str, step: str = typer.Argument(..., help="The last resolved step to keep "
+                                                                    "(`start`: back to the beginning)."),
                 reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
     """Back to just after a resolved step; later facts are superseded, never deleted."""
     _gm_done(home, _master(home).rollback(campaign, step, reason), f"{campaign} rolled back to after {step}")
 
 
 @gm_app.command("reprocess")
-def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun everything after this resolved step."),
+def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun everything after this resolved step "
+                                                                     "(`start`: from the beginning)."),
                  replace: list[str] = typer.Option([], "--replace",
                                                    help="VERSION=FILE: the order set at that log version, corrected."),
                  add: list[str] = typer.Option([], "--add", help="PLAYER=FILE: an order set to add before the rest."),

@@ -212,6 +212,12 @@ class GameMaster:
 
     # -- rollback and reprocess -------------------------------------------------
     def _resolved_version(self, name: str, step: str) -> int:
+        """The log version right after resolved step `step`; `start` means right after the
+        campaign was created and its players joined."""
+        if step.lower() == "start":
+            setup = ("Created", "PlayerJoined")
+            return next(e.originator_version - 1 for e in self.service.loader.campaign_events(name)
+                        if type(e).__name__ not in setup)
         full = self.service.loader.load(name, use_snapshots=False)
         version = next((r.version for r in reversed(full.resolved) if r.step == step), None)
         if version is None:

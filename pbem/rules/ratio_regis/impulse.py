@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pbem.core.engine import StepContext
 from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis import deck
+from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
@@ -80,6 +81,7 @@ class Ledger:
     done: bool = False
     acted: set[str] = field(default_factory=set)  # units that moved or fought this impulse (§12.3.1)
     pirated: set[str] = field(default_factory=set)  # squadrons that pirated this impulse (§11.5.1)
+    closed: bool = False  # a war declared without a CB took the last action point (§21.3.3)
 
     def copy(self) -> Ledger:
         """A copy to restore if the next line turns out illegal (cheaper than deepcopy)."""
@@ -132,6 +134,12 @@ class Adjudicator:
     def say(self, text: str, **kwargs) -> None:
         if self.live:
             self.ctx.say(text, **kwargs)
+
+    def __getattr__(self, name: str):
+        """Anything else the combat engine asks of a step context."""
+        if name == "ctx" or not self.live:
+            raise Unresolved
+        return getattr(self.ctx, name)
 
 
 @dataclass
@@ -316,6 +324,8 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
         raise IllegalOrder(f"{verb.text().split()[0]} costs no action: write {power} - {verb.text()}")
     if ledger.stage == "end":
         raise IllegalOrder("actions come before the end-of-impulse moves (E lines)")
+    if ledger.closed:
+        raise IllegalOrder("a war declared without a casus belli took the impulse's last action point (§21.3.3)")
     if budget == "F":
         if not isinstance(verb, FREE_AT_START):
             raise IllegalOrder("the free start of the impulse allows SAIL, SORTIE and SWAP (§8.2.2, §11.6, §13.3.1)")

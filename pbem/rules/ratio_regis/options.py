@@ -12,6 +12,8 @@ from typing import Any
 
 import msgspec
 
+from pbem.rules.ratio_regis.combat.options import COMBAT_OPTIONS
+
 #: option name -> (allowed values, default first, the interpretation it selects)
 OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "intrinsic_action": (("impulse", "turn"), "RR-I1: one intrinsic action per power per impulse (§28.8) "
@@ -23,6 +25,10 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
+#: Every option a campaign may set: the sequence of play's and the combat engine's.
+ALL_OPTIONS = {**OPTIONS, **COMBAT_OPTIONS}
+
+
 class OptionError(ValueError):
     """An unknown campaign option or value; the message lists what is allowed."""
 
@@ -31,6 +37,7 @@ class Options(msgspec.Struct, frozen=True):
     intrinsic_action: str = "impulse"
     home_move: str = "any-unit"
     elite_build: str = "home-theater"
+    combat: dict[str, str] = {}  # the combat engine's options (COMBAT_OPTIONS), by name
 
 
 def read_options(raw: Mapping[str, Any]) -> Options:
@@ -38,14 +45,15 @@ def read_options(raw: Mapping[str, Any]) -> Options:
     values = {}
     problems = []
     for name, value in sorted(raw.items()):
-        if name not in OPTIONS:
-            problems.append(f"unknown option {name!r} (known: {', '.join(sorted(OPTIONS))})")
+        if name not in ALL_OPTIONS:
+            problems.append(f"unknown option {name!r} (known: {', '.join(sorted(ALL_OPTIONS))})")
             continue
-        allowed = OPTIONS[name][0]
+        allowed = ALL_OPTIONS[name][0]
         word = str(value).lower()
         if word not in allowed:
             problems.append(f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
         values[name] = word
     if problems:
         raise OptionError("; ".join(problems))
-    return Options(**values)
+    combat = {name: values.pop(name) for name in sorted(values) if name in COMBAT_OPTIONS}
+    return Options(**values, combat=combat)

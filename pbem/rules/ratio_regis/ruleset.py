@@ -9,18 +9,24 @@ from typing import Any
 from pbem.core.engine import Policy, Request
 from pbem.core.orders import unknown_name
 from pbem.core.ruleset import LineVerdict, OrderReading, ScenarioError, Seat, Step
-from pbem.rules.ratio_regis import bench, scenario as scenarios
+from pbem.rules.ratio_regis import bench, rulings, scenario as scenarios
 from pbem.rules.ratio_regis import state as states
 from pbem.rules.ratio_regis import turn, views
 from pbem.rules.ratio_regis.impulse import run_script
 from pbem.rules.ratio_regis.options import OptionError, read_options
-from pbem.rules.ratio_regis.orders import (Bid, Command, GroupChoice, OrderSyntaxError, StartChoice, parse_line)
+from pbem.rules.ratio_regis.combat import answers as combat_answers
+from pbem.rules.ratio_regis.combat.answers import COMBAT_DECISION_KINDS, AnswerError
+from pbem.rules.ratio_regis.orders import (Bid, Command, GroupChoice, OrderSyntaxError, Reaction, StartChoice,
+                                           parse_line)
+from pbem.rules.ratio_regis.reactions import REACTION_KINDS, policy_answer, read_reaction
 
 DECISION_KINDS = {
     "bid": "your secret VP bid for the game order (§7.1.1): BID <n>",
     "group": "your choice of power group, in game order (§7.1.1): GROUP <n>",
     "start": "who plays the first impulse and the direction (§8.2.1): START <player> CW|CCW",
     "impulse": "your whole impulse as a script of PLAY, action and DONE lines (§8.2.2)",
+    **REACTION_KINDS,
+    **COMBAT_DECISION_KINDS,
 }
 
 
@@ -31,7 +37,29 @@ def _kind_of(command: Command) -> str:
         return "group"
     if isinstance(command, StartChoice):
         return "start"
+    if isinstance(command, Reaction):
+        return "reaction"
     return "impulse"
+
+
+def _combat_answer(text: str, owed: Sequence[Request]) -> tuple[Request | None, Any, str]:
+    """A combat answer line (`LOSSES ELIM T2`) for the first owed combat decision whose
+    keyword it starts with: (request, value, "") or (request, None, why not)."""
+    for request in owed:
+        if request.kind not in COMBAT_DECISION_KINDS:
+            continue
+        try:
+            value = combat_answers.parse_answer(request.kind, text)
+        except AnswerError as error:
+            keyword = combat_answers.format_answer(request.kind, request.default).split()[0]
+            if text.split()[0].upper() == keyword:
+                return request, None, str(error)
+            continue
+        try:
+            return request, combat_answers.check_answer(request, value), ""
+        except AnswerError as error:
+            return request, None, str(error)
+    return None, None, ""
 
 
 class RatioRegis:
@@ -78,6 +106,16 @@ class RatioRegis:
     def view(self, state: states.GameState, scenario: scenarios.Scenario, viewer: str) -> dict:
         return views.view(state, scenario, viewer)
 
+    # -- the GM's rulings and the turn of a step (issue 6) ---------------------------
+    rulings = rulings.RULINGS
+
+    def apply_ruling(self, state: states.GameState, scenario: scenarios.Scenario, kind: str,
+                     args: Mapping[str, Any]) -> None:
+        rulings.apply_ruling(state, scenario, kind, args)
+
+    def turn_of(self, step: str) -> int | None:
+        return rulings.turn_of(step)
+
     def scenario_map(self, scenario: scenarios.Scenario) -> dict:
         return views.scenario_map(scenario)
 
@@ -99,6 +137,12 @@ class RatioRegis:
         owed = {r.kind: r for r in requests}
         script: list[tuple[int, str]] = []
         for number, text in lines:
+            combat_request, value, reason = _combat_answer(text, requests) if text.split() else (None, None, "")
+            if combat_request is not None:
+                self._record(reading, number, text, combat_request,
+                             None if reason else value, reason,
+                             combat_answers.format_answer(combat_request.kind, value) if not reason else "")
+                continue
             try:
                 command = parse_line(text)
             except OrderSyntaxError as error:
@@ -108,6 +152,9 @@ class RatioRegis:
                     reading.verdicts.append(LineVerdict(number, text, False, reason=str(error)))
                 continue
             kind = _kind_of(command)
+            if kind == "reaction":
+                self._read_reaction(reading, number, text, command, requests)
+                continue
             request = owed.get(kind)
             if request is None:
                 reading.verdicts.append(LineVerdict(number, text, False, reason=_not_owed(kind, owed)))
@@ -118,6 +165,38 @@ class RatioRegis:
         if script:
             self._read_script(reading, script, owed["impulse"], state, scenario, player)
         return reading
+
+    def _read_reaction(self, reading: OrderReading, number: int, text: str, command: Reaction,
+                       requests: Sequence[Request]) -> None:
+        """An answer to a reaction request (research §3.5): the first owed one it fits, or
+        the one of the power it names."""
+        candidates = [r for r in requests if r.kind in REACTION_KINDS
+                      and (command.power is None or r.power == command.power)]
+        if not candidates:
+            owed = ", ".join(sorted({r.kind for r in requests})) or "nothing"
+            reading.verdicts.append(LineVerdict(number, text, False, command.text(),
+                                                f"you owe no reaction now (you owe: {owed})"))
+            return
+        reason = ""
+        for request in candidates:
+            answer, reason = read_reaction(command, request.options, request.context.get("eligible", ""))
+            if answer is not None:
+                self._record(reading, number, text, request, answer, "", answer)
+                return
+        reading.verdicts.append(LineVerdict(number, text, False, command.text(), reason))
+
+    def _record(self, reading: OrderReading, number: int, text: str, request: Request, value: Any, reason: str,
+                understood: str) -> None:
+        if reason:
+            reading.verdicts.append(LineVerdict(number, text, False, understood, reason))
+            return
+        if request.key in reading.answers:
+            earlier = next(v for v in reversed(reading.verdicts) if v.accepted
+                           and v.understood.startswith(request.kind))
+            reading.verdicts[reading.verdicts.index(earlier)] = LineVerdict(
+                earlier.number, earlier.text, False, earlier.understood, f"replaced by line {number}")
+        reading.answers[request.key] = value
+        reading.verdicts.append(LineVerdict(number, text, True, f"{request.kind}: {understood}"))
 
     def _read_single(self, reading: OrderReading, number: int, text: str, command: Command, request: Request,
                      state: states.GameState) -> None:
@@ -147,6 +226,14 @@ class RatioRegis:
     def read_policy(self, policy: Policy, request: Request) -> Any | None:
         if request.kind == "impulse":
             return list(request.default) if policy.answer_text.strip().upper() == "DEFAULT" else None
+        if request.kind in REACTION_KINDS:
+            return policy_answer(policy.answer_text, request.options, request.context.get("eligible", ""))
+        if request.kind in COMBAT_DECISION_KINDS:
+            try:
+                return combat_answers.check_answer(request, combat_answers.parse_answer(request.kind,
+                                                                                        policy.answer_text))
+            except AnswerError:
+                return None
         try:
             command = parse_line(policy.answer_text)
         except OrderSyntaxError:
@@ -165,6 +252,20 @@ class RatioRegis:
             return ""
         if policy.kind not in DECISION_KINDS:
             return unknown_name("decision kind", policy.kind, DECISION_KINDS)
+        if policy.kind in COMBAT_DECISION_KINDS:
+            try:
+                combat_answers.parse_answer(policy.kind, policy.answer_text)
+            except AnswerError as error:
+                return f"the answer cannot be read: {error}"
+            return ""
+        if policy.kind in REACTION_KINDS:
+            try:
+                command = parse_line(policy.answer_text)
+            except OrderSyntaxError as error:
+                return f"the answer cannot be read: {error}"
+            if not isinstance(command, Reaction):
+                return f"a {policy.kind} policy answers with {REACTION_KINDS[policy.kind].split(': ', 1)[-1]}"
+            return ""
         try:
             command = parse_line(policy.answer_text)
         except OrderSyntaxError as error:
@@ -181,6 +282,10 @@ class RatioRegis:
             return f"GROUP {default}"
         if request.kind == "start":
             return f"START {default['player']} {default['direction']}"
+        if request.kind in COMBAT_DECISION_KINDS:
+            return combat_answers.order_form(request)
+        if request.kind in REACTION_KINDS:
+            return str(default)
         return "\n".join(default)
 
 

@@ -80,6 +80,7 @@ class Squadron(msgspec.Struct):
     sea: str | None = None
     port: str | None = None
     repair: bool = False
+    fleet: str | None = None  # the leader whose fleet it belongs to (§11.2)
 
     def where(self) -> str:
         if self.sea is not None:

@@ -74,12 +74,26 @@ def _enter_new_powers(ctx: StepContext, state: GameState, scenario: Scenario) ->
                     + (", ".join(placed) or "no units"), rule="§8.1.2")
 
 
+def _truce(ctx: StepContext, state: GameState, scenario: Scenario) -> None:
+    """RR-I30: until peace negotiations (§21.4–§21.5) are adjudicated, every war ends at
+    turn end in a truce without terms (§21.4: "when the end of the turn is reached … a
+    truce"): each side gets its morale counters back, casus belli lapse (§21.3.2), and
+    the war's VP and unrest adjustments are not applied (named in the chronicle)."""
+    for war in state.wars:
+        held = ", ".join(f"{p} held {war.morale.get(p, 0)}" for p in war.sides)
+        ctx.say(f"The war {war.sides[0]}–{war.sides[1]} ends in a truce at turn end ({held}); peace terms, war VP "
+                f"and unrest are not adjudicated yet (RR-I30)", rule="§21.4, §23")
+    for code, power in state.powers.items():
+        power.morale = scenario.powers[code].vitality
+    state.wars = []
+    state.casus_belli = []
+
+
 def turn_end(ctx: StepContext, state: GameState) -> None:
     """§8.3, §23: wars end, the economy, VP; then the next turn, or the game's end after
     the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
-    if state.wars:
-        raise StepError("wars are in play but peace at turn end (§21.5, §23) is not adjudicated yet")
+    _truce(ctx, state, scenario)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:

@@ -178,7 +178,7 @@ def _ids(ids: Sequence[str]) -> str:
 
 
 def _commit_form(value: dict) -> str:
-    return " ".join(["COMMIT", _ids(value["units"])] + (["CONSCRIPT"] if value["conscript"] else [])).replace("  ", " ")
+    return " ".join(["COMMIT", _ids(value["units"])] + (["CONSCRIPT"] if value["conscript"] else []))
 
 
 def _losses_form(value: dict) -> str:
@@ -201,7 +201,7 @@ def _yes_no_form(keyword: str) -> Callable[[Any], str]:
 _GRAMMARS: dict[str, _Grammar] = {
     "battlefield": _Grammar("BF", _parse_battlefield, lambda v: f"BF {str(v).upper()}"),
     "commit": _Grammar("COMMIT", _parse_commit, _commit_form),
-    "advantages": _Grammar("ADV", _parse_advantages, lambda v: f"ADV {_ids(v)}"),
+    "advantages": _Grammar("ADV", _parse_advantages, lambda v: f"ADV {_ids([d or 'NONE' for d in v])}"),
     "creative": _Grammar("CREATIVE", _one_id_or_none("creative", "CREATIVE"), _id_form("CREATIVE")),
     "leader-plus": _Grammar("PLUS1", _one_id_or_none("leader-plus", "PLUS1"), _id_form("PLUS1")),
     "combat-card": _Grammar("CARD", _parse_card, lambda v: "PASS" if v is None else f"CARD {v}"),
@@ -278,10 +278,15 @@ def _check_advantages(ctx: dict, value: Any) -> list[str]:
     modifiers, categories = ctx["modifiers"], dict(ctx["dice"])
     if len(value) != len(modifiers):
         raise AnswerError(f"name {len(modifiers)} dice, one for each of: {'; '.join(modifiers)}")
-    chosen = []
+    chosen: list[str | None] = []
     for name, text in zip(value, modifiers, strict=True):
-        die = _match(name, list(categories), "one of your dice")
         step = 1 if text.startswith("+") else -1
+        if not any(1 <= c + step <= 4 for c in categories.values()):
+            chosen.append(None)  # no die can take it: ignored (§13.1.2)
+            continue
+        if str(name).upper() in NONE_WORDS:
+            raise AnswerError(f"{text} must be applied to a die (§13.1.2)")
+        die = _match(name, list(categories), "one of your dice")
         if not 1 <= categories[die] + step <= 4:
             raise AnswerError(f"{die} is already Q{categories[die]}: {text} must go on another die")
         categories[die] += step

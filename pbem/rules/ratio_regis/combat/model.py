@@ -68,7 +68,8 @@ class Leader:
 
 @dataclass(frozen=True)
 class Modifier:
-    """One advantage (+1) or disadvantage (-1) to one die's category (§13.1.2)."""
+    """One advantage (+1) or disadvantage (-1) to one die's category (§13.1.2); two
+    disadvantages are two modifiers."""
 
     amount: int
     reason: str
@@ -136,6 +137,7 @@ class Combat:
     home_area: bool = False
     interceptor_in_port: bool = False
     merchants: int = 0
+    victim: str = ""  # piracy: the power whose merchants are attacked, if not the interceptor's
     options: Mapping[str, str] = field(default_factory=dict)
 
     def side(self, name: str) -> Side:
@@ -173,7 +175,6 @@ class SideResult:
     leaders_eliminated: tuple[str, ...]
     leaders_dispersed: tuple[str, ...]
     veteran: str | None  # the troop flipped to its veteran side (§13.3.8, §16.1)
-    unrest: int  # change of the power's unrest (conscript §13.1.9, piracy §11.5.2)
     cards_played: tuple[int, ...]
     returns_to_base: tuple[str, ...]  # the loser's other squadrons (§13.2.5)
 
@@ -193,6 +194,7 @@ class CombatResult:
     attacker: SideResult
     defender: SideResult
     morale_to: str | None = None
+    unrest: tuple[tuple[str, int], ...] = ()  # (power, change): conscripts (§13.1.9), piracy (§11.5.2)
     control_to: str | None = None
     retreat: str | None = None
     capitulated: bool = False

@@ -1,0 +1,104 @@
+"""The bridge to the combat engine (§13, `combat/`): a combat's input built from the
+game state, the engine run inside the impulse step, and its result applied back —
+eliminations (leaders with their last unit), dispersals to the theater's box, damaged
+squadrons to base, veterans, unrest, morale (§21.3.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.rules.ratio_regis.combat import model as cm
+from pbem.rules.ratio_regis.leaders import leaders_with, remove_unit_leader
+from pbem.rules.ratio_regis.naval import send_to_base
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState
+from pbem.rules.ratio_regis.war import give_morale
+
+TERRAIN = {"open": cm.CLEAR, "forest": cm.FOREST, "mountain": cm.MOUNTAIN, "marsh": cm.MARSH}
+
+
+def side(state: GameState, scenario: Scenario, power: str, units: Sequence[str], *,
+         fortress: str | None = None, besieged: Sequence[str] = ()) -> cm.Side:
+    """A combat side: the power's troops and squadrons by id, its fortress if it fights,
+    the leaders riding them."""
+    members = []
+    for unit in units:
+        troop = state.troop(unit)
+        if troop is not None:
+            members.append(cm.Unit(troop.id, cm.TROOP, troop.quality, veteran=troop.veteran,
+                                   besieged=troop.id in besieged))
+            continue
+        squadron = state.squadron(unit)
+        members.append(cm.Unit(squadron.id, cm.SQUADRON, squadron.quality))
+    carried = list(units) + ([fortress] if fortress else [])
+    if fortress:
+        members.append(cm.Unit(fortress, cm.FORTRESS, 3))
+    leaders = tuple(cm.Leader(lead.id, scenario.leaders[lead.id].ability, lead.extraordinary)
+                    for lead in leaders_with(state, carried))
+    player = state.powers[power].player or ""
+    return cm.Side(power, player, tuple(members), leaders)
+
+
+def fight(judge: Any, combat: cm.Combat) -> cm.CombatResult:
+    """Run the combat engine with the impulse's adjudicator (dice, decisions)."""
+    from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight  # the engine (§13)
+    return engine_fight(judge, combat)
+
+
+def apply_result(state: GameState, scenario: Scenario, judge: Any, combat: cm.Combat,
+                 result: cm.CombatResult) -> None:
+    """Losses, veterans, unrest and morale of a finished combat (§13.1.7–§13.1.8)."""
+    for name in cm.SIDES:
+        power = combat.side(name).power
+        outcome = result.side(name)
+        for unit in outcome.eliminated:
+            eliminate(state, unit)
+        for unit in outcome.dispersed:
+            disperse(state, scenario, unit)
+        for unit in outcome.damaged:
+            squadron = state.squadron(unit)
+            if squadron is not None:
+                judge.say(send_to_base(state, scenario, squadron, damaged=True), rule="§13.2.5")
+        for unit in outcome.returns_to_base:
+            squadron = state.squadron(unit)
+            if squadron is not None and squadron.sea is not None:
+                judge.say(send_to_base(state, scenario, squadron, damaged=False), rule="§13.2.5")
+        if outcome.veteran:
+            troop = state.troop(outcome.veteran)
+            if troop is not None and not troop.veteran:
+                troop.quality += 1
+        if outcome.unrest and power in state.powers:
+            state.powers[power].unrest = max(0, state.powers[power].unrest + outcome.unrest)
+    if result.morale_to is not None:
+        winner = combat.side(result.morale_to).power
+        loser = combat.side(cm.other(result.morale_to)).power
+        give_morale(state, judge, loser, winner, f"{combat.type} combat lost in {combat.area}", "§21.3.5")
+
+
+def eliminate(state: GameState, unit: str) -> None:
+    """§13.1.7: to the eliminated box; the counter goes back to the pool at turn end
+    (RR-I33: at once, as nothing else reads the box yet); leaders go with their unit."""
+    remove_unit_leader(state, unit)
+    troop = state.troop(unit)
+    if troop is not None:
+        state.troops.remove(troop)
+        state.powers[troop.power].pool[troop.counter] = state.powers[troop.power].pool.get(troop.counter, 0) + 1
+        return
+    squadron = state.squadron(unit)
+    if squadron is not None:
+        state.squadrons.remove(squadron)
+        pool = state.powers[squadron.power].squadron_pool
+        pool[str(squadron.quality)] = pool.get(str(squadron.quality), 0) + 1
+        return
+    fortress = next((f for f in state.fortresses if f.id == unit), None)
+    if fortress is not None:
+        state.fortresses.remove(fortress)
+
+
+def disperse(state: GameState, scenario: Scenario, unit: str) -> None:
+    """§18.1: a dispersed troop (with its leader) goes to the box of its area's theater."""
+    troop = state.troop(unit)
+    if troop is None or troop.area is None:
+        return
+    troop.box, troop.area, troop.besieged = scenario.box_of(troop.area), None, False

@@ -1,0 +1,46 @@
+"""Changes of control (§12.5, §13.3.7, §13.4.5, §13.5.6, §18.2.2) and their
+consequences: morale for a key area (§21.3.5), a razed commercial port (§19.2.4, §30.4),
+a fortress under construction destroyed (§9.4), squadrons in the port rebased (§11.6),
+a casus belli for a third power (§13.3.7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rules.ratio_regis.naval import send_to_base
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState
+from pbem.rules.ratio_regis.war import add_cb, give_morale
+
+
+def take_control(state: GameState, scenario: Scenario, judge: Any, power: str, area: str, how: str) -> str:
+    """`power` takes control of `area`; returns the chronicle line (also said)."""
+    status = state.areas[area]
+    loser = status.controller
+    notes = []
+    if status.independent:
+        notes.append(f"the independent area becomes a possession of {power} (§18.2.2)")
+        status.independent = None
+        status.possessor = power
+    if status.rebellion:
+        notes.append(f"the rebellion {status.rebellion} is put down (§13.5.6)")
+        status.rebellion = None
+    status.controller = power
+    if scenario.areas[area].port and not status.razed:
+        status.razed = True
+        notes.append("its commercial port is razed (§19.2.4)")
+    fortress = state.fortress_in(area)
+    if fortress is not None and not fortress.built and fortress.power != power:
+        state.fortresses.remove(fortress)
+        notes.append(f"the fortress under construction {fortress.id} is destroyed (§9.4)")
+    for squadron in [s for s in state.squadrons if s.port == area and s.power != power]:
+        notes.append(send_to_base(state, scenario, squadron, damaged=False) + " (§11.6)")
+    text = f"{power} takes control of {area} ({how})" + ("; " + "; ".join(notes) if notes else "")
+    judge.say(text, rule="§12.5, §13.3.7")
+    if loser and loser != power:
+        if state.at_war(power, loser):
+            if scenario.areas[area].key:
+                give_morale(state, judge, loser, power, f"key area {area} lost", "§21.3.5")
+        elif status.possessor and status.possessor != power and add_cb(state, status.possessor, power):
+            judge.say(f"{status.possessor} gains a casus belli against {power} (§13.3.7)", rule="§21.3.2")
+    return text

@@ -1,0 +1,209 @@
+"""Squadrons and fleets (§9.2–§9.3, §10.1, §11.1–§11.2, §11.6, §18.6): building,
+repairing, sailing from port, strategic moves between seas, naval bases within the naval
+operation distance (NOD), galleys and fleets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pbem.core.orders import unknown_name
+from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
+from pbem.rules.ratio_regis.orders import BuildSquadron, FormFleet, Repair, Sail, StratSquadron
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState, Squadron
+
+
+def resolve_sea(scenario: Scenario, word: str) -> str:
+    sea = word[1:] if word.startswith("@") else word
+    match = next((s for s in scenario.seas if s.lower() == sea.lower()), None)
+    if match is None:
+        raise IllegalOrder(unknown_name("sea", word, scenario.sea_words))
+    return match
+
+
+def own_squadron(state: GameState, power: str, squadron_id: str) -> Squadron:
+    squadron = state.squadron(squadron_id)
+    if squadron is None or squadron.power != power:
+        raise IllegalOrder(f"{power} has no squadron {squadron_id}")
+    return squadron
+
+
+def bases(state: GameState, scenario: Scenario, power: str, sea: str) -> list[str]:
+    """§11.1, §21.2.1: the ports the power controls from which a squadron may operate in
+    `sea` — a coastal area on a sea within the NOD of `sea` (NOD 1: on that sea)."""
+    nod = scenario.nod(sea)
+    found = []
+    for area in scenario.data.areas:
+        if not area.active or state.areas[area.id].controller != power or not area.seas:
+            continue
+        if not scenario.interested(power, area.id):
+            continue
+        if any((d := scenario.sea_distance(s, sea)) is not None and d <= nod for s in area.seas):
+            found.append(area.id)
+    return found
+
+
+def nearest_base(state: GameState, scenario: Scenario, power: str, sea: str) -> str | None:
+    """§11.1.1, §11.6: the nearest controlled port; a tie goes to the scenario's area order
+    (RR-I25)."""
+    best: tuple[int, int] | None = None
+    choice = None
+    for index, area in enumerate(scenario.data.areas):
+        if not area.active or state.areas[area.id].controller != power or not area.seas:
+            continue
+        distance = min((d for s in area.seas if (d := scenario.sea_distance(s, sea)) is not None), default=None)
+        if distance is not None and (best is None or (distance, index) < best):
+            best, choice = (distance, index), area.id
+    return choice
+
+
+def galley_check(scenario: Scenario, here: str, there: str) -> None:
+    """§18.6.1: while the Mediterranean is closed no fleet enters or leaves it."""
+    if scenario.data.naval.mediterranean_closed and scenario.seas[here].mediterranean != \
+            scenario.seas[there].mediterranean:
+        raise IllegalOrder(f"no fleet may enter or leave the Mediterranean ({here} to {there}) (§18.6.1)")
+
+
+def sail_path(state: GameState, scenario: Scenario, squadron: Squadron, path: Sequence[str]) -> list[str]:
+    """§10.1: an operational squadron crosses adjacent seas, each within NOD of a base
+    (RR-I24), and ends at sea or in a controlled port adjacent to its last sea."""
+    if squadron.repair:
+        raise IllegalOrder(f"{squadron.id} is under repair (§9.3)")
+    steps = list(path)
+    here = squadron.sea
+    route = [f"@{here}" if here else squadron.port]
+    if here is None:  # from port: the first sea must touch the port
+        first = resolve_sea(scenario, steps.pop(0)) if steps and steps[0].startswith("@") else None
+        if first is None or first not in scenario.areas[squadron.port].seas:
+            raise IllegalOrder(f"{squadron.id} is in port at {squadron.port}: its path starts with a sea on that "
+                               f"coast ({', '.join('@' + s for s in scenario.areas[squadron.port].seas)})")
+        here = first
+        route.append(f"@{here}")
+    port = None
+    for word in steps:
+        if port is not None:
+            raise IllegalOrder("a port ends the path")
+        if word.startswith("@"):
+            sea = resolve_sea(scenario, word)
+            if sea not in scenario.seas[here].adjacent:
+                raise IllegalOrder(f"@{sea} is not adjacent to @{here}")
+            galley_check(scenario, here, sea)
+            here = sea
+            route.append(f"@{sea}")
+        else:
+            port = resolve_area(scenario, word)
+            if here not in scenario.areas[port].seas:
+                raise IllegalOrder(f"{port} is not a port on @{here}")
+            if state.areas[port].controller != squadron.power:
+                raise IllegalOrder(f"{port} is not a port controlled by {squadron.power} (§11.1)")
+            route.append(port)
+        if not bases(state, scenario, squadron.power, here):
+            raise IllegalOrder(f"@{here} is beyond the naval operation distance ({scenario.nod(here)}) of every "
+                               f"{squadron.power} port (§11.1)")
+    squadron.sea, squadron.port = (None, port) if port else (here, None)
+    return route
+
+
+@register(BuildSquadron)
+def build_squadron(state: GameState, scenario: Scenario, power: str, order: BuildSquadron, run: ImpulseRun) -> str:
+    """§9.2: an available squadron, under repair, in a coastal possession the power
+    controls and free of enemies, not in revolt (§18.3)."""
+    quality = str(order.quality)
+    if state.powers[power].squadron_pool.get(quality, 0) < 1:
+        have = ", ".join(f"Q{q}" for q, n in sorted(state.powers[power].squadron_pool.items()) if n) or "none"
+        raise IllegalOrder(f"{power} has no Q{quality} squadron left to build (available: {have})")
+    area = resolve_area(scenario, order.area)
+    status = state.areas[area]
+    if not scenario.coastal(area):
+        raise IllegalOrder(f"{area} is not a coastal area (§9.2)")
+    if status.possessor != power or status.controller != power:
+        raise IllegalOrder(f"{area} is not a possession controlled by {power} (§9.2)")
+    if status.rebellion:
+        raise IllegalOrder(f"{area} is in revolt (§18.3)")
+    if any(t.power != power for t in state.troops_in(area)):
+        raise IllegalOrder(f"{area} is not free of enemies (§9.2)")
+    squadron = state.new_squadron(power, order.quality, port=area, repair=True)
+    return f"{power} builds squadron {squadron.id} (Q{squadron.quality}) under repair at {area}"
+
+
+@register(Repair)
+def repair(state: GameState, scenario: Scenario, power: str, order: Repair, run: ImpulseRun) -> str:
+    """§9.3: a squadron under repair since the start of the impulse becomes operational;
+    the action includes a strategic move of it (§10.1, §30.1)."""
+    squadron = own_squadron(state, power, order.squadron)
+    if squadron.id not in run.start.under_repair:
+        raise IllegalOrder(f"{squadron.id} was not under repair at the start of this impulse (§9.3)")
+    squadron.repair = False
+    text = f"{power} repairs {squadron.id} at {squadron.port}"
+    if order.path:
+        text += " and moves it " + ">".join(sail_path(state, scenario, squadron, order.path))
+    return text
+
+
+@register(StratSquadron)
+def strategic_squadron(state: GameState, scenario: Scenario, power: str, order: StratSquadron,
+                       run: ImpulseRun) -> str:
+    """§10.1: one operational squadron (with its leader) along adjacent seas."""
+    squadron = own_squadron(state, power, order.squadron)
+    route = sail_path(state, scenario, squadron, order.path)
+    squadron.fleet = None
+    return f"{power} moves {squadron.id} strategically " + ">".join(route)
+
+
+@register(Sail)
+def sail(state: GameState, scenario: Scenario, power: str, order: Sail, run: ImpulseRun) -> str:
+    """§11.6: at the start of the impulse an operational squadron in port sails to an
+    adjacent sea at no cost."""
+    squadron = own_squadron(state, power, order.squadron)
+    if squadron.port is None:
+        raise IllegalOrder(f"{squadron.id} is at sea, not in port (§11.6)")
+    route = sail_path(state, scenario, squadron, [order.sea])
+    return f"{power} sails {squadron.id} from {route[0]} to {route[-1]}"
+
+
+@register(FormFleet)
+def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFleet, run: ImpulseRun) -> str:
+    """§11.2, §15.1.2: squadrons in one sea form a fleet under a leader riding one of
+    them; its size is at most the stacking limit of a base (+1 with an Organizer)."""
+    leader = state.leader(order.leader)
+    if leader is None or leader.power != power:
+        raise IllegalOrder(f"{power} has no leader {order.leader}")
+    squadrons = [own_squadron(state, power, s) for s in order.squadrons]
+    seas = {s.sea for s in squadrons}
+    if len(seas) != 1 or None in seas:
+        raise IllegalOrder("a fleet's squadrons are all at sea in the same sea (§11.2)")
+    if leader.unit not in [s.id for s in squadrons]:
+        raise IllegalOrder(f"{leader.id} rides {leader.unit}, which is not one of the fleet's squadrons")
+    sea = seas.pop()
+    limit = max((scenario.areas[a].stacking for a in bases(state, scenario, power, sea)), default=1)
+    limit += leader.extraordinary and scenario.leaders[leader.id].ability == "organizer"
+    if len(squadrons) > limit:
+        raise IllegalOrder(f"a fleet based here holds at most {limit} squadrons (§15.1.2)")
+    for squadron in state.squadrons:
+        if squadron.fleet == leader.id:
+            squadron.fleet = None
+    for squadron in squadrons:
+        squadron.fleet = leader.id
+    return f"{power} forms fleet {leader.id} of {', '.join(s.id for s in squadrons)} at @{sea}"
+
+
+def fleet_of(state: GameState, squadron: Squadron) -> list[Squadron]:
+    """The squadrons that act with `squadron`: its fleet at the same sea, or itself."""
+    if squadron.fleet is None:
+        return [squadron]
+    return [s for s in state.squadrons if s.fleet == squadron.fleet and s.sea == squadron.sea]
+
+
+def send_to_base(state: GameState, scenario: Scenario, squadron: Squadron, *, damaged: bool) -> str:
+    """§11.1.1, §13.2.5: to the nearest base (under repair if damaged); with none, the
+    squadron is destroyed."""
+    sea = squadron.sea or next(iter(scenario.areas[squadron.port].seas))
+    port = nearest_base(state, scenario, squadron.power, sea)
+    squadron.fleet = None
+    if port is None:
+        state.squadrons.remove(squadron)
+        return f"{squadron.id} has no base left and is destroyed (§11.1.1)"
+    squadron.sea, squadron.port = None, port
+    squadron.repair = squadron.repair or damaged
+    return f"{squadron.id} returns {'damaged ' if damaged else ''}to {port}"

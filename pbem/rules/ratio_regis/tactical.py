@@ -1,0 +1,364 @@
+"""Land tactical movement (§12.1–§12.2, §12.4–§12.5) and what it starts: evasion and
+interception by the defender, field battles (§13.3), sieges planted (§13.4.1),
+subjugation with its opposition (§13.5), and control of the area."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.rules.ratio_regis import battles
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register
+from pbem.rules.ratio_regis.combat import model as cm
+from pbem.rules.ratio_regis.control import take_control
+from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
+from pbem.rules.ratio_regis.orders import Move, Subjugate
+from pbem.rules.ratio_regis.reactions import ask
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState, Troop
+from pbem.rules.ratio_regis.supply import supplied
+
+
+def force(state: GameState, power: str, ids: Sequence[str]) -> list[Troop]:
+    """§12.1–§12.2: one troop, or several with a leader (an army), all in one area."""
+    troops = [own_troop(state, power, unit) for unit in ids]
+    places = {t.area for t in troops}
+    if len(places) != 1 or None in places:
+        raise IllegalOrder("the moving troops must all stand in one area on the map")
+    if any(t.besieged for t in troops):
+        raise IllegalOrder("besieged troops leave their fortress only by a sortie (§13.3.1)")
+    if len(troops) > 1 and not any(state.leader_on(t.id) for t in troops):
+        raise IllegalOrder("several troops move together only as an army, with a leader on one of them (§12.2)")
+    return troops
+
+
+def may_enter(state: GameState, scenario: Scenario, power: str, area: str) -> None:
+    """§12.1, §18.2.2, §18.4.1: own areas, areas of powers at war, active independent
+    areas; and only in theaters of interest (or their border areas)."""
+    status = state.areas[area]
+    if not scenario.interested(power, area):
+        raise IllegalOrder(f"{power} has no interest in {scenario.areas[area].theater} (§18.4.1)")
+    if status.controller == power or status.independent:
+        return
+    if status.controller is not None and state.at_war(power, status.controller):
+        return
+    if status.rebellion and status.possessor == power:
+        return
+    who = status.controller or "nobody"
+    raise IllegalOrder(f"{area} is controlled by {who}, not by {power} nor by a power at war with it (§12.1)")
+
+
+def enemies_in(state: GameState, power: str, area: str) -> list[Troop]:
+    return [t for t in state.troops_in(area) if t.power != power and state.at_war(power, t.power)]
+
+
+@register(Move)
+def move(state: GameState, scenario: Scenario, power: str, order: Move, run: ImpulseRun) -> str:
+    """§12.1–§12.2: to an adjacent area and, if that caused no combat and held no enemy
+    fortress, on to a second one; an army may leave or take troops in the first area."""
+    troops = force(state, power, order.units)
+    origin = troops[0].area
+    first = resolve_area(scenario, order.area)
+    second = resolve_area(scenario, order.then) if order.then else None
+    texts = []
+    fought, stopped = _step(state, scenario, power, troops, origin, first, order, run, texts)
+    moving = [t for t in troops if t.area == first and not t.besieged]
+    if order.leave or order.take:
+        moving = _regroup(state, power, moving, first, order)
+    if second is not None:
+        if fought or stopped:
+            raise IllegalOrder(f"the move stopped in {first} (combat or enemy fortress): no second step (§12.1)")
+        if not moving:
+            raise IllegalOrder(f"no troop is left in {first} to move on")
+        fought, stopped = _step(state, scenario, power, moving, first, second, order, run, texts)
+    final = second or first
+    survivors = [t for t in moving if t.area == final]
+    if order.subjugate and survivors and not fought and not stopped:
+        texts.append(subjugate_area(state, scenario, power, final, survivors, run, all_moved=True))
+    check_stacking(state, scenario, [origin, first, final])
+    run.ledger.acted.update(t.id for t in troops)
+    return "; ".join(texts)
+
+
+def _regroup(state: GameState, power: str, moving: list[Troop], area: str, order: Move) -> list[Troop]:
+    """§12.2: after the first step an army may leave or take troops there."""
+    if not any(state.leader_on(t.id) for t in moving):
+        raise IllegalOrder("only an army (with a leader) leaves or takes troops on the way (§12.2)")
+    left = [own_troop(state, power, u) for u in order.leave]
+    if any(t not in moving for t in left):
+        raise IllegalOrder("LEAVE names troops that are not moving")
+    taken = [own_troop(state, power, u) for u in order.take]
+    if any(t.area != area or t.besieged for t in taken):
+        raise IllegalOrder(f"TAKE names troops that are not free in {area}")
+    kept = [t for t in moving if t not in left] + taken
+    if left and not any(state.leader_on(t.id) for t in kept) and len(kept) > 1:
+        raise IllegalOrder("the leader must stay with the army that moves on")
+    return kept
+
+
+def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop], here: str, there: str,
+          order: Move, run: ImpulseRun, texts: list[str]) -> tuple[bool, bool]:
+    """One step into an adjacent area with the defender's reactions; returns (fought,
+    stopped by an enemy fortress)."""
+    if there not in scenario.areas[here].adjacent:
+        raise IllegalOrder(f"{there} is not adjacent to {here}")
+    may_enter(state, scenario, power, there)
+    ids = ", ".join(t.id for t in troops)
+    defender = state.areas[there].controller
+    if defender and defender != power and state.at_war(power, defender) and not state.areas[there].rebellion:
+        texts.append(_react(state, scenario, power, defender, here, there, troops, run))
+    for troop in troops:
+        troop.area = there
+    texts.append(f"{power} moves {ids} from {here} to {there}")
+    run.judge.say(texts[-1], rule="§12.1")
+    fortress = state.fortress_in(there)
+    enemies = [t for t in enemies_in(state, power, there) if not t.besieged]
+    if enemies:
+        texts.append(field_battle(state, scenario, power, troops, enemies, here, there, order, run))
+        return True, False
+    if fortress is not None and fortress.built and state.at_war(power, fortress.power):
+        state.areas[there].besieger = power
+        texts.append(f"{power} besieges the fortress {fortress.id} in {there} (§13.4.1)")
+        run.judge.say(texts[-1], rule="§13.4.1")
+        return False, True
+    return False, False
+
+
+def _react(state: GameState, scenario: Scenario, power: str, defender: str, here: str, there: str,
+           troops: list[Troop], run: ImpulseRun) -> str:
+    """§12.4: the controller of the area entered may evade with the troops there, or
+    intercept from one area of its own; default STAND (RR-I19)."""
+    player = state.powers[defender].player
+    present = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
+    options = ["STAND"]
+    if present:
+        options += [f"EVADE TO {a}" for a in _retreats(state, scenario, defender, there, here)] + ["EVADE DISPERSE"]
+        fortress = state.fortress_in(there)
+        if fortress is not None and fortress.built and fortress.power == defender:
+            options.append("JOINFORT")
+    sources = _interceptors(state, scenario, defender, there)
+    options += [f"INTERCEPT FROM {a}" for a in sources]
+    if player is None or options == ["STAND"]:
+        return ""
+    eligible = [t.id for t in present] + [t.id for a in sources for t in sources[a]]
+    answer = ask(run.judge, player, defender, "react", options=options, default="STAND",
+                 context={"area": there, "from": here, "enemy": power, "enemy_troops": len(troops),
+                          "my_troops": len(present)},
+                 prompt=f"{power} moves {len(troops)} troop(s) from {here} into {there}: intercept, evade or stand",
+                 rule="§12.4", eligible=eligible)
+    chosen = set(answer.units)
+    if answer.word == "EVADE":
+        movers = [t for t in present if not chosen or t.id in chosen]
+        for troop in movers:
+            if answer.place:
+                troop.area = answer.place
+            else:
+                battles.disperse(state, scenario, troop.id)
+        where = answer.place or "the dispersion box"
+        text = f"{defender} evades from {there}: {', '.join(t.id for t in movers)} to {where} (§12.4.2)"
+    elif answer.word == "INTERCEPT":
+        movers = [t for t in sources[answer.place] if not chosen or t.id in chosen]
+        for troop in movers:
+            troop.area = there
+        text = f"{defender} intercepts from {answer.place} into {there} with {', '.join(t.id for t in movers)} (§12.4.1)"
+    elif answer.word == "JOINFORT":
+        for troop in present:
+            troop.besieged = True
+        text = f"{defender}'s troops in {there} withdraw into the fortress (§13.4.1)"
+    else:
+        return ""
+    run.judge.say(text, rule="§12.4")
+    return text
+
+
+def _retreats(state: GameState, scenario: Scenario, power: str, area: str, attacker_from: str | None) -> list[str]:
+    """§12.4.2, §13.3.6: adjacent areas controlled by `power` and free of enemies (not in
+    revolt), or holding its unbesieged troops — never the area the attack came from."""
+    found = []
+    for other in scenario.areas[area].adjacent:
+        if other == attacker_from or not scenario.areas[other].active:
+            continue
+        status = state.areas[other]
+        own = any(t.power == power and not t.besieged for t in state.troops_in(other))
+        free = status.controller == power and not status.rebellion and not enemies_in(state, power, other)
+        if own or free:
+            found.append(other)
+    return found
+
+
+def _interceptors(state: GameState, scenario: Scenario, power: str, target: str) -> dict[str, list[Troop]]:
+    """§12.4.1: an army (troops with a leader) from an adjacent area, or a single troop
+    from one or two areas away through a controlled area free of enemy troops."""
+    sources: dict[str, list[Troop]] = {}
+    for area in scenario.areas[target].adjacent:
+        own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
+        if not own:
+            continue
+        if any(state.leader_on(t.id) for t in own) or len(own) == 1:
+            sources[area] = own
+    for middle in scenario.areas[target].adjacent:
+        status = state.areas[middle]
+        if status.controller != power or enemies_in(state, power, middle):
+            continue
+        for area in scenario.areas[middle].adjacent:
+            if area == target or area in sources:
+                continue
+            own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
+            if len(own) == 1:
+                sources[area] = own
+    return dict(sorted(sources.items()))
+
+
+def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[Troop], enemies: list[Troop],
+                 here: str, there: str, order: Move, run: ImpulseRun) -> str:
+    """§13.3: the mover attacks the enemy troops (and their fortress's Q3 die) in the area."""
+    defender = enemies[0].power
+    fortress = state.fortress_in(there)
+    fort_id = fortress.id if fortress is not None and fortress.built and fortress.power == defender else None
+    combat = cm.Combat(
+        id=f"battle-{there}", type=cm.FIELD, area=there,
+        attacker=battles.side(state, scenario, power, [t.id for t in troops]),
+        defender=battles.side(state, scenario, defender, [t.id for t in enemies], fortress=fort_id),
+        terrain=battles.TERRAIN[scenario.areas[there].terrain], rough_pass=scenario.rough(here, there),
+        commercial_port=scenario.areas[there].port and not state.areas[there].razed,
+        options=dict(state.options.combat))
+    result = battles.fight(run.judge, combat)
+    battles.apply_result(state, scenario, run.judge, combat, result)
+    text = f"field battle in {there}: " + _outcome(combat, result)
+    run.judge.say(text, rule="§13.3")
+    if result.winner == cm.ATTACKER:
+        for troop in [t for t in state.troops_in(there) if t.power == defender and not t.besieged]:
+            _defender_retreat(state, scenario, troop, there, here)
+        if order.control:
+            take_control(state, scenario, run.judge, power, there, "field battle won")
+    else:
+        for troop in [t for t in troops if t.area == there]:
+            troop.area = here
+    return text
+
+
+def _defender_retreat(state: GameState, scenario: Scenario, troop: Troop, area: str, attacker_from: str) -> None:
+    """§13.3.6 (RR-I20): the beaten defender goes into its fortress if one stands there,
+    else to the first area the rules allow in the scenario's order, else disperses."""
+    fortress = state.fortress_in(area)
+    if fortress is not None and fortress.built and fortress.power == troop.power:
+        troop.besieged = True
+        return
+    options = _retreats(state, scenario, troop.power, area, attacker_from)
+    if options:
+        troop.area = options[0]
+    else:
+        battles.disperse(state, scenario, troop.id)
+
+
+def _outcome(combat: cm.Combat, result: cm.CombatResult) -> str:
+    if result.winner is None:
+        return f"a draw between {combat.attacker.power} and {combat.defender.power}"
+    winner = combat.side(result.winner).power
+    loser = combat.side(cm.other(result.winner)).power
+    return f"{winner} beats {loser}"
+
+
+@register(Subjugate)
+def subjugate(state: GameState, scenario: Scenario, power: str, order: Subjugate, run: ImpulseRun) -> str:
+    """§13.5 (separate action): the force in the area tries again."""
+    area = resolve_area(scenario, order.area)
+    troops = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
+    if not troops:
+        raise IllegalOrder(f"{power} has no troops in {area}")
+    text = subjugate_area(state, scenario, power, area, troops, run, all_moved=False)
+    run.ledger.acted.update(t.id for t in troops)
+    return text
+
+
+def subjugate_area(state: GameState, scenario: Scenario, power: str, area: str, troops: list[Troop],
+                   run: ImpulseRun, *, all_moved: bool) -> str:
+    """§12.5, §13.5: with no opposition the area is taken; an independent area or a
+    rebellion always resists; the controller may oppose from a source area."""
+    status = state.areas[area]
+    if status.controller == power and not status.rebellion:
+        raise IllegalOrder(f"{power} controls {area} already")
+    if enemies_in(state, power, area):
+        raise IllegalOrder(f"enemy troops stand in {area}: that is a field battle, not a subjugation (§13.5.1)")
+    if status.controller and status.controller != power and not status.rebellion and \
+            not state.at_war(power, status.controller):
+        raise IllegalOrder(f"{power} is not at war with {status.controller} (§13.5.1)")
+    if not supplied(state, scenario, power, area):
+        raise IllegalOrder(f"{area} is out of supply for {power}: no subjugation (§15.2)")
+    level = status.independent or status.rebellion
+    if level:
+        kind = cm.INDEPENDENT if status.independent else cm.REBEL
+        opposition = cm.OPPOSE_INDEPENDENT if status.independent else cm.OPPOSE_REBEL
+        defender = cm.Side(status.controller or "independent", _other_player(state, power),
+                           (cm.Unit(level, kind, int(level[1])),))
+        return _subjugation(state, scenario, power, area, troops, defender, opposition, 1, all_moved, run)
+    controller = status.controller
+    choice = _opposition(state, scenario, power, controller, area, run)
+    if choice is None:
+        return take_control(state, scenario, run.judge, power, area, "without opposition, §12.5")
+    source, means = choice
+    distance = 1 if source in scenario.areas[area].adjacent else 2
+    if means == "FORTRESS":
+        defender = battles.side(state, scenario, controller, [], fortress=state.fortress_in(source).id)
+        opposition = cm.OPPOSE_FORTRESS
+    else:
+        units = [t.id for t in state.troops_in(source) if t.power == controller and not t.besieged]
+        defender = battles.side(state, scenario, controller, units)
+        opposition = cm.OPPOSE_TROOPS
+    return _subjugation(state, scenario, power, area, troops, defender, opposition, distance, all_moved, run)
+
+
+def _other_player(state: GameState, power: str) -> str:
+    """RR-I29: the dice of a rebellion or independent area are rolled by the engine; the
+    request owner is the next player in seating order (it has no choices to make)."""
+    ids = [p.id for p in state.players]
+    mover = state.powers[power].player
+    return ids[(ids.index(mover) + 1) % len(ids)] if mover in ids else ids[0]
+
+
+def _opposition(state: GameState, scenario: Scenario, power: str, controller: str, area: str,
+                run: ImpulseRun) -> tuple[str, str] | None:
+    """§13.5.2: the controller may oppose with troops or a fortress from an area adjacent,
+    or two away through a controlled area free of supplied enemy troops and not in revolt.
+    Default: oppose from the first source, troops before a fortress (RR-I22)."""
+    player = state.powers[controller].player
+    options = []
+    near = list(scenario.areas[area].adjacent)
+    far = [b for m in near if state.areas[m].controller == controller and not state.areas[m].rebellion
+           and not enemies_in(state, controller, m) for b in scenario.areas[m].adjacent if b != area]
+    for source in sorted(dict.fromkeys(near + far), key=lambda a: (a not in near, a)):
+        if state.areas[source].controller != controller:
+            continue
+        if any(t.power == controller and not t.besieged for t in state.troops_in(source)):
+            options.append(f"OPPOSE FROM {source} WITH TROOPS")
+        fortress = state.fortress_in(source)
+        if fortress is not None and fortress.built and fortress.power == controller and \
+                state.areas[source].besieger is None:
+            options.append(f"OPPOSE FROM {source} WITH FORTRESS")
+    if player is None or not options:
+        return None
+    answer = ask(run.judge, player, controller, "oppose", options=options + ["NOOPPOSE"], default=options[0],
+                 context={"area": area, "enemy": power},
+                 prompt=f"{power} subjugates {area}: oppose from one of your areas, or not", rule="§13.5.2")
+    if answer.word == "NOOPPOSE":
+        return None
+    return answer.place, answer.means
+
+
+def _subjugation(state: GameState, scenario: Scenario, power: str, area: str, troops: list[Troop],
+                 defender: cm.Side, opposition: str, distance: int, all_moved: bool, run: ImpulseRun) -> str:
+    combat = cm.Combat(
+        id=f"subjugation-{area}", type=cm.SUBJUGATION, area=area,
+        attacker=battles.side(state, scenario, power, [t.id for t in troops]), defender=defender,
+        terrain=battles.TERRAIN[scenario.areas[area].terrain], opposition=opposition, opposed_from=distance,
+        all_moved=all_moved, home_area=area in scenario.powers.get(defender.power, scenario.powers[power]).home_areas
+        if defender.power in scenario.powers else False,
+        options=dict(state.options.combat))
+    result = battles.fight(run.judge, combat)
+    battles.apply_result(state, scenario, run.judge, combat, result)
+    text = f"subjugation of {area}: " + _outcome(combat, result)
+    run.judge.say(text, rule="§13.5")
+    if result.control_to == cm.ATTACKER:
+        how = "subjugation won" if result.winner == cm.ATTACKER else "troops dispersed to take it, §13.5.4"
+        take_control(state, scenario, run.judge, power, area, how)
+    return text

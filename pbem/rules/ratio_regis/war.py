@@ -1,0 +1,77 @@
+"""War between major powers as far as combat needs it (§21.3): declarations with or
+without a casus belli (§21.3.2–§21.3.3), morale counters (§21.3.4) and their causes
+(§21.3.5). Peace (§21.4–§21.5) belongs to a later issue; until then RR-I30 says what
+happens to wars at turn end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.orders import unknown_name
+from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.movement import IllegalOrder
+from pbem.rules.ratio_regis.orders import DeclareWar
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState, War
+
+
+def has_cb(state: GameState, holder: str, against: str) -> bool:
+    return (holder, against) in state.casus_belli
+
+
+def give_morale(state: GameState, judge: Any, loser: str, winner: str, reason: str, rule: str) -> str:
+    """§21.3.4–§21.3.5: the loser hands one of its morale counters to the winner. A
+    power with none left gives none (it "cannot run out"); RR-I31."""
+    war = state.war(loser, winner)
+    if war is None:
+        return ""
+    power = state.powers[loser]
+    if power.morale < 1:
+        text = f"{loser} has no morale counter left to give {winner} ({reason})"
+    else:
+        power.morale -= 1
+        war.morale[winner] = war.morale.get(winner, 0) + 1
+        text = f"{loser} gives a morale counter to {winner} ({reason}); war status {status(war, winner)}"
+    judge.say(text, rule=rule)
+    return text
+
+
+def status(war: War, power: str) -> str:
+    """The war status from `power`'s side (§21.3.4): counters held minus counters given."""
+    mine, theirs = war.morale.get(power, 0), war.morale.get(war.enemy(power), 0)
+    return f"{power} {mine - theirs:+d}"
+
+
+def add_cb(state: GameState, holder: str, against: str) -> bool:
+    """§21.3.2: a second CB against the same power is ignored."""
+    if holder == against or has_cb(state, holder, against) or state.at_war(holder, against):
+        return False
+    state.casus_belli.append((holder, against))
+    return True
+
+
+@register(DeclareWar)
+def declare_war(state: GameState, scenario: Scenario, power: str, order: DeclareWar, run: ImpulseRun) -> str:
+    """§21.3.3: with a CB, or without one (`NOCB`): then the target receives a morale
+    counter at once and this is the impulse's last action point (RR-I32)."""
+    target = order.target
+    if target not in scenario.powers:
+        raise IllegalOrder(unknown_name("power", target, scenario.power_order))
+    if target == power:
+        raise IllegalOrder("a power cannot declare war on itself")
+    if not state.powers[target].active:
+        raise IllegalOrder(f"{target} is not in play")
+    if state.at_war(power, target):
+        raise IllegalOrder(f"{power} is already at war with {target}")
+    cb = has_cb(state, power, target)
+    if not cb and not order.without_cb:
+        raise IllegalOrder(f"{power} has no casus belli against {target} (§21.3.2): declare without one with "
+                           f"DECLARE WAR {target} NOCB, which gives {target} a morale counter (§21.3.3)")
+    state.wars.append(War((power, target), cause="declaration"))
+    state.casus_belli = [cb_ for cb_ in state.casus_belli if set(cb_) != {power, target}]
+    text = f"{power} declares war on {target}" + (" with a casus belli" if cb else " without a casus belli")
+    run.judge.say(text, rule="§21.3.3")
+    if not cb:
+        give_morale(state, run.judge, power, target, "war declared without a casus belli", "§21.3.3, §21.3.5")
+        run.ledger.closed = True
+    return text

@@ -1,0 +1,204 @@
+"""The GM's powers, by the service (as the CLI calls them) and by mail from the GM."""
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from pbem.core.dice import commitment, recompute
+from pbem.core.gm import Correction, GameMaster
+from pbem.core.messages import Envelope
+from pbem.core.service import CampaignService, CommandError, PlayerSpec
+from pbem.core.store import open_store
+from pbem.reports.renderer import MailRenderer
+
+UTC = timezone.utc
+PLAYERS = [PlayerSpec(id="ann", address="ann@example.org", token="ann"),
+           PlayerSpec(id="bob", address="bob@example.org", token="bob"),
+           PlayerSpec(id="gm", address="gm@example.org", token="gmtok", role="gm")]
+
+
+class Clock:
+    def __init__(self):
+        self.now = datetime(2026, 5, 1, 12, tzinfo=UTC)
+
+    def __call__(self):
+        return self.now
+
+
+def game(rounds=3, renderer=None):
+    clock = Clock()
+    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), renderer, clock=clock)
+    service.create("g", "minigame", {"rounds": rounds}, PLAYERS, settings={"deadline_hours": 24},
+                   secret=bytes(range(32)))
+    return service, GameMaster(service), clock
+
+
+def kinds(service):
+    return [type(e).__name__ for e in service.loader.campaign_events("g")]
+
+
+def test_pause_holds_everything_and_resume_gives_back_the_time_left():
+    service, master, clock = game()
+    deadline = datetime.fromisoformat(service.projection("g").data.deadlines["bidding"])
+    clock.now += timedelta(hours=4)
+    master.pause("g", "a dispute about the map")
+    service.submit("g", "ann", "BID 1")
+    service.submit("g", "bob", "BID 2")
+    assert service.projection("g").step == "bidding"  # orders taken, nothing processed
+    clock.now += timedelta(days=5)
+    service.tick(clock.now)
+    assert "DeadlinePassed" not in kinds(service)
+    master.resume("g", "settled")
+    projection = service.projection("g")
+    assert projection.view("gm")["leader"] == "bob"  # the held step resolves on resume
+    resumed = [e for e in service.loader.campaign_events("g") if type(e).__name__ == "Resumed"]
+    assert resumed and not projection.data.paused
+    assert deadline - datetime(2026, 5, 1, 16, tzinfo=UTC) == timedelta(hours=20)
+
+
+def test_pause_twice_is_refused():
+    service, master, _ = game()
+    master.pause("g", "x")
+    with pytest.raises(CommandError, match="already paused"):
+        master.pause("g", "x")
+
+
+def test_extend_and_shorten_a_deadline():
+    service, master, _ = game()
+    before = datetime.fromisoformat(service.projection("g").data.deadlines["bidding"])
+    master.extend("g", 48, "holidays")
+    master.extend("g", -12, "too generous")
+    after = datetime.fromisoformat(service.projection("g").data.deadlines["bidding"])
+    assert after - before == timedelta(hours=36)
+
+
+def test_process_now_uses_the_missed_orders_policy():
+    service, master, _ = game(rounds=1)
+    service.submit("g", "ann", "BID 2")
+    outcome = master.process("g", "everyone agreed")
+    assert outcome.steps_resolved >= 1
+    assert service.projection("g").view("gm")["leader"] == "ann"
+
+
+def test_replace_gives_a_new_address_and_token():
+    service, master, _ = game()
+    token, _ = master.replace("g", "bob", "robert@example.org", new_name="Robert", reason="bob left")
+    with pytest.raises(CommandError):
+        service.authenticate("g", "bob", "bob", "bob@example.org")
+    assert service.authenticate("g", "bob", token, "robert@example.org") == ("bob", None)
+
+
+def test_observer_gets_no_seat_and_no_decisions():
+    service, master, _ = game()
+    token, _ = master.observer("g", "olga", "olga@example.org")
+    projection = service.projection("g")
+    assert projection.data.players["olga"].role == "observer"
+    assert projection.pending_for("olga") == []
+
+
+def test_a_ruling_is_a_typed_change_and_a_bad_one_changes_nothing():
+    service, master, _ = game()
+    master.ruling("g", "score", {"score": "40"}, "compensation for a lost mail")
+    assert service.projection("g").view("gm")["score"] == 40
+    version = service.campaign("g").version
+    with pytest.raises(CommandError, match="cannot apply"):
+        master.ruling("g", "score", {"score": "lots"}, "typo")
+    with pytest.raises(CommandError, match="unknown ruling"):
+        master.ruling("g", "teleport", {}, "no")
+    assert service.campaign("g").version == version
+
+
+def play_bids(service, ann=3, bob=1):
+    service.submit("g", "ann", f"BID {ann}")
+    service.submit("g", "bob", f"BID {bob}")
+
+
+def test_rollback_supersedes_and_reports_rebuild():
+    service, master, _ = game()
+    play_bids(service)
+    service.submit("g", "ann", "KEEP")
+    after_first = service.projection("g")
+    assert after_first.step == "round-2"
+    master.rollback("g", "bidding", "ann's KEEP was sent by mistake")
+    projection = service.projection("g")
+    assert projection.step == "round-1" and projection.pending()[0].player == "ann"
+    assert projection.data.last_hash != after_first.data.last_hash
+    replayed = service.loader.load("g", use_snapshots=False)
+    assert replayed.divergences == [] and replayed.data.last_hash == projection.data.last_hash
+
+
+def test_reprocess_with_corrected_orders_equals_playing_them_directly():
+    # The campaign as it went: ann bids 3, bob 1, ann keeps, ann rerolls.
+    service, master, _ = game()
+    play_bids(service, 3, 1)
+    service.submit("g", "ann", "KEEP")
+    service.submit("g", "ann", "REROLL")
+    bob_bid = next(e for e in service.loader.campaign_events("g")
+                   if type(e).__name__ == "OrdersSubmitted" and e.player == "bob")
+    correction = Correction("bob", "BID 5", bob_bid.originator_version)
+    # The GM previews, then releases the rerun with bob's corrected bid (he sent 5; a mail
+    # client mangled it into 1).
+    preview = master.preview("g", "start", [correction])
+    assert preview.old_hash != preview.new_hash and preview.reports_changed
+    assert service.projection("g").view("gm")["leader"] == "ann"  # a preview changes nothing
+    master.reprocess("g", "start", "bob's bid was mangled", [correction])
+    rerun = service.projection("g")
+
+    # The same mails played directly with the corrected bid: bob now leads, so ann's
+    # KEEP and REROLL are refused in both.
+    direct, _, _ = game()
+    play_bids(direct, 3, 5)
+    direct.submit("g", "ann", "KEEP")
+    direct.submit("g", "ann", "REROLL")
+    assert rerun.view("gm")["leader"] == "bob"
+    assert rerun.data.last_hash == direct.projection("g").data.last_hash
+    assert rerun.pending() == direct.projection("g").pending()
+    assert service.loader.load("g", use_snapshots=False).divergences == []
+
+
+def test_reveal_lets_anyone_recompute_every_roll():
+    service, master, _ = game(rounds=2)
+    play_bids(service, 2, 2)
+    master.reveal("g", "end of the campaign")
+    projection = service.loader.load("g", use_snapshots=False)
+    secret = bytes.fromhex(projection.data.revealed_secret)
+    assert commitment(secret) == projection.data.commitment
+    rolls = [r for s in projection.resolved for r in s.result.rolls]
+    assert rolls and all(recompute(secret, r.as_dict()) == r.value for r in rolls)
+
+
+def gm_mail(service, text, sender="gm@example.org", n=[0]):
+    n[0] += 1
+    return service.handle_mail(Envelope(sender=sender, message_id=f"<gm{n[0]}@example.org>",
+                                        text=f"SIGNON gm g gmtok\n{text}", raw=text.encode() + bytes([n[0]])))
+
+
+def test_gm_commands_by_mail():
+    service, _, clock = game(renderer=MailRenderer(from_address="judge@example.org"))
+    outcome = gm_mail(service, "GM PAUSE waiting for a ruling")
+    assert service.projection("g").data.paused
+    receipt = next(m for m in outcome.replies if m.key.startswith("gm-receipt"))
+    assert "done: paused" in receipt.text
+    announced = {m.to for m in outcome.replies if m.key.startswith("gm:")}
+    assert {"ann@example.org", "bob@example.org"} <= announced
+    gm_mail(service, "GM RESUME\nGM EXTEND 24 the mail server was down\nGM RULING score score=7 -- lost mail")
+    assert service.projection("g").view("gm")["score"] == 7
+    outcome = gm_mail(service, "GM TELEPORT bob")
+    assert "refused: unknown GM command" in next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
+
+
+def test_gm_commands_from_a_player_are_refused():
+    service, _, _ = game()
+    outcome = service.submit("g", "ann", "GM PAUSE I am tired")
+    assert not service.projection("g").data.paused
+    assert any("only from the GM" in v["reason"] for v in outcome.receipt.verdicts)
+
+
+def test_a_player_can_ask_how_a_step_was_resolved():
+    service, _, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    play_bids(service, 2, 2)  # a tie: the tiebreak die decides
+    outcome = service.handle_mail(Envelope(sender="ann@example.org", message_id="<ex1@example.org>",
+                                           text="SIGNON ann g ann\nEXPLAIN bidding", raw=b"explain"))
+    explanation = next(m for m in outcome.replies if m.key.startswith("explain:"))
+    assert "roll tiebreak" in explanation.text and "from orders of ann" in explanation.text
+    assert "BID" not in explanation.text or "(sealed)" not in explanation.text
