@@ -268,6 +268,7 @@ def report(campaign: str,
            public: bool = typer.Option(False, "--public", help="The public gazette."),
            gm: bool = typer.Option(False, "--gm", help="The GM's report: everything, every roll and hash."),
            upto: Optional[str] = typer.Option(None, "--step", help="As it stood after this resolved step."),
+           turn: Optional[int] = typer.Option(None, "--turn", help="As it stood at the end of this game turn."),
            fmt: str = typer.Option("text", "--format", help="text, html or json."),
            home: Optional[Path] = HomeOption) -> None:
     """Render a report of a campaign as a player, the public or the GM sees it."""
@@ -280,11 +281,13 @@ def report(campaign: str,
     service = build_service(home)
     # The GM's report lists every step, so it replays the whole log rather than start at a snapshot.
     projection = service.loader.load(campaign, use_snapshots=not gm)
-    if upto is not None:
-        version = next((s.version for s in service.loader.load(campaign, use_snapshots=False).resolved
-                        if s.step == upto), None)
-        if version is None:
-            _fail(f"no resolved step {upto!r} in {campaign} (see `pbem replay {campaign}`)")
+    if upto is not None or turn is not None:
+        history = service.loader.load(campaign, use_snapshots=False).resolved
+        wanted = [s for s in history if (s.step == upto if upto is not None
+                                         else projection.ruleset.turn_of(s.step) == turn)]
+        if not wanted:
+            _fail(f"no resolved step {upto or f'of turn {turn}'} in {campaign} (see `pbem replay {campaign}`)")
+        version = wanted[-1].version
         projection = service.loader.load(campaign, upto=version, use_snapshots=not gm)
     viewer = "gm" if gm else "public" if public else player
     if power is not None:
@@ -344,6 +347,13 @@ def gm_replace(campaign: str, player: str, address: str,
     """Give a player's place to someone new (new address, new token)."""
     token, outcome = _master(home).replace(campaign, player, address, new_name=name, reason=reason)
     _gm_done(home, outcome, f"{player} replaced; SIGNON {player} {campaign} {token}")
+
+
+@gm_app.command("token")
+def gm_token(campaign: str, player: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Give a player a new SIGNON token (tell them yourself: it is not mailed)."""
+    token, outcome = _master(home).rotate_token(campaign, player, reason)
+    _gm_done(home, outcome, f"SIGNON {player} {campaign} {token}")
 
 
 @gm_app.command("observer")

@@ -177,6 +177,19 @@ class GameMaster:
         return token, self._command(name, f"{player} is now played by {new_name or 'a new player'}"
                                           f"{': ' + reason if reason else ''}.", apply)
 
+    def rotate_token(self, name: str, player: str, reason: str) -> tuple[str, Outcome]:
+        """A new SIGNON token for a player (an old one leaked); only its hash is kept."""
+        token = secrets_module.token_urlsafe(8)
+
+        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+            if player not in projection.data.players:
+                raise CommandError(f"{player!r} is not a player of {name}")
+            self._record(campaign, projection, campaign.rotate_token, player=player,
+                         token_hash=token_hash(name, player, token), reason=reason)
+        outcome = self._command(name, "", apply)
+        outcome.mail = [m for m in outcome.mail if not m.key.startswith("gm:")]  # nothing to announce
+        return token, outcome
+
     def observer(self, name: str, observer: str, address: str, *, token: str | None = None) -> tuple[str, Outcome]:
         token = token or secrets_module.token_urlsafe(8)
 

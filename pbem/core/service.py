@@ -25,7 +25,7 @@ from pbem.core.deadlines import DeadlineRules, deadline_for, later_of, read_sett
 from pbem.core.dice import commitment, new_secret
 from pbem.core.engine import Policy
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
-from pbem.core.orders import OrderText, split_orders, unknown_name
+from pbem.core.orders import JsonOrdersError, OrderText, orders_from_json, split_orders, unknown_name
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import Seat
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
@@ -462,7 +462,13 @@ class CampaignService:
             existing = None
         if existing is not None:
             return self._replay_mail(existing, envelope)
-        parts = split_orders(envelope.text)
+        text, json_problem = envelope.text, ""
+        if envelope.json_orders is not None:
+            try:  # the attachment's lines come first: the mail's own SIGNOFF must not cut them off
+                text = orders_from_json(envelope.json_orders) + "\n" + envelope.text
+            except JsonOrdersError as error:
+                json_problem = str(error)
+        parts = split_orders(text)
         name = parts.signon.campaign if parts.signon else None
 
         def inbound(outcome: str, versions: list[int]) -> InboundMail:
@@ -477,7 +483,7 @@ class CampaignService:
             except IntegrityError:
                 pass
             return MailOutcome(campaign=name)
-        refusal = self._refusal_reason(parts, envelope)
+        refusal = json_problem or self._refusal_reason(parts, envelope)
         player, copy_to = "", None
         if not refusal:
             try:
@@ -491,7 +497,7 @@ class CampaignService:
                 return self._replay_mail(self.store.repository.get(mail_uuid), envelope)
             return MailOutcome(campaign=name, replies=(self._refusal(envelope, refusal, mail_uuid),))
         try:
-            outcome = self.submit(name, player, envelope.text, mail_id=str(mail_uuid),
+            outcome = self.submit(name, player, text, mail_id=str(mail_uuid),
                                   in_reply_to=envelope.message_id,
                                   inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts)
         except IntegrityError:

@@ -67,10 +67,17 @@ class MailRenderer:
     template by name (a campaign's own look); `from_address` is where players send orders."""
 
     def __init__(self, templates_dir: Path | str | None = None, from_address: str = "", *,
-                 attach_png: bool = True):
+                 attach_png: bool = True, campaign_templates: Path | str | None = None):
         self.templates_dir = Path(templates_dir) if templates_dir else None
+        self.campaign_templates = Path(campaign_templates) if campaign_templates else None
         self.from_address = from_address
         self.attach_png = attach_png
+
+    def _templates(self, campaign: str) -> Path | None:
+        """A campaign's own templates (`<campaign_templates>/<campaign>/`), if the GM made any."""
+        if self.campaign_templates is not None and (self.campaign_templates / campaign).is_dir():
+            return self.campaign_templates / campaign
+        return self.templates_dir
 
     def report(self, projection: CampaignProjection, viewer: str, *, since_version: int, key: str) -> OutgoingMail:
         report = build_report(projection, viewer, since_version=since_version, from_address=self.from_address)
@@ -81,18 +88,19 @@ class MailRenderer:
         if svg and self.attach_png:
             attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=svg_to_png(svg)))
         record = projection.data.players.get(viewer)
+        templates = self._templates(projection.data.campaign)
         return OutgoingMail(
             key=key,
             to=record.address if record else viewer,
             subject=f"[{report.campaign}] {report.turn_label}: report for {report.viewer_name}",
-            text=report_text(report, ruleset=ruleset, templates_dir=self.templates_dir),
-            html=report_html(report, ruleset=ruleset, templates_dir=self.templates_dir, svg=svg),
+            text=report_text(report, ruleset=ruleset, templates_dir=templates),
+            html=report_html(report, ruleset=ruleset, templates_dir=templates, svg=svg),
             attachments=tuple(attachments),
         )
 
     def receipt(self, receipt: Receipt, *, key: str, in_reply_to: str | None) -> OutgoingMail:
         model = build_receipt(receipt, from_address=self.from_address)
-        env = _env(self.templates_dir, None)
+        env = _env(self._templates(receipt.campaign), None)
         verdict = "orders received" if model.accepted else "orders refused"
         return OutgoingMail(
             key=key, to=receipt.to, in_reply_to=in_reply_to,

@@ -202,3 +202,26 @@ def test_a_player_can_ask_how_a_step_was_resolved():
     explanation = next(m for m in outcome.replies if m.key.startswith("explain:"))
     assert "roll tiebreak" in explanation.text and "from orders of ann" in explanation.text
     assert "BID" not in explanation.text or "(sealed)" not in explanation.text
+
+
+def test_a_rotated_token_replaces_the_old_one():
+    service, master, _ = game()
+    token, outcome = master.rotate_token("g", "ann", "leaked in a forum post")
+    assert not outcome.mail
+    with pytest.raises(CommandError, match="wrong token"):
+        service.authenticate("g", "ann", "ann", "ann@example.org")
+    assert service.authenticate("g", "ann", token, "ann@example.org")[0] == "ann"
+
+
+def test_json_attachment_orders():
+    service, _, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    envelope = Envelope(sender="ann@example.org", message_id="<j1@example.org>", text="",
+                        json_orders={"signon": {"player": "ann", "campaign": "g", "token": "ann"}, "orders": ["BID 4"]},
+                        raw=b"json")
+    outcome = service.handle_mail(envelope)
+    receipt = next(m for m in outcome.replies if m.key.startswith("receipt"))
+    assert "orders received" in receipt.subject and "BID 4" in receipt.text
+    assert list(service.projection("g").data.inputs.values())[0].value == 4
+    bad = service.handle_mail(Envelope(sender="ann@example.org", message_id="<j2@example.org>", text="",
+                                       json_orders={"orderz": []}, raw=b"bad json"))
+    assert bad.replies[0].key.startswith("refusal") and "unknown key 'orderz'" in bad.replies[0].text

@@ -50,8 +50,8 @@ def apply_result(state: GameState, scenario: Scenario, judge: Any, combat: cm.Co
                  result: cm.CombatResult) -> None:
     """Losses, veterans, unrest and morale of a finished combat (§13.1.7–§13.1.8)."""
     for name in cm.SIDES:
-        power = combat.side(name).power
         outcome = result.side(name)
+        _reattach_leaders(state, combat.side(name), outcome)
         for unit in outcome.eliminated:
             eliminate(state, unit)
         for unit in outcome.dispersed:
@@ -68,12 +68,31 @@ def apply_result(state: GameState, scenario: Scenario, judge: Any, combat: cm.Co
             troop = state.troop(outcome.veteran)
             if troop is not None and not troop.veteran:
                 troop.quality += 1
-        if outcome.unrest and power in state.powers:
-            state.powers[power].unrest = max(0, state.powers[power].unrest + outcome.unrest)
+    for power, change in result.unrest:
+        if power in state.powers:
+            state.powers[power].unrest = max(0, state.powers[power].unrest + change)
     if result.morale_to is not None:
         winner = combat.side(result.morale_to).power
         loser = combat.side(cm.other(result.morale_to)).power
         give_morale(state, judge, loser, winner, f"{combat.type} combat lost in {combat.area}", "§21.3.5")
+
+
+def _reattach_leaders(state: GameState, side_: cm.Side, outcome: cm.SideResult) -> None:
+    """§17.1, RR-C8: a leader whose unit goes moves at no cost to a unit of the side still
+    on the field; when none is left the engine says whether it is dispersed (with a
+    dispersed unit) or eliminated."""
+    gone = set(outcome.eliminated) | set(outcome.dispersed)
+    staying = [u.id for u in side_.units if u.id not in gone and u.kind in (cm.TROOP, cm.SQUADRON, cm.FORTRESS)]
+    for leader in list(state.leaders):
+        if leader.unit not in gone:
+            continue
+        if leader.id in outcome.leaders_eliminated:
+            state.leaders.remove(leader)
+            state.leader_pool.append(leader.id)
+        elif leader.id in outcome.leaders_dispersed:
+            leader.unit = next((u for u in outcome.dispersed if state.troop(u) is not None), leader.unit)
+        elif staying:
+            leader.unit = staying[0]
 
 
 def eliminate(state: GameState, unit: str) -> None:

@@ -298,8 +298,12 @@ def _action(state: GameState, scenario: Scenario, player: str, order: Action, ru
     powers = state.powers_of(player, scenario)
     if order.power not in powers:
         raise IllegalOrder(unknown_name("power of yours", order.power, powers))
+    procedure = ACTIONS.get(type(order.verb))
+    if procedure is None:
+        raise IllegalOrder(f"{order.verb.text().split()[0]} is read but not adjudicated yet (see "
+                           f"docs/rules/ratio-regis.md, \"Not adjudicated yet\")")
     _spend(state, order, run.ledger)
-    return ACTIONS[type(order.verb)](state, scenario, order.power, order.verb, run)
+    return procedure(state, scenario, order.power, order.verb, run)
 
 
 def _spend(state: GameState, order: Action, ledger: Ledger) -> None:

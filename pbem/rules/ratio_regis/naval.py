@@ -72,6 +72,8 @@ def sail_path(state: GameState, scenario: Scenario, squadron: Squadron, path: Se
         raise IllegalOrder(f"{squadron.id} is under repair (§9.3)")
     steps = list(path)
     here = squadron.sea
+    if here is not None and steps and steps[0].startswith("@") and resolve_sea(scenario, steps[0]) == here:
+        steps = steps[1:]
     route = [f"@{here}" if here else squadron.port]
     if here is None:  # from port: the first sea must touch the port
         first = resolve_sea(scenario, steps.pop(0)) if steps and steps[0].startswith("@") else None

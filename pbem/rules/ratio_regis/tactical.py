@@ -5,7 +5,6 @@ subjugation with its opposition (§13.5), and control of the area."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register
@@ -106,7 +105,9 @@ def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop],
     ids = ", ".join(t.id for t in troops)
     defender = state.areas[there].controller
     if defender and defender != power and state.at_war(power, defender) and not state.areas[there].rebellion:
-        texts.append(_react(state, scenario, power, defender, here, there, troops, run))
+        reaction = _react(state, scenario, power, defender, here, there, troops, run)
+        if reaction:
+            texts.append(reaction)
     for troop in troops:
         troop.area = there
     texts.append(f"{power} moves {ids} from {here} to {there}")

@@ -22,9 +22,24 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
                            "cards_in_hand": len(p.hand), "bid": p.bid, "vp_per_turn": p.vp_per_turn,
                            "group": p.group}
                     for p in state.players},
+        "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause}
+                 for w in state.wars],
+        "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
+        "units": _units(state),
+        "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if a.active},
         "sections": _sections(state, scenario, viewer),
         "map": _map(state, scenario),
     }
+
+
+def _units(state: GameState) -> dict[str, str]:
+    """Every unit on the map or in a box, with where it is (public: counters are open)."""
+    units = {t.id: t.where() + (" veteran" if t.veteran else "") for t in state.troops}
+    units.update({s.id: s.where() for s in state.squadrons})
+    units.update({f.id: f.area + ("" if f.built else " (under construction)") for f in state.fortresses})
+    units.update({lead.id: f"on {lead.unit}" + (" extraordinary" if lead.extraordinary else "")
+                  for lead in state.leaders})
+    return units
 
 
 def _impulse(state: GameState, names: dict[str, str]) -> dict | None:
@@ -38,6 +53,7 @@ def _impulse(state: GameState, names: dict[str, str]) -> dict | None:
 def _power(state: GameState, scenario: Scenario, code: str) -> dict:
     power, card = state.powers[code], scenario.powers[code]
     return {"name": card.name, "player": power.player, "unrest": power.unrest, "vitality": card.vitality,
+            "morale": power.morale,
             "income": card.income, "active": power.active, "at_war": state.at_war(code),
             "available": dict(sorted(power.pool.items())), "synthetic": card.synthetic}
 
@@ -62,8 +78,17 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
                                str(state.powers[code].unrest), str(state.powers[code].pool.get("2-3", 0)),
                                str(state.powers[code].pool.get("3-4", 0))]
                               for code in scenario.power_order if state.powers[code].active]})
-    sections.append({"title": "Forces", "columns": ["Troop", "Power", "Quality", "Where"],
-                     "rows": [[t.id, t.power, f"Q{t.quality}", t.where()] for t in state.troops]})
+    sections.append({"title": "Forces", "columns": ["Unit", "Power", "Quality", "Where"],
+                     "rows": [[t.id, t.power, f"Q{t.quality}", t.where()] for t in state.troops]
+                     + [[s.id, s.power, f"S{s.quality}", s.where()] for s in state.squadrons]
+                     + [[f.id, f.power, "fortress", _units(state)[f.id]] for f in state.fortresses]
+                     + [[lead.id, lead.power, scenario.leaders[lead.id].ability + (" (extraordinary)"
+                                                                                  if lead.extraordinary else ""),
+                         f"on {lead.unit}"] for lead in state.leaders]})
+    if state.wars:
+        sections.append({"title": "Wars", "columns": ["War", "Morale held", "Cause"],
+                         "rows": [[" – ".join(w.sides), ", ".join(f"{p} {w.morale.get(p, 0)}" for p in w.sides),
+                                   w.cause] for w in state.wars]})
     sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
                      "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", state.areas[a.id].controller or "-",
                                " ".join(t.id for t in state.troops_in(a.id))]

@@ -79,6 +79,10 @@ class Fighter:
     def played(self, effect: str) -> bool:
         return any(c.effect == effect for c in self.cards)
 
+    def rolled(self) -> list[Die]:
+        """The dice actually rolled (none when the garrison capitulated first)."""
+        return [d for d in self.dice if d.raws]
+
     def removed(self) -> list[str]:
         return self.eliminated + self.dispersed
 
@@ -118,7 +122,7 @@ class Battle:
         committed = tuple(u.id for u in f.units) if self.rules.force_die is None else ()
         dispersed = tuple(u for u in f.dispersed if u not in damaged)
         leaders_out = leaders_lost(f.side, f.eliminated, dispersed)
-        return SideResult(power=f.side.power, committed=committed, dice=len(f.dice), conscript=f.conscript,
+        return SideResult(power=f.side.power, committed=committed, dice=len(f.rolled()), conscript=f.conscript,
                           battle_points=f.battle_points, casualties=f.casualties,
                           disband_results=f.disband_results, eliminated=tuple(f.eliminated), dispersed=dispersed,
                           damaged=tuple(damaged), leaders_eliminated=tuple(leaders_out[0]),
@@ -128,7 +132,7 @@ class Battle:
     def rolls(self) -> tuple[DieRoll, ...]:
         out = []
         for name in self.order():
-            for d in self.fighters[name].dice:
+            for d in self.fighters[name].rolled():
                 s = score(d.value)
                 out.append(DieRoll(name, d.id, d.category, tuple(d.raws), d.value, tuple(d.plus),
                                    s.battle_points, s.casualty))
@@ -139,7 +143,7 @@ class Battle:
         sides = sides or {name: self.side_result(name) for name in (ATTACKER, DEFENDER)}
         changes = [(f.side.power, f.unrest) for f in self.fighters.values() if f.unrest] + list(unrest)
         loser = None if self.winner is None else self.fighters[other(self.winner)]
-        morale_to = self.winner if loser is not None and len(loser.dice) >= 2 and self.rules.morale(self.combat) \
+        morale_to = self.winner if loser is not None and len(loser.rolled()) >= 2 and self.rules.morale(self.combat) \
             else None  # the conscript's die counts: §28.6
         return CombatResult(combat=self.combat.id, type=self.combat.type, battlefield=self.size, winner=self.winner,
                             dice=self.rolls(), attacker=sides[ATTACKER], defender=sides[DEFENDER],
