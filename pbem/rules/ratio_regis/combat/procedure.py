@@ -22,12 +22,12 @@ from collections.abc import Callable, Sequence
 from pbem.core.engine import StepContext
 from pbem.rules.ratio_regis.combat import field, naval, piracy, siege, subjugation
 from pbem.rules.ratio_regis.combat.battle import (DISPERSE, SIEGE_CASUALTY, Battle, Die, Fighter, ask, commander)
-from pbem.rules.ratio_regis.combat.cards import (AFTER_ROLL, AMBUSH, BATTLEFIELD, BEFORE_ROLL, CARD_EFFECTS,
-                                                 FLANKING_ATTACK, GUARDS, SURPRISE_ATTACK)
-from pbem.rules.ratio_regis.combat.model import (ATTACKER, CONSCRIPT, DEFENDER, CREATIVE, DETERMINED, FIELD, FORCE, FORTRESS,
-                                                 NAVAL, ORGANIZER, PIRACY, SIEGE, SIDES, SQUADRON, SUBJUGATION,
-                                                 SUPPORT, TROOP, Combat, CombatCard, CombatResult, Modifier, Unit,
-                                                 other)
+from pbem.rules.ratio_regis.combat.cards import (AFTER_ROLL, AMBUSH, BATTLEFIELD, BEFORE_ROLL, CARD_EFFECTS, GUARDS,
+                                                 SURPRISE_ATTACK)
+from pbem.rules.ratio_regis.combat.model import (ATTACKER, CONSCRIPT, CREATIVE, DEFENDER, DETERMINED, FIELD, FORCE,
+                                                 FORTRESS, NAVAL, ORGANIZER, PIRACY, SIEGE, SIDES, SQUADRON,
+                                                 SUBJUGATION, SUPPORT, TROOP, Combat, CombatCard, CombatResult,
+                                                 Modifier, Unit, other)
 from pbem.rules.ratio_regis.combat.options import option
 from pbem.rules.ratio_regis.combat.table import (BEST_VALUE, MAX_CATEGORY, MIN_CATEGORY, clamp_category, modified,
                                                  score, value_worth, worth)
@@ -154,13 +154,12 @@ def _commit(ctx: StepContext, battle: Battle, name: str) -> None:
     default = {"units": default_units, "conscript": conscript_allowed and len(default_units) < battle.size}
     answer = default
     if len(candidates) > battle.size or (conscript_allowed and len(candidates) < battle.size):
-        ids = [u.id for u in candidates]
-        answer = ask(ctx, battle, name, kind="commit", default=default, rule="§13.1.5", units=ids, max=battle.size,
-                     conscript=conscript_allowed and len(candidates) < battle.size,
-                     prompt=f"{combat.type.capitalize()} in {combat.area}, battlefield {battle.size}: which units fight? "
-                            f"({', '.join(f'{u.id} Q{u.category}' for u in candidates)})"
-                            + (" You may add a Q1 conscript (+1 unrest)." if conscript_allowed and not combat.mini_map
-                               else " You may add a Q1 conscript." if conscript_allowed else ""))
+        cost = "" if combat.mini_map else " (+1 unrest)"
+        note = f" You may add a Q1 conscript{cost}." if conscript_allowed else ""
+        answer = ask(ctx, battle, name, kind="commit", default=default, rule="§13.1.5",
+                     units=[u.id for u in candidates], max=battle.size, conscript=conscript_allowed,
+                     prompt=f"{combat.type.capitalize()} in {combat.area}, battlefield {battle.size}: which units "
+                            f"fight? ({', '.join(f'{u.id} Q{u.category}' for u in candidates)}).{note}")
     by_id = {u.id: u for u in candidates}
     f.units = [by_id[i] for i in answer["units"]]
     f.dice = [Die(u.id, u.category) for u in f.units]

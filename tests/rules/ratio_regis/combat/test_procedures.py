@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from combat_kit import context, leader, run, side, squadrons, troops
+from combat_kit import leader, run, side, squadrons, troops
 
-from pbem.core.engine import Policy, run_step
+from pbem.core.engine import Policy, StepContext, run_step
 from pbem.rules.ratio_regis.combat import Combat, CombatCard, Modifier, Unit, fight
 from pbem.rules.ratio_regis.combat.answers import parse_answer
 from pbem.rules.ratio_regis.combat.battle import IllegalCombatAnswer
@@ -266,9 +266,9 @@ def test_a_standing_policy_answers_with_context():
     combat = battle(terrain="forest", area="Paris")
     policy = Policy(id="P1", player="p-b", kind="battlefield", answer_text="BF MIN",
                     conditions=(("area", "=", "paris"), ("enemy_units", ">=", "2")))
-    ctx = context({}, {"combat": [3, 3, 3, 3]})
-    ctx._policies = [policy]
-    ctx._read_policy = lambda p, r: parse_answer(r.kind, p.answer_text)
+    ctx = StepContext(campaign="c", step="s", secret=bytes(32), answers={}, policies=[policy],
+                      read_policy=lambda p, r: parse_answer(r.kind, p.answer_text), forced={"combat": [3, 3, 3, 3]},
+                      scenario=None, players={})
     box = {}
     step = run_step(lambda c, _: box.setdefault("r", fight(c, combat)), None, ctx)
     assert step.completed and box["r"].battlefield == 3

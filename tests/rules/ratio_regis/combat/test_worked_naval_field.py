@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from combat_kit import leader, run, side, squadrons, troops
 
-from pbem.rules.ratio_regis.combat import Combat, CombatCard
+from pbem.rules.ratio_regis.combat import Combat
 from pbem.rules.ratio_regis.combat.support import Supporter, contest
 
 
