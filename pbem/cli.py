@@ -507,12 +507,14 @@ def scenario_check(file: Path, ruleset: str = typer.Option("ratio-regis", "--rul
 
 
 @app.command()
-def demo(ruleset: str = typer.Option("ratio-regis", "--ruleset", help="Which example campaign."),
+def demo(ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The game."),
+         example: str = typer.Option("demo", "--example", help="Which example campaign of that game "
+                                                                "(examples/<ruleset>/<example>/)."),
          out: Path = typer.Option(Path("demo-out"), "--out", help="Where the home and the reports go.")) -> None:
     """Play an example campaign from examples/ through the mail path; reports go under OUT."""
     from pbem.demo import run_demo
 
-    summary = run_demo(ruleset, out)
+    summary = run_demo(ruleset, out, example)
     typer.echo(summary)
 
 

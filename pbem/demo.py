@@ -27,10 +27,12 @@ MARKER = ".pbem-demo"
 DEMO_DATE = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 
 
-def demo_dir(ruleset: str) -> Path:
-    directory = EXAMPLES / ruleset / "demo"
+def demo_dir(ruleset: str, example: str = "demo") -> Path:
+    directory = EXAMPLES / ruleset / example
     if not (directory / "campaign.toml").is_file():
-        raise CommandError(f"no example campaign for ruleset {ruleset!r} (looked in {directory})")
+        known = sorted(p.parent.name for p in (EXAMPLES / ruleset).glob("*/campaign.toml"))
+        raise CommandError(f"no example campaign {example!r} for ruleset {ruleset!r} "
+                           f"(there are: {', '.join(known) or 'none'})")
     return directory
 
 
@@ -61,8 +63,8 @@ def as_mail(body: str, *, sender: str, to: str, number: int, name: str) -> bytes
     return bytes(message)
 
 
-def run_demo(ruleset: str, out: Path) -> str:
-    source = demo_dir(ruleset)
+def run_demo(ruleset: str, out: Path, example: str = "demo") -> str:
+    source = demo_dir(ruleset, example)
     campaign = load_data_file(source / "campaign.toml")
     name = campaign["name"]
     out = _fresh(out)

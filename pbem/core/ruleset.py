@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
@@ -142,6 +143,7 @@ class Ruleset(Protocol):
         """What `viewer` (a player id, `public` or `gm`) may see of the state."""
 
 
+@cache
 def _entry_points() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group="pbem.rulesets")}
 
@@ -150,8 +152,9 @@ def available() -> list[str]:
     return sorted(_entry_points())
 
 
+@cache
 def load(name: str) -> Ruleset:
-    """The ruleset registered under `name`."""
+    """The ruleset registered under `name` (rulesets hold no state, so one serves all)."""
     found = _entry_points().get(name)
     if found is None:
         known = ", ".join(available()) or "none installed"

@@ -49,7 +49,8 @@ def environment(override: Path | None = None, ruleset: str | None = None) -> Imm
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(wrap=text.wrap, heading=text.heading, table=text.table, pluck=text.pluck)
+    env.filters.update(wrap=text.wrap, heading=text.heading, table=text.table, html_table=text.html_table,
+                       pluck=text.pluck)
     env.globals["WIDTH"] = text.WIDTH
     return env
 

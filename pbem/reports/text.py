@@ -8,8 +8,10 @@ how it is laid out; they never see a projection, only strings from a report mode
 from __future__ import annotations
 
 import textwrap
-from functools import lru_cache
 from collections.abc import Sequence
+from functools import lru_cache
+
+from markupsafe import Markup, escape
 
 WIDTH = 72
 GAP = "  "
@@ -102,3 +104,18 @@ def _field(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(_field(v) for v in value)
     return str(value)
+
+
+def html_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> Markup:
+    """The HTML of a table, escaped; "(none)" when it has no rows."""
+    if not rows:
+        return Markup('<p class="sub">(none)</p>')
+    return _html_table(tuple(str(c) for c in columns), tuple(tuple(str(c) for c in r) for r in rows))
+
+
+@lru_cache(maxsize=256)
+def _html_table(columns: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> Markup:
+    """Cached by content, like the text tables: a step's public tables repeat in every report."""
+    head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+    body = "\n".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return Markup(f"<table>\n<tr>{head}</tr>\n{body}\n</table>")
