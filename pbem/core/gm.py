@@ -18,7 +18,7 @@ from typing import Any
 
 from eventsourcing.domain import DomainEvent
 
-from pbem.core.campaign import Campaign, DiceVault, campaign_id
+from pbem.core.campaign import Campaign, DiceVault
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import RulingError
 from pbem.core.service import CampaignService, CommandError, Outcome, token_hash
@@ -77,15 +77,15 @@ class GameMaster:
     def _command(self, name: str, announce: str, apply) -> Outcome:
         """Record GM facts, resolve what they allow, save, and announce to everyone."""
         service = self.service
-        campaign, projection = service._open(name)
+        campaign, projection = service.open_campaign(name)
         before = campaign.version
         apply(campaign, projection)
         outcome = Outcome(name)
-        outcome.steps_resolved = service._advance(campaign, projection)
-        service._save(campaign, projection)
+        outcome.steps_resolved = service.advance(campaign, projection)
+        service.save(campaign, projection)
         outcome.mail.extend(self._announce(projection, announce, before))
         if outcome.steps_resolved:
-            outcome.mail.extend(service._reports(projection, since_version=before, version=campaign.version))
+            outcome.mail.extend(service.reports_mail(projection, since_version=before, version=campaign.version))
         return outcome
 
     def _announce(self, projection: CampaignProjection, text: str, version: int) -> list:
@@ -95,9 +95,6 @@ class GameMaster:
         return [renderer.press(projection, player.id, "the GM", text,
                                key=f"gm:{projection.data.campaign}:{version}:{player.id}")
                 for player in projection.data.players.values()]
-
-    def _record(self, campaign: Campaign, projection: CampaignProjection, command, **kwargs: Any) -> None:
-        self.service._record(campaign, projection, command, **kwargs)
 
     def execute(self, name: str, line: str) -> tuple[str, Outcome]:
         """One `GM <verb> …` line of a mail from the GM."""
@@ -111,7 +108,7 @@ class GameMaster:
         def apply(campaign: Campaign, projection: CampaignProjection) -> None:
             if projection.data.paused:
                 raise CommandError(f"{name} is already paused")
-            self._record(campaign, projection, campaign.pause, reason=reason, at=self._now().isoformat())
+            self.service.record(campaign, projection, campaign.pause, reason=reason, at=self._now().isoformat())
         return self._command(name, f"The campaign is paused: {reason}. Orders are still taken; nothing is "
                                    "processed and no deadline passes until it resumes.", apply)
 
@@ -121,12 +118,12 @@ class GameMaster:
             if not projection.data.paused:
                 raise CommandError(f"{name} is not paused")
             paused_at = datetime.fromisoformat(projection.data.paused_at)
-            self._record(campaign, projection, campaign.resume, reason=reason, at=self._now().isoformat())
+            self.service.record(campaign, projection, campaign.resume, reason=reason, at=self._now().isoformat())
             step = projection.step
             if step in projection.data.deadlines and step not in projection.data.deadlines_passed:
                 left = datetime.fromisoformat(projection.data.deadlines[step]) - paused_at
                 at = self._now() + max(left, timedelta(0))
-                self._record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(),
+                self.service.record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(),
                              reason="time left when the campaign was paused", by="GM")
         return self._command(name, f"The campaign resumes: {reason}.", apply)
 
@@ -140,7 +137,7 @@ class GameMaster:
                 raise CommandError(f"{name} has no deadline running")
             at = datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)
             holder["at"] = at.isoformat()
-            self._record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(), reason=reason,
+            self.service.record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(), reason=reason,
                          by="GM")
         outcome = self._command(name, "", apply)
         text = f"The deadline is now {holder['at']} (UTC): {reason}."
@@ -156,10 +153,10 @@ class GameMaster:
             if step is None:
                 raise CommandError(f"{name} is over")
             if step not in projection.data.deadlines_passed:
-                self._record(campaign, projection, campaign.pass_deadline, step=step, at=self._now().isoformat(),
+                self.service.record(campaign, projection, campaign.pass_deadline, step=step, at=self._now().isoformat(),
                              by=f"GM: {reason}")
             if step not in projection.data.graces_expired:
-                self._record(campaign, projection, campaign.expire_grace, step=step, at=self._now().isoformat())
+                self.service.record(campaign, projection, campaign.expire_grace, step=step, at=self._now().isoformat())
         return self._command(name, f"The GM processes the current step now: {reason}.", apply)
 
     # -- people -------------------------------------------------------------
@@ -171,7 +168,7 @@ class GameMaster:
             record = projection.data.players.get(player)
             if record is None:
                 raise CommandError(f"{player!r} is not a player of {name}")
-            self._record(campaign, projection, campaign.replace_player, player=player,
+            self.service.record(campaign, projection, campaign.replace_player, player=player,
                          name=new_name or record.name, address=address.lower(),
                          token_hash=token_hash(name, player, token), reason=reason)
         return token, self._command(name, f"{player} is now played by {new_name or 'a new player'}"
@@ -184,7 +181,7 @@ class GameMaster:
         def apply(campaign: Campaign, projection: CampaignProjection) -> None:
             if player not in projection.data.players:
                 raise CommandError(f"{player!r} is not a player of {name}")
-            self._record(campaign, projection, campaign.rotate_token, player=player,
+            self.service.record(campaign, projection, campaign.rotate_token, player=player,
                          token_hash=token_hash(name, player, token), reason=reason)
         outcome = self._command(name, "", apply)
         outcome.mail = [m for m in outcome.mail if not m.key.startswith("gm:")]  # nothing to announce
@@ -196,7 +193,7 @@ class GameMaster:
         def apply(campaign: Campaign, projection: CampaignProjection) -> None:
             if observer in projection.data.players:
                 raise CommandError(f"{observer!r} is already in {name}")
-            self._record(campaign, projection, campaign.join, player=observer, name=observer, address=address.lower(),
+            self.service.record(campaign, projection, campaign.join, player=observer, name=observer, address=address.lower(),
                          token_hash=token_hash(name, observer, token), timezone="UTC", role="observer")
         return token, self._command(name, f"{observer} joins as an observer.", apply)
 
@@ -212,13 +209,13 @@ class GameMaster:
                 ruleset.apply_ruling(projection.state(), projection.scenario, kind, args)
             except RulingError as error:
                 raise CommandError(f"the ruling cannot apply: {error}") from None
-            self._record(campaign, projection, campaign.rule, kind=kind, args=args, reason=reason)
+            self.service.record(campaign, projection, campaign.rule, kind=kind, args=args, reason=reason)
         described = " ".join(f"{k}={v}" for k, v in sorted(args.items()))
         return self._command(name, f"GM ruling {kind} {described}: {reason}.", apply)
 
     def reveal(self, name: str, reason: str) -> Outcome:
         def apply(campaign: Campaign, projection: CampaignProjection) -> None:
-            self._record(campaign, projection, campaign.reveal_seed, secret=projection.secret.hex())
+            self.service.record(campaign, projection, campaign.reveal_seed, secret=projection.secret.hex())
         secret = self.service.loader.secret(name).hex()
         return self._command(name, f"The dice secret is revealed: {secret}. Its sha256 is the commitment printed "
                                    f"in the first report; every roll can now be recomputed ({reason}).", apply)
@@ -244,16 +241,16 @@ class GameMaster:
         campaign = service.campaign(name)
         campaign.roll_back(to_version=version, reason=reason)
         service.store.save(campaign)
-        service._open_campaigns.pop(name, None)
-        campaign, projection = service._open(name)
+        service.forget(name)
+        campaign, projection = service.open_campaign(name)
         before = campaign.version
         outcome = Outcome(name)
-        outcome.steps_resolved = service._advance(campaign, projection)
-        service._save(campaign, projection)
+        outcome.steps_resolved = service.advance(campaign, projection)
+        service.save(campaign, projection)
         outcome.mail.extend(self._announce(projection, f"The campaign is rolled back to just after step {step}: "
                                                        f"{reason}. Orders sent since then must be sent again.",
                                            before))
-        outcome.mail.extend(service._reports(projection, since_version=version, version=campaign.version))
+        outcome.mail.extend(service.reports_mail(projection, since_version=version, version=campaign.version))
         return outcome
 
     def _inputs_after(self, name: str, version: int) -> list[DomainEvent]:
@@ -343,7 +340,7 @@ class GameMaster:
         projection_engine = service.loader.fresh(name).engine_version
         campaign.start_rerun(from_step=after_step, reason=reason, engine_version=projection_engine)
         service.store.save(campaign)
-        service._open_campaigns.pop(name, None)
+        service.forget(name)
         before = service.campaign(name).version
         if ruling is not None:
             self.ruling(name, ruling[0], ruling[1], f"correction for the rerun: {reason}")
@@ -353,7 +350,7 @@ class GameMaster:
         outcome.mail.extend(self._announce(projection, f"RERUN: the turn is processed again from after step "
                                                        f"{after_step}: {reason}. The reports that follow replace "
                                                        "the earlier ones.", before))
-        outcome.mail.extend(service._reports(projection, since_version=version, version=projection.data.version))
+        outcome.mail.extend(service.reports_mail(projection, since_version=version, version=projection.data.version))
         return outcome
 
 

@@ -1,0 +1,149 @@
+"""Mail into a campaign (DESIGN §1, §6; issue 3): one received mail recorded once —
+deduplicated by Message-ID and digest, kept whole in the fact that records it — the
+sender checked (SIGNON token and address), and answered: a receipt, a refusal, or the
+GM's receipt for the commands they mailed. The same mail again changes nothing and gets
+the same replies, derived again from the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any, Callable
+
+from eventsourcing.persistence import IntegrityError
+
+from pbem.core.campaign import InboundMail
+from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
+from pbem.core.orders import JsonOrdersError, OrderText, orders_from_json, split_orders
+from pbem.core.outcomes import CommandError, Outcome, Receipt
+from pbem.core.store import CampaignNotFound
+
+if TYPE_CHECKING:
+    from pbem.core.service import CampaignService
+
+
+def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
+    """Record one received mail and answer it; the same mail again changes nothing
+    and returns the same replies."""
+    digest = hashlib.sha256(envelope.raw or envelope.text.encode()).hexdigest()
+    mail_uuid = InboundMail.create_id(envelope.message_id, digest)
+    try:
+        existing = service.store.repository.get(mail_uuid)
+    except Exception as error:
+        if type(error).__name__ != "AggregateNotFoundError":
+            raise
+        existing = None
+    if existing is not None:
+        return replay_mail(service, existing, envelope)
+    text, json_problem = envelope.text, ""
+    if envelope.json_orders is not None:
+        try:  # the attachment's lines come first: the mail's own SIGNOFF must not cut them off
+            text = orders_from_json(envelope.json_orders) + "\n" + envelope.text
+        except JsonOrdersError as error:
+            json_problem = str(error)
+    parts = split_orders(text)
+    name = parts.signon.campaign if parts.signon else None
+
+    def inbound(outcome: str, versions: list[int]) -> InboundMail:
+        return InboundMail(message_id=envelope.message_id, digest=digest, sender=envelope.sender.lower(),
+                           source_key=envelope.source_key, raw=envelope.raw_compressed(), campaign=name,
+                           campaign_versions=versions, outcome=outcome)
+
+    if "@" not in envelope.sender:
+        # Nobody to answer and nobody to trust: keep the mail, change nothing else.
+        try:
+            service.store.save(inbound("refused: no sender address", []))
+        except IntegrityError:
+            pass
+        return MailOutcome(campaign=name)
+    refusal = json_problem or refusal_reason(parts, envelope)
+    player, copy_to = "", None
+    if not refusal:
+        try:
+            player, copy_to = service.authenticate(name, parts.signon.player, parts.signon.token, envelope.sender)
+        except (CommandError, CampaignNotFound) as error:
+            refusal = str(error)
+    if refusal:
+        try:
+            service.store.save(inbound("refused: " + refusal, []))
+        except IntegrityError:
+            return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
+        return MailOutcome(campaign=name, replies=(refusal_mail(service, envelope, refusal, mail_uuid),))
+    try:
+        outcome = service.submit(name, player, text, mail_id=str(mail_uuid),
+                              in_reply_to=envelope.message_id,
+                              inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts)
+    except IntegrityError:
+        return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
+    replies = list(outcome.mail)
+    if copy_to and outcome.receipt is not None and service.renderer is not None:
+        copy = outcome.receipt.model_copy(update={"to": copy_to})
+        replies.append(service.renderer.receipt(copy, key=f"receipt-copy:{name}:{mail_uuid}", in_reply_to=None))
+    return MailOutcome(campaign=name, replies=tuple(replies))
+
+def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
+    if parts.signon_error:
+        return parts.signon_error
+    if parts.signon is None:
+        if envelope.json_orders is not None:
+            return "a JSON attachment must come with a SIGNON line in the mail"
+        return ("this mail has no SIGNON line; start your orders with "
+                "SIGNON <player> <campaign> <token>")
+    return ""
+
+def refusal_mail(service: CampaignService, envelope: Envelope, reason: str, mail_uuid: Any) -> OutgoingMail:
+    if service.renderer is None:
+        return OutgoingMail(key=f"refusal:{mail_uuid}", to=envelope.sender, subject="Re: " + envelope.subject,
+                            text=reason + "\n")
+    return service.renderer.refusal(envelope.sender, "Re: " + (envelope.subject or "your orders"), reason,
+                                 key=f"refusal:{mail_uuid}", in_reply_to=envelope.message_id)
+
+def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelope) -> MailOutcome:
+    """The replies a recorded mail caused, derived again from the log."""
+    if inbound.outcome.startswith("refused: ") or not inbound.campaign_versions:
+        reason = inbound.outcome.removeprefix("refused: ")
+        return MailOutcome(duplicate=True, campaign=inbound.campaign,
+                           replies=(refusal_mail(service, envelope, reason, inbound.id),))
+    first, last = inbound.campaign_versions
+    name = inbound.campaign
+    projection = service.loader.load(name, upto=last)
+    events = list(service.loader.campaign_events(name, gt=first - 1, lte=last))
+    orders = next((e for e in events if type(e).__name__ in ("OrdersSubmitted", "OrdersRejected")), None)
+    player = orders.player if orders is not None else inbound.outcome.removeprefix("orders of ")
+    record = projection.data.players[player]
+    receipt = Receipt(campaign=name, player=player, to=record.address, timezone=record.timezone,
+                      accepted=orders is None or type(orders).__name__ == "OrdersSubmitted",
+                      reason=getattr(orders, "reason", ""), verdicts=getattr(orders, "verdicts", []),
+                      step=getattr(orders, "step", None))
+    outcome = Outcome(name, receipt, sum(1 for e in events if type(e).__name__ == "StepResolved"))
+    receipt.steps_resolved = outcome.steps_resolved
+    service.fill_owed(receipt, projection)
+    mail = service.mail_for(outcome, projection, first - 1, str(inbound.id), envelope.message_id)
+    return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail))
+
+def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, in_reply_to: str | None,
+             inbound: Callable[[list[int]], InboundMail] | None) -> Outcome:
+    """Carry out the GM commands of a mail from the GM, each a fact of its own."""
+    from pbem.core.gm import GameMaster
+
+    master = GameMaster(service)
+    outcome = Outcome(name)
+    lines = []
+    before = service.campaign(name).version
+    for number, line in parts.gm:
+        try:
+            reply, done = master.execute(name, line)
+        except (CommandError, ValueError) as error:
+            lines.append(f"line {number}: {line}\n  refused: {error}")
+            continue
+        lines.append(f"line {number}: {line}\n  done: {reply}")
+        outcome.mail.extend(done.mail)
+        outcome.steps_resolved += done.steps_resolved
+    if inbound is not None:
+        service.store.save(inbound([before + 1, service.campaign(name).version]))
+    if service.renderer is not None:
+        record = service.live(name).data.players[player]
+        outcome.mail.append(service.renderer.notice(record.address, f"[{name}] your GM commands", "GM commands",
+                                                 "\n".join(lines), key=f"gm-receipt:{name}:{before}",
+                                                 in_reply_to=in_reply_to))
+    return outcome
