@@ -58,7 +58,7 @@ def _orders_for(service: CampaignService, n: int) -> list[tuple[str, str]]:
     return sets
 
 
-def _append_ms(home: Path, clock: _Clock, n: int, repeats: int = 5) -> float:
+def _append_ms(home: Path, clock: _Clock, n: int, repeats: int = 15) -> float:
     """Median time to accept one order set in a service that has just opened the store."""
     timings = []
     for i in range(repeats):

@@ -297,7 +297,18 @@ class CampaignProjection:
         self.data.conditional = []
         self.data.forced = {k: list(v) for k, v in result.forced_left.items()}
         self.data.step = None
+        self._forget_clock(e.step)
         self._invalidate()
+
+    def _forget_clock(self, step: str) -> None:
+        """A resolved step's deadline bookkeeping is done with: dropping it keeps the
+        projection (and each snapshot) the same size however long the campaign runs."""
+        data = self.data
+        for table in (data.deadlines, data.opened, data.reminders, data.ready):
+            table.pop(step, None)
+        data.deadlines_passed = [s for s in data.deadlines_passed if s != step]
+        data.graces_expired = [s for s in data.graces_expired if s != step]
+        data.missed_in = {k: v for k, v in data.missed_in.items() if not k.startswith(step + "@")}
 
     # -- running the current step -----------------------------------------
     def seats(self) -> list[Seat]:
