@@ -142,6 +142,7 @@ class CampaignProjection:
         self.loaded_version = 0
         self.keep_history = True  # False: only the latest state (verify, benches, long-lived services)
         self._run: tuple[StepResult, Any] | None = None
+        self._pristine: Any | None = None
         self._run_valid = False
 
     @property
@@ -163,6 +164,12 @@ class CampaignProjection:
 
     def _invalidate(self) -> None:
         self._run_valid = False
+
+    def reset(self, data: ProjectionData) -> None:
+        """Stand on other data (a snapshot, or the state a rollback returns to)."""
+        self.data = data
+        self._pristine = None
+        self._invalidate()
 
     def _on_PlayerJoined(self, e: Any) -> None:
         self.data.players[e.player] = PlayerRecord(e.player, e.name, e.address, e.token_hash, e.timezone, e.role)
@@ -291,6 +298,7 @@ class CampaignProjection:
         if self.keep_history:
             self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash))
         self.data.state = encoded
+        self._pristine = state
         self.data.last_hash = digest
         self.data.steps_resolved += 1
         self.data.inputs = {}
@@ -316,6 +324,11 @@ class CampaignProjection:
 
     def state(self) -> Any:
         """A fresh copy of the state after the last resolved step."""
+        if self._pristine is not None:
+            # The object a step just resolved into equals the encoded state: the first
+            # caller may have it instead of a decoded copy (replays run one step per step).
+            pristine, self._pristine = self._pristine, None
+            return pristine
         if self.data.state is None:
             initial = self.ruleset.initial_state(self.scenario, self.data.options, self.seats())
             self.data.state = self.ruleset.encode_state(initial)

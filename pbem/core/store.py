@@ -113,7 +113,7 @@ class ProjectionLoader:
         if use_snapshots:
             snapshot = self._newest_snapshot(name, projection.engine_version, upto)
             if snapshot is not None:
-                projection.data = decode_snapshot(snapshot.data.encode())
+                projection.reset(decode_snapshot(snapshot.data.encode()))
         self._fold(projection, name, upto, use_snapshots)
         projection.loaded_version = projection.data.version
         return projection
@@ -124,9 +124,8 @@ class ProjectionLoader:
                 # Facts after the rollback point are superseded, never deleted.
                 earlier = self.load(name, upto=event.to_version, use_snapshots=use_snapshots,
                                     history=projection.keep_history)
-                projection.data = earlier.data
+                projection.reset(earlier.data)
                 projection.resolved = [r for r in projection.resolved if r.version <= event.to_version]
-                projection._invalidate()
                 projection.data.version = event.originator_version
                 continue
             projection.apply(event)
