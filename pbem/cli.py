@@ -60,6 +60,15 @@ def _echo_json(value: object) -> None:
     typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
 
 
+def _print_figures(figures: dict, as_json: bool) -> None:
+    """A bench's figures: JSON for tools, or one aligned line each."""
+    if as_json:
+        _echo_json(figures)
+        return
+    for key, value in figures.items():
+        typer.echo(f"{key:>22}: {value}")
+
+
 def _players(path: Path) -> list[PlayerSpec]:
     data = load_data_file(path)
     entries = data.get("player")
@@ -526,11 +535,7 @@ def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     from pbem.bench import run_replay_bench
 
     result = run_replay_bench(ruleset, events)
-    if as_json:
-        _echo_json(result)
-    else:
-        for key, value in result.items():
-            typer.echo(f"{key:>22}: {value}")
+    _print_figures(result, as_json)
 
 
 @bench_app.command("mail")
@@ -542,11 +547,7 @@ def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
     from pbem.mail.bench import run_mail_bench
 
     result = run_mail_bench(mails, handler_factory=mail_bench_handler)
-    if as_json:
-        _echo_json(result)
-    else:
-        for key, value in result.items():
-            typer.echo(f"{key:>22}: {value}")
+    _print_figures(result, as_json)
 
 
 @bench_app.command("report")
@@ -556,11 +557,7 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     from pbem.reports.bench import run_report_bench
 
     result = run_report_bench(turns)
-    if as_json:
-        _echo_json(result)
-    else:
-        for key, value in result.items():
-            typer.echo(f"{key:>22}: {value}")
+    _print_figures(result, as_json)
 
 
 def main() -> None:
