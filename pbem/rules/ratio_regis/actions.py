@@ -8,11 +8,11 @@ as more functions of the same shape, dispatched from `ACTIONS`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area, strategic_move
+from pbem.rules.ratio_regis.movement import Convoy, IllegalOrder, resolve_area, strategic_move
 from pbem.rules.ratio_regis.orders import (Attach, BuildTroop, FormFleet, Home, Regroup, Sail, Sortie, StratTroop,
                                            Swap, Verb)
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -88,9 +88,9 @@ def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTr
     text = f"{power} builds {troop.id} (Q{troop.quality}) at {area}"
     touched = [area]
     if order.path:
-        route = strategic_move(state, scenario, troop, order.path)
+        route = strategic_move(state, scenario, troop, order.path, run)
         touched.append(troop.area)
-        text += " and moves it " + ">".join(route)
+        text += " and moves it " + route_text(route, scenario)
     check_stacking(state, scenario, touched)
     return text
 
@@ -121,9 +121,9 @@ def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, ru
     text = f"{power} regroups {troop.id} at {area}"
     touched = [area]
     if order.path:
-        route = strategic_move(state, scenario, troop, order.path)
+        route = strategic_move(state, scenario, troop, order.path, run)
         touched.append(troop.area)
-        text += " and moves it " + ">".join(route)
+        text += " and moves it " + route_text(route, scenario)
     check_stacking(state, scenario, touched)
     return text
 
@@ -132,9 +132,15 @@ def strategic_troop(state: GameState, scenario: Scenario, power: str, order: Str
                     run: ImpulseRun) -> str:
     """§10.2: one troop (with its leader, once leaders exist) along a path."""
     troop = own_troop(state, power, order.troop)
-    route = strategic_move(state, scenario, troop, order.path)
+    route = strategic_move(state, scenario, troop, order.path, run, Convoy(power, order.escort, order.fights))
     check_stacking(state, scenario, [troop.area])
-    return f"{power} moves {troop.id} strategically " + ">".join(route)
+    run.ledger.acted.add(troop.id)
+    return f"{power} moves {troop.id} strategically " + route_text(route, scenario)
+
+
+def route_text(route: Sequence[str], scenario: Scenario) -> str:
+    """A route as the chronicle writes it: seas with their @."""
+    return ">".join(f"@{place}" if place in scenario.seas else place for place in route)
 
 
 def move_home(state: GameState, scenario: Scenario, power: str, order: Home, run: ImpulseRun) -> str:
@@ -162,7 +168,7 @@ class ImpulseStart:
         self.under_repair = frozenset(s.id for s in state.squadrons if s.repair)
         self.building = frozenset(f.id for f in state.fortresses if not f.built)
         self.at_sea = {s.id: s.sea for s in state.squadrons if s.sea is not None}
-        self.coastal = frozenset(t.id for t in state.troops if t.area is not None and not t.besieged)
+        self.areas = {t.id: t.area for t in state.troops if t.area is not None and not t.besieged}
 
 
 @dataclass

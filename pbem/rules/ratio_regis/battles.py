@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.rules.ratio_regis.combat import model as cm
+from pbem.rules.ratio_regis.combat.cards import CARD_EFFECTS
 from pbem.rules.ratio_regis.leaders import leaders_with, remove_unit_leader
 from pbem.rules.ratio_regis.naval import send_to_base
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -37,13 +38,37 @@ def side(state: GameState, scenario: Scenario, power: str, units: Sequence[str],
     leaders = tuple(cm.Leader(lead.id, scenario.leaders[lead.id].ability, lead.extraordinary)
                     for lead in leaders_with(state, carried))
     player = state.powers[power].player or ""
-    return cm.Side(power, player, tuple(members), leaders)
+    return cm.Side(power, player, tuple(members), leaders, cards=combat_cards(state, scenario, player))
+
+
+def combat_cards(state: GameState, scenario: Scenario, player: str) -> tuple[cm.CombatCard, ...]:
+    """The combat cards in the player's hand whose effect the engine knows (§8.2.2 "Combat
+    cards"); RR-I63: a card's effect is named by its title (Flanking Attack ->
+    flanking-attack)."""
+    if not player:
+        return ()
+    found = []
+    for number in state.player(player).hand:
+        card = scenario.cards[number]
+        effect = "-".join(card.title.lower().split())
+        if card.combat and effect in CARD_EFFECTS:
+            found.append(cm.CombatCard(number, card.title, effect))
+    return tuple(found)
 
 
 def fight(judge: Any, combat: cm.Combat) -> cm.CombatResult:
     """Run the combat engine with the impulse's adjudicator (dice, decisions)."""
     from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight  # the engine (§13)
     return engine_fight(judge, combat)
+
+
+def outcome(combat: cm.Combat, result: cm.CombatResult) -> str:
+    """Who beat whom, for the chronicle."""
+    if result.winner is None:
+        return f"a draw between {combat.attacker.power} and {combat.defender.power}"
+    winner = combat.side(result.winner).power
+    loser = combat.side(cm.other(result.winner)).power
+    return f"{winner} beats {loser}"
 
 
 def apply_result(state: GameState, scenario: Scenario, judge: Any, combat: cm.Combat,
@@ -68,6 +93,11 @@ def apply_result(state: GameState, scenario: Scenario, judge: Any, combat: cm.Co
             troop = state.troop(outcome.veteran)
             if troop is not None and not troop.veteran:
                 troop.quality += 1
+        player = combat.side(name).player
+        for number in outcome.cards_played:  # played in combat: face up to the discard (§8.2.2)
+            if player and number in state.player(player).hand:
+                state.player(player).hand.remove(number)
+                state.discard.append(number)
     for power, change in result.unrest:
         if power in state.powers:
             state.powers[power].unrest = max(0, state.powers[power].unrest + change)

@@ -15,6 +15,8 @@ from pbem.core.engine import StepContext
 from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis import deck
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, war  # noqa: F401 (they register actions)
+from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
+from pbem.rules.ratio_regis import sieges
 from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
@@ -118,6 +120,13 @@ class Adjudicator:
             raise Unresolved
         self.interrupts += 1
         return self.ctx.decide(request)
+
+    def decide_all(self, requests):
+        """Simultaneous decisions, revealed together (DESIGN §4, item 3)."""
+        if not self.live:
+            raise Unresolved
+        self.interrupts += 1
+        return self.ctx.decide_all(requests)
 
     def roll(self, purpose: str, *, sides: int = 6, rule: str = "") -> int:
         if not self.live:
@@ -303,7 +312,9 @@ def _action(state: GameState, scenario: Scenario, player: str, order: Action, ru
         raise IllegalOrder(f"{order.verb.text().split()[0]} is read but not adjudicated yet (see "
                            f"docs/rules/ratio-regis.md, \"Not adjudicated yet\")")
     _spend(state, order, run.ledger)
-    return procedure(state, scenario, order.power, order.verb, run)
+    text = procedure(state, scenario, order.power, order.verb, run)
+    sieges.lift_ended_sieges(state, run.judge)  # besiegers gone: the siege ends (§13.4.5)
+    return text
 
 
 def _spend(state: GameState, order: Action, ledger: Ledger) -> None:

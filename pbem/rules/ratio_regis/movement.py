@@ -1,14 +1,17 @@
 """Strategic movement of troops (§10.2).
 
 A single troop crosses any number of areas that its power controls, or that hold its
-own unbesieged troops, and may not end at sea. Legs by sea (a coastal area to an
-adjacent sea, §10.2) and their interception (§10.2.1, §11.4.1) belong to the naval
-rules: `_sea_leg` is the place they go; until then a sea in a path is refused.
+own unbesieged troops, and seas, and may not end at sea. A land leg joins adjacent
+areas; a sea leg goes from a coastal area to one of its seas, between adjacent seas, or
+from a sea to a coastal area on it (§10.2). The route is checked whole before anything
+moves; a route with seas is then carried by `sea_moves.travel`, which resolves the naval
+interceptions (§10.2.1, §11.4.1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -19,6 +22,19 @@ class IllegalOrder(ValueError):
     """An order the rules forbid in the current state; the message says why."""
 
 
+@dataclass
+class Convoy:
+    """What the mover of troops by sea says in its order (§11.4.1): the escort and the
+    order in which the interceptors fight; and the powers that have tried already (each
+    tries once per move). `escort_squadrons` is fixed when the escort is checked."""
+
+    power: str
+    escort: str | None = None
+    fights: tuple[str, ...] = ()
+    tried: set[str] = field(default_factory=set)
+    escort_squadrons: list[str] = field(default_factory=list)
+
+
 def resolve_area(scenario: Scenario, word: str) -> str:
     """An active area's id from what the player wrote, or a message with a suggestion."""
     area = scenario.find_area(word)
@@ -27,8 +43,10 @@ def resolve_area(scenario: Scenario, word: str) -> str:
     return area
 
 
-def strategic_move(state: GameState, scenario: Scenario, troop: Troop, path: Sequence[str]) -> list[str]:
-    """Move `troop` along `path` (§10.2); returns the areas crossed, start included.
+def strategic_move(state: GameState, scenario: Scenario, troop: Troop, path: Sequence[str], run=None,
+                   convoy=None) -> list[str]:
+    """Move `troop` along `path` (§10.2); returns the places crossed, start included, up
+    to where the troop ended (an interception stops it, §10.2.1).
 
     The path may repeat the troop's area as its first step or start from the next one.
     """
@@ -39,37 +57,57 @@ def strategic_move(state: GameState, scenario: Scenario, troop: Troop, path: Seq
         steps = steps[1:]
     if not steps:
         raise IllegalOrder("the path names no area to move to")
-    here = troop.area
+    route = plan_route(state, scenario, troop.power, [troop.id], troop.area, steps)
+    if len(route) == len([p for p in route if p in scenario.areas]):
+        troop.area = route[-1]
+        return route
+    from pbem.rules.ratio_regis.sea_moves import travel  # the naval rules (interception) sit above this module
+    return travel(state, scenario, run, convoy, route, [troop])
+
+
+def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequence[str], start: str,
+               steps: Sequence[str]) -> list[str]:
+    """The places of a strategic path from `start`, each leg checked (§10.2): seas as
+    their ids, never ending at sea."""
+    here = start
     route = [here]
     for word in steps:
         if word.startswith("@"):
-            here = _sea_leg(scenario, here, word[1:])
+            nxt = sea_leg(scenario, here, word)
         else:
             nxt = resolve_area(scenario, word)
-            _land_leg(state, scenario, troop, here, nxt)
-            here = nxt
+            if here in scenario.seas:
+                if here not in scenario.areas[nxt].seas:
+                    raise IllegalOrder(f"{nxt} is not on the coast of @{here} (§10.2)")
+            elif nxt not in scenario.areas[here].adjacent:
+                raise IllegalOrder(f"{nxt} is not adjacent to {here}")
+            land_leg(state, power, moving, nxt)
+        here = nxt
         route.append(here)
     if here in scenario.seas:
         raise IllegalOrder("a troop cannot end a strategic move at sea (§10.2)")
-    troop.area = here
     return route
 
 
-def _land_leg(state: GameState, scenario: Scenario, troop: Troop, here: str, nxt: str) -> None:
-    if nxt not in scenario.areas[here].adjacent:
-        raise IllegalOrder(f"{nxt} is not adjacent to {here}")
-    if state.areas[nxt].controller == troop.power:
+def land_leg(state: GameState, power: str, moving: Sequence[str], nxt: str) -> None:
+    """§10.2: an area the power controls, or one holding its own troops (not moving)."""
+    if state.areas[nxt].controller == power:
         return
-    if any(t.power == troop.power and t.id != troop.id for t in state.troops_in(nxt)):
+    if any(t.power == power and t.id not in moving and not t.besieged for t in state.troops_in(nxt)):
         return
     controller = state.areas[nxt].controller or "nobody"
-    raise IllegalOrder(f"{nxt} is controlled by {controller} and holds no {troop.power} troop: a strategic move "
+    raise IllegalOrder(f"{nxt} is controlled by {controller} and holds no {power} troop: a strategic move "
                        f"crosses only controlled areas or areas with own troops (§10.2)")
 
 
-def _sea_leg(scenario: Scenario, here: str, sea: str) -> str:
-    """Land to sea, sea to sea, sea to land (§10.2): arrives with the naval rules
-    (interception §10.2.1 needs fleets and wars)."""
-    if sea.upper() not in scenario.seas:
-        raise IllegalOrder(unknown_name("sea", sea, scenario.seas))
-    raise IllegalOrder("strategic moves by sea are not adjudicated yet (they come with the naval rules, §10.2.1)")
+def sea_leg(scenario: Scenario, here: str, word: str) -> str:
+    """§10.2: land to sea from a coastal area to one of its seas; sea to an adjacent sea."""
+    sea = next((s for s in scenario.seas if s.lower() == word[1:].lower()), None)
+    if sea is None:
+        raise IllegalOrder(unknown_name("sea", word, scenario.sea_words))
+    if here in scenario.seas:
+        if sea not in scenario.seas[here].adjacent:
+            raise IllegalOrder(f"@{sea} is not adjacent to @{here}")
+    elif sea not in scenario.areas[here].seas:
+        raise IllegalOrder(f"{here} is not on the coast of @{sea} (§10.2)")
+    return sea

@@ -209,3 +209,38 @@ def send_to_base(state: GameState, scenario: Scenario, squadron: Squadron, *, da
     squadron.sea, squadron.port = None, port
     squadron.repair = squadron.repair or damaged
     return f"{squadron.id} returns {'damaged ' if damaged else ''}to {port}"
+
+
+
+def group_name(squadron: Squadron) -> str:
+    """How a naval force is named in orders and answers: a fleet by its leader, a lone
+    squadron by its id (§11.2)."""
+    return squadron.fleet or squadron.id
+
+
+def groups_at(state: GameState, scenario: Scenario, power: str, seas: Sequence[str], *,
+              ports: bool = False) -> dict[str, list[Squadron]]:
+    """The power's operational fleets and lone squadrons at sea in one of `seas` (with
+    `ports`, also those in port on a coast of one), by name, in squadron order."""
+    groups: dict[str, list[Squadron]] = {}
+    for squadron in state.squadrons:
+        if squadron.power != power or squadron.repair:
+            continue
+        in_port = ports and squadron.port is not None and any(s in scenario.areas[squadron.port].seas for s in seas)
+        if squadron.sea in seas or in_port:
+            groups.setdefault(group_name(squadron), []).append(squadron)
+    return groups
+
+
+def own_group(state: GameState, power: str, name: str) -> list[Squadron]:
+    """The squadrons an order names: a fleet by its leader, or a squadron (with the fleet
+    it belongs to, §11.2)."""
+    members = [s for s in state.squadrons if s.power == power and (s.fleet or "").upper() == name.upper()]
+    if members:
+        return [s for s in members if s.sea == members[0].sea]
+    return fleet_of(state, own_squadron(state, power, name))
+
+
+def commercial_port_on(state: GameState, scenario: Scenario, sea: str) -> bool:
+    """§13.1.9: a commercial port, not razed, on the sea (RR-I46: whoever holds it)."""
+    return any(scenario.areas[a].port and not state.areas[a].razed for a in scenario.port_areas(sea))

@@ -17,7 +17,7 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, 
 from pbem.core.orders import suggest
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
-            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD")
+            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
          "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH")
 
@@ -93,9 +93,11 @@ class Regroup:
 class StratTroop:
     troop: str
     path: tuple[str, ...]
+    escort: str | None = None  # §11.4.1: a fleet based at the port of departure
+    fights: tuple[str, ...] = ()  # §11.4.1: the order in which the interceptors are fought
 
     def text(self) -> str:
-        return f"STRAT TROOP {self.troop}" + _path_text(self.path)
+        return f"STRAT TROOP {self.troop}" + _path_text(self.path) + _convoy_text(self.escort, self.fights)
 
 
 @dataclass(frozen=True)
@@ -153,9 +155,12 @@ class StratStack:
     leader: str
     unit: str
     stops: tuple[Stop, ...]
+    escort: str | None = None
+    fights: tuple[str, ...] = ()
 
     def text(self) -> str:
-        return f"STRAT {self.kind} {self.leader} ON {self.unit} PATH " + ">".join(s.text() for s in self.stops)
+        return (f"STRAT {self.kind} {self.leader} ON {self.unit} PATH " + ">".join(s.text() for s in self.stops)
+                + _convoy_text(self.escort, self.fights))
 
 
 @dataclass(frozen=True)
@@ -204,12 +209,15 @@ class Land:
 
     units: tuple[str, ...]
     area: str
+    via: tuple[str, ...] = ()  # the seas crossed, when the two coasts share none
     escort: str | None = None
+    fights: tuple[str, ...] = ()
     subjugate: bool = False
+    control: bool = True  # a won landing battle takes the area (§13.3.7, RR-I21)
 
     def text(self) -> str:
-        return (f"LAND {','.join(self.units)} TO {self.area}" + (f" ESCORT {self.escort}" if self.escort else "")
-                + (" SUBJUGATE" if self.subjugate else ""))
+        return (f"LAND {','.join(self.units)} TO {self.area}" + (f" VIA {'>'.join(self.via)}" if self.via else "")
+                + _convoy_text(self.escort, self.fights) + (" SUBJUGATE" if self.subjugate else ""))
 
 
 @dataclass(frozen=True)
@@ -312,8 +320,9 @@ class Reaction:
     """An answer to a decision owed in another player's impulse (research §3.5).
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
-    OPPOSE, NOOPPOSE, JOINFORT, GUARD); `place` an area (FROM/TO), `unit` a squadron
-    (WITH), `units` a subset of units, `means` TROOPS or FORTRESS; `power` the power
+    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE); `place` an area (FROM/TO),
+    `unit` a squadron (WITH) or the troop repatriated, `units` a subset of units, `means`
+    TROOPS or FORTRESS (or FORT: retreat into the fortress); `power` the power
     answering, when written."""
 
     word: str
@@ -330,6 +339,10 @@ class Reaction:
             parts += ["FROM", self.place]
         elif self.word == "EVADE":
             parts += ["TO", self.place] if self.place else ["DISPERSE"]
+        elif self.word == "RETREAT":
+            parts += ["INTO", "FORT"] if self.means == "FORT" else ["TO", self.place]
+        elif self.word == "REPATRIATE":
+            parts += [self.unit] + (["TO", self.place] if self.place else ["DISPERSE"])
         elif self.word == "OPPOSE":
             parts += ["FROM", self.place, "WITH", self.means]
         elif self.unit:
@@ -362,6 +375,10 @@ def _path_text(path: tuple[str, ...]) -> str:
     return " PATH " + ">".join(path) if path else ""
 
 
+def _convoy_text(escort: str | None, fights: tuple[str, ...]) -> str:
+    return (f" ESCORT {escort}" if escort else "") + (f" FIGHT {','.join(fights)}" if fights else "")
+
+
 # -- the parser ---------------------------------------------------------------
 class _ToCommand(Transformer):
     def bid(self, items):
@@ -392,7 +409,7 @@ class _ToCommand(Transformer):
         return Regroup(str(items[0]).upper(), str(items[1]), items[2] if len(items) > 2 else ())
 
     def strat(self, items):
-        return StratTroop(str(items[0]).upper(), items[1])
+        return StratTroop(str(items[0]).upper(), items[1], **dict(items[2:]))
 
     def home(self, items):
         return Home(str(items[0]).upper())
@@ -421,7 +438,9 @@ class _ToCommand(Transformer):
                     tuple(u for sign, u in changes if sign == "-"))
 
     def strat_stack(self, items):
-        return StratStack(str(items[0]).upper(), str(items[1]).upper(), str(items[2]).upper(), tuple(items[3:]))
+        stops = tuple(i for i in items[3:] if isinstance(i, Stop))
+        extra = dict(i for i in items[3:] if isinstance(i, tuple))
+        return StratStack(str(items[0]).upper(), str(items[1]).upper(), str(items[2]).upper(), stops, **extra)
 
     def fort(self, items):
         return Fort(str(items[0]).upper(), str(items[1]))
@@ -456,6 +475,12 @@ class _ToCommand(Transformer):
 
     def escort(self, items):
         return ("escort", str(items[0]).upper())
+
+    def fights(self, items):
+        return ("fights", tuple(str(p).upper() for p in items))
+
+    def via(self, items):
+        return ("via", tuple(str(sea) for sea in items))
 
     def move(self, items):
         return Move(items[0], str(items[1]), **dict(items[2:]))
@@ -541,6 +566,21 @@ class _ToCommand(Transformer):
 
     def guard(self, items):
         return Reaction("GUARD", unit=str(items[0]).upper())
+
+    def into_fort(self, _items):
+        return None
+
+    def retreat(self, items):
+        target, units = items[0], items[1] if len(items) > 1 else ()
+        if target is None:
+            return Reaction("RETREAT", means="FORT", units=units)
+        return Reaction("RETREAT", place=target, units=units)
+
+    def repatriate_to(self, items):
+        return str(items[0])
+
+    def repatriate(self, items):
+        return Reaction("REPATRIATE", unit=str(items[0]).upper(), place=items[1])
 
 
 @cache

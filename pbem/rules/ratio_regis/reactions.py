@@ -22,6 +22,8 @@ REACTION_KINDS: dict[str, str] = {
     "support": "a combat in a coastal area next to your fleet (§11.4.2): SUPPORT WITH <squadron> | PASS",
     "oppose": "an enemy subjugates your area (§13.5.2): OPPOSE FROM <area> WITH TROOPS|FORTRESS | NOOPPOSE",
     "guard": "a pirate attacks your merchants (§11.4.3): GUARD WITH <squadron> | PASS",
+    "retreat": "your army lost a field battle (§13.3.6): RETREAT TO <area> [UNITS …] | RETREAT INTO FORT [UNITS …]",
+    "repatriate": "a troop must go home (§14.1): REPATRIATE <troop> TO <area> | REPATRIATE <troop> DISPERSE",
 }
 
 
@@ -64,3 +66,15 @@ def policy_answer(text: str, options: Sequence[str], eligible: str) -> str | Non
 
 def _canonical(text: str) -> str:
     return " ".join(text.upper().split())
+
+
+def ask_all(ctx: Any, asks: Sequence[tuple[str, str, Mapping[str, Any]]], kind: str, *, rule: str,
+            prompt: str) -> list[Reaction]:
+    """Ask several powers the same kind of reaction at once (no order among them, e.g.
+    §11.4.1, §11.4.2); each `asks` entry is (player, power, {options, default, context});
+    the answers are revealed together."""
+    requests = [ctx.request(kind=kind, player=player, power=power, purpose=kind, default=spec["default"],
+                            options=spec["options"], prompt=f"{power}: {prompt}", rule=rule,
+                            context={**spec["context"], "power": power, "eligible": ""})
+                for player, power, spec in asks]
+    return [parse_line(answer) for answer in ctx.decide_all(requests)] if requests else []

@@ -73,6 +73,7 @@ class Area(_Element):
     independent: Literal["A2", "A3"] | None = None  # an active independent area (§18.2.2)
     rebellion: Literal["R2", "R3"] | None = None  # a rebellion at the start (§18.3)
     strategic_port: bool = False  # its seas count as one for interception and piracy (§18.6.3)
+    map: str = "main"  # the map or mini-map it is drawn on (§10.4, §12.3.3, §18.7)
 
 
 class Sea(_Element):
@@ -82,6 +83,8 @@ class Sea(_Element):
     y: int
     adjacent: list[str] = []
     mediterranean: bool = False  # galleys (§18.6.1)
+    map: str = "main"  # the map or mini-map it is drawn on (§10.4, §11.1.3)
+    transoceanic: bool = False  # Baltic, North Sea, East Atlantic: one sea between maps (§11.1.3, §18.6.2)
 
 
 class TradeCenter(_Element):
@@ -291,18 +294,25 @@ class Scenario:
         return naval.nod_mediterranean if self.seas[sea].mediterranean else naval.nod_other
 
     def sea_distance(self, start: str, goal: str) -> int | None:
-        """Seas crossed from `start` to `goal` counting `start` as 1 (NOD, §11.1)."""
-        seen, frontier, distance = {start}, [start], 1
+        """Seas crossed from `start` to `goal` counting `start` as 1 (NOD, §11.1). Between
+        maps the transoceanic seas count as one (§11.1.3, §18.6.2): a step between two of
+        them costs nothing."""
+        between = self.seas[start].map != self.seas[goal].map
+        best = {start: 1}
+        frontier = [(1, start)]
         while frontier:
-            if goal in frontier:
+            frontier.sort()
+            distance, sea = frontier.pop(0)
+            if sea == goal:
                 return distance
-            nxt = []
-            for sea in frontier:
-                for other in self.seas[sea].adjacent:
-                    if other not in seen:
-                        seen.add(other)
-                        nxt.append(other)
-            frontier, distance = sorted(nxt), distance + 1
+            if distance > best[sea]:
+                continue
+            for other in self.seas[sea].adjacent:
+                free = between and self.seas[sea].transoceanic and self.seas[other].transoceanic
+                step = distance + (0 if free else 1)
+                if step < best.get(other, step + 1):
+                    best[other] = step
+                    frontier.append((step, other))
         return None
 
     def rough(self, here: str, there: str) -> bool:

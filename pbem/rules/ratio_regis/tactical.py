@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register
+from pbem.rules.ratio_regis import battles, naval_support, sieges
+from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
+                                            stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
 from pbem.rules.ratio_regis.orders import Move, Subjugate
 from pbem.rules.ratio_regis.reactions import ask
+from pbem.rules.ratio_regis.retreat import fortress_room, retreat, retreat_areas
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
 from pbem.rules.ratio_regis.supply import supplied
@@ -96,10 +98,10 @@ def _regroup(state: GameState, power: str, moving: list[Troop], area: str, order
 
 
 def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop], here: str, there: str,
-          order: Move, run: ImpulseRun, texts: list[str]) -> tuple[bool, bool]:
+          order: Move, run: ImpulseRun, texts: list[str], *, amphibious: bool = False) -> tuple[bool, bool]:
     """One step into an adjacent area with the defender's reactions; returns (fought,
     stopped by an enemy fortress)."""
-    if there not in scenario.areas[here].adjacent:
+    if there not in scenario.areas[here].adjacent and not amphibious:
         raise IllegalOrder(f"{there} is not adjacent to {here}")
     may_enter(state, scenario, power, there)
     ids = ", ".join(t.id for t in troops)
@@ -112,17 +114,15 @@ def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop],
         troop.area = there
     texts.append(f"{power} moves {ids} from {here} to {there}")
     run.judge.say(texts[-1], rule="§12.1")
-    fortress = state.fortress_in(there)
     enemies = [t for t in enemies_in(state, power, there) if not t.besieged]
     if enemies:
-        texts.append(field_battle(state, scenario, power, troops, enemies, here, there, order, run))
+        texts.append(field_battle(state, scenario, power, troops, enemies, here, there, order, run,
+                                  amphibious=amphibious))
         return True, False
-    if fortress is not None and fortress.built and state.at_war(power, fortress.power):
-        state.areas[there].besieger = power
-        texts.append(f"{power} besieges the fortress {fortress.id} in {there} (§13.4.1)")
-        run.judge.say(texts[-1], rule="§13.4.1")
-        return False, True
-    return False, False
+    planted = sieges.plant(state, run.judge, power, there)
+    if planted:
+        texts.append(planted)
+    return False, bool(sieges.besieged_fortress(state, there, power))
 
 
 def _react(state: GameState, scenario: Scenario, power: str, defender: str, here: str, there: str,
@@ -133,9 +133,8 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     present = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
     options = ["STAND"]
     if present:
-        options += [f"EVADE TO {a}" for a in _retreats(state, scenario, defender, there, here)] + ["EVADE DISPERSE"]
-        fortress = state.fortress_in(there)
-        if fortress is not None and fortress.built and fortress.power == defender:
+        options += [f"EVADE TO {a}" for a in retreat_areas(state, scenario, defender, there, here)] + ["EVADE DISPERSE"]
+        if fortress_room(state, scenario, defender, there):
             options.append("JOINFORT")
     sources = _interceptors(state, scenario, defender, there)
     options += [f"INTERCEPT FROM {a}" for a in sources]
@@ -163,28 +162,14 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
             troop.area = there
         text = f"{defender} intercepts from {answer.place} into {there} with {', '.join(t.id for t in movers)} (§12.4.1)"
     elif answer.word == "JOINFORT":
-        for troop in present:
+        movers = [t for t in present if not chosen or t.id in chosen][:fortress_room(state, scenario, defender, there)]
+        for troop in movers:
             troop.besieged = True
-        text = f"{defender}'s troops in {there} withdraw into the fortress (§13.4.1)"
+        text = f"{defender}'s {', '.join(t.id for t in movers)} in {there} withdraw into the fortress (§13.4.1)"
     else:
         return ""
     run.judge.say(text, rule="§12.4")
     return text
-
-
-def _retreats(state: GameState, scenario: Scenario, power: str, area: str, attacker_from: str | None) -> list[str]:
-    """§12.4.2, §13.3.6: adjacent areas controlled by `power` and free of enemies (not in
-    revolt), or holding its unbesieged troops — never the area the attack came from."""
-    found = []
-    for other in scenario.areas[area].adjacent:
-        if other == attacker_from or not scenario.areas[other].active:
-            continue
-        status = state.areas[other]
-        own = any(t.power == power and not t.besieged for t in state.troops_in(other))
-        free = status.controller == power and not status.rebellion and not enemies_in(state, power, other)
-        if own or free:
-            found.append(other)
-    return found
 
 
 def _interceptors(state: GameState, scenario: Scenario, power: str, target: str) -> dict[str, list[Troop]]:
@@ -211,26 +196,38 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str)
 
 
 def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[Troop], enemies: list[Troop],
-                 here: str, there: str, order: Move, run: ImpulseRun) -> str:
-    """§13.3: the mover attacks the enemy troops (and their fortress's Q3 die) in the area."""
+                 here: str, there: str, order: Move, run: ImpulseRun, *, amphibious: bool = False) -> str:
+    """§13.3: the mover attacks the enemy troops (and their fortress's Q3 die) in the area.
+    Against besiegers it is a relief battle (§13.3.5): the mover's besieged troops there
+    may join it (the commit decision says which). A beaten defender retreats (RR-I60); the
+    winner takes the area unless the move says NOCONTROL (RR-I21) or an enemy fortress
+    holds out there, now besieged (RR-I61)."""
     defender = enemies[0].power
     fortress = state.fortress_in(there)
     fort_id = fortress.id if fortress is not None and fortress.built and fortress.power == defender else None
+    relief = state.areas[there].besieger == defender
+    inside = [t.id for t in state.troops_in(there) if relief and t.besieged and t.power == power]
     combat = cm.Combat(
-        id=f"battle-{there}", type=cm.FIELD, area=there,
-        attacker=battles.side(state, scenario, power, [t.id for t in troops]),
+        id=f"battle-{there}", type=cm.FIELD, area=there, relief=relief, amphibious=amphibious,
+        attacker=battles.side(state, scenario, power, [t.id for t in troops] + inside, besieged=inside),
         defender=battles.side(state, scenario, defender, [t.id for t in enemies], fortress=fort_id),
         terrain=battles.TERRAIN[scenario.areas[there].terrain], rough_pass=scenario.rough(here, there),
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,
         options=dict(state.options.combat))
-    result = battles.fight(run.judge, combat)
+    result = battles.fight(run.judge, naval_support.supported(state, scenario, run.judge, combat))
     battles.apply_result(state, scenario, run.judge, combat, result)
-    text = f"field battle in {there}: " + _outcome(combat, result)
+    text = f"field battle in {there}: " + battles.outcome(combat, result)
     run.judge.say(text, rule="§13.3")
     if result.winner == cm.ATTACKER:
-        for troop in [t for t in state.troops_in(there) if t.power == defender and not t.besieged]:
-            _defender_retreat(state, scenario, troop, there, here)
-        if order.control:
+        beaten = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
+        retreat(state, scenario, run.judge, beaten, there, here, why=f"the battle of {there}")
+        sieges.lift_ended_sieges(state, run.judge)
+        if relief:
+            _withdraw_excess(state, scenario, power, troops, there, here, run)
+        planted = sieges.plant(state, run.judge, power, there)
+        if planted:
+            text += "; " + planted
+        elif order.control and not sieges.besieged_fortress(state, there, power):
             take_control(state, scenario, run.judge, power, there, "field battle won")
     else:
         for troop in [t for t in troops if t.area == there]:
@@ -238,26 +235,18 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
     return text
 
 
-def _defender_retreat(state: GameState, scenario: Scenario, troop: Troop, area: str, attacker_from: str) -> None:
-    """§13.3.6 (RR-I20): the beaten defender goes into its fortress if one stands there,
-    else to the first area the rules allow in the scenario's order, else disperses."""
-    fortress = state.fortress_in(area)
-    if fortress is not None and fortress.built and fortress.power == troop.power:
-        troop.besieged = True
-        return
-    options = _retreats(state, scenario, troop.power, area, attacker_from)
-    if options:
-        troop.area = options[0]
-    else:
-        battles.disperse(state, scenario, troop.id)
-
-
-def _outcome(combat: cm.Combat, result: cm.CombatResult) -> str:
-    if result.winner is None:
-        return f"a draw between {combat.attacker.power} and {combat.defender.power}"
-    winner = combat.side(result.winner).power
-    loser = combat.side(cm.other(result.winner)).power
-    return f"{winner} beats {loser}"
+def _withdraw_excess(state: GameState, scenario: Scenario, power: str, troops: list[Troop], area: str, entry: str,
+                     run: ImpulseRun) -> None:
+    """§13.3.5 (RR-I62): after a relief battle won, relief troops over the stacking limit
+    alongside the freed garrison withdraw to the area they entered from, the last named
+    first."""
+    excess = stack_count(state, area, power) - stacking_limit(state, scenario, area, power)
+    going = [t for t in troops if t.area == area][::-1][:max(0, excess)]
+    for troop in going:
+        troop.area = entry
+    if going:
+        run.judge.say(f"{power} withdraws {', '.join(t.id for t in going)} from {area} to {entry} to keep within "
+                      f"stacking (§13.3.5)", rule="§13.3.5")
 
 
 @register(Subjugate)
@@ -355,9 +344,9 @@ def _subjugation(state: GameState, scenario: Scenario, power: str, area: str, tr
         all_moved=all_moved, home_area=area in scenario.powers.get(defender.power, scenario.powers[power]).home_areas
         if defender.power in scenario.powers else False,
         options=dict(state.options.combat))
-    result = battles.fight(run.judge, combat)
+    result = battles.fight(run.judge, naval_support.supported(state, scenario, run.judge, combat))
     battles.apply_result(state, scenario, run.judge, combat, result)
-    text = f"subjugation of {area}: " + _outcome(combat, result)
+    text = f"subjugation of {area}: " + battles.outcome(combat, result)
     run.judge.say(text, rule="§13.5")
     if result.control_to == cm.ATTACKER:
         how = "subjugation won" if result.winner == cm.ATTACKER else "troops dispersed to take it, §13.5.4"

@@ -253,4 +253,4 @@ def test_malformed_lines_always_get_an_answer():
         receipt = game.send("p1", junk)
         assert junk == "" or not receipt.accepted
         assert all(v["reason"] for v in receipt.verdicts if not v["accepted"])
-    assert "not adjudicated yet" in refused(game, "p1", "PLAY 1\nFRA I STRAT TROOP T1 PATH Tours>@EA>Rouen")
+    assert "not on the coast of @EA" in refused(game, "p1", "PLAY 1\nFRA I STRAT TROOP T1 PATH Tours>@EA>Rouen")

@@ -23,7 +23,9 @@ as a standing policy: `POLICY losses DO LOSSES AUTO`).
 `parse_answer(kind, line)` turns a line into a JSON-able value or raises
 `AnswerError`; `check_answer(request, value)` checks a value against what the
 request allows and returns it with ids spelled as the request spells them, or raises
-`AnswerError`; `order_form(request)` is the line that would answer with the default.
+`AnswerError` (an answer of nothing, PASS or NONE, is checked as `NONE`, since a
+standing policy cannot answer None); `order_form(request)` is the line that would answer
+with the default.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pbem.core.engine import Request
 
 AUTO = "auto"
 NONE_WORDS = ("NONE", "NO", "PASS")
+NONE = "none"  # a checked answer of "nothing" (PASS, NONE): never None, which a standing policy cannot give
 
 
 class AnswerError(ValueError):
@@ -191,7 +194,7 @@ def _losses_form(value: dict) -> str:
 
 
 def _id_form(keyword: str) -> Callable[[Any], str]:
-    return lambda value: f"{keyword} {value if value is not None else 'NONE'}"
+    return lambda value: f"{keyword} {value if value not in (None, NONE) else 'NONE'}"
 
 
 def _yes_no_form(keyword: str) -> Callable[[Any], str]:
@@ -204,7 +207,7 @@ _GRAMMARS: dict[str, _Grammar] = {
     "advantages": _Grammar("ADV", _parse_advantages, lambda v: f"ADV {_ids([d or 'NONE' for d in v])}"),
     "creative": _Grammar("CREATIVE", _one_id_or_none("creative", "CREATIVE"), _id_form("CREATIVE")),
     "leader-plus": _Grammar("PLUS1", _one_id_or_none("leader-plus", "PLUS1"), _id_form("PLUS1")),
-    "combat-card": _Grammar("CARD", _parse_card, lambda v: "PASS" if v is None else f"CARD {v}"),
+    "combat-card": _Grammar("CARD", _parse_card, lambda v: "PASS" if v in (None, NONE) else f"CARD {v}"),
     "losses": _Grammar("LOSSES", _parse_losses, _losses_form),
     "veteran": _Grammar("VET", _one_id_or_none("veteran", "VET"), _id_form("VET")),
     "capitulate": _Grammar("CAPITULATE", _parse_capitulate, lambda v: "CAPITULATE" if v else "HOLD"),
@@ -356,8 +359,9 @@ def check_answer(request: Request, value: Any) -> Any:
     """`value` as the request allows it (ids spelled as listed, MIN/MAX/KEEP and AUTO
     resolved), or `AnswerError` saying why not."""
     if value == AUTO:
-        return request.default
+        return NONE if request.default is None else request.default
     try:
-        return _CHECKS[request.kind](dict(request.context), value)
+        checked = _CHECKS[request.kind](dict(request.context), None if value == NONE else value)
     except (KeyError, TypeError) as error:
         raise AnswerError(f"this answer does not fit a {request.kind} decision ({error})") from None
+    return NONE if checked is None else checked

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.engine import StepContext
-from pbem.rules.ratio_regis.combat.answers import AnswerError, check_answer
+from pbem.rules.ratio_regis.combat.answers import NONE, AnswerError, check_answer
 from pbem.rules.ratio_regis.combat.model import (ABILITIES, ATTACKER, DEFENDER, Combat, CombatCard, CombatResult,
                                                  DieRoll, Modifier, Side, SideResult, Unit, other)
 from pbem.rules.ratio_regis.combat.table import score
@@ -175,6 +175,7 @@ def ask(ctx: StepContext, battle: Battle, name: str, *, kind: str, prompt: str, 
                           context=battle.context(name, **context), rule=rule)
     value = ctx.decide(request)
     try:
-        return check_answer(request, value)
+        checked = check_answer(request, value)
     except AnswerError as error:
         raise IllegalCombatAnswer(f"{request.key}: {error}") from None
+    return None if checked == NONE else checked

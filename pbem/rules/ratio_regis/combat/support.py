@@ -35,6 +35,7 @@ class SupportResult:
     supported: str | None
     naval: CombatResult | None = None
     fighting: tuple[str, ...] = ()  # the powers whose fleets fought, attacker's first
+    combat: Combat | None = None  # the naval combat fought, for the caller to apply its result
 
 
 def strongest(supporters: list[Supporter]) -> Supporter:
@@ -66,12 +67,13 @@ def contest(ctx: StepContext, coastal: Combat, supporters: tuple[Supporter, ...]
         return SupportResult(sides_with[0] if sides_with else None)
     first, second = coastal.active, next(n for n in SIDES if n != coastal.active)
     fleets = {name: _pick(ctx, coastal, name, by_side[name]).fleet for name in (first, second)}
-    naval = fight(ctx, Combat(id=f"{coastal.id}-support", type=SUPPORT, area=sea, attacker=fleets[first],
-                              defender=fleets[second], commercial_port=commercial_port, options=coastal.options))
+    combat = Combat(id=f"{coastal.id}-support", type=SUPPORT, area=sea, attacker=fleets[first],
+                    defender=fleets[second], commercial_port=commercial_port, options=coastal.options)
+    naval = fight(ctx, combat)
     supported = None
     if naval.winner is not None:
         supported = first if naval.winner == ATTACKER else second
-    return SupportResult(supported, naval, (fleets[first].power, fleets[second].power))
+    return SupportResult(supported, naval, (fleets[first].power, fleets[second].power), combat)
 
 
 def with_support(coastal: Combat, result: SupportResult) -> Combat:
