@@ -40,10 +40,16 @@ def report_text(report: Report, *, ruleset: str | None = None, templates_dir: Pa
     return render(_env(templates_dir, ruleset), "report.txt.j2", report)
 
 
+MAP_PLACEHOLDER = "<!--pbem-map-->"
+
+
 def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None,
                 svg: str | None = None) -> str:
+    """The HTML report. The map goes in after the CSS is inlined: the SVG carries its own
+    styling, and keeping it out of the inliner's way halves its work."""
     svg = svg if svg is not None else _map_svg(report)
-    return render(_env(templates_dir, ruleset), "report.html.j2", report, map_svg=Markup(svg or ""))
+    page = render(_env(templates_dir, ruleset), "report.html.j2", report, map_svg=Markup(MAP_PLACEHOLDER))
+    return page.replace(MAP_PLACEHOLDER, svg or "", 1)
 
 
 def render_report(projection: CampaignProjection, viewer: str, fmt: Format = "text", *,
