@@ -441,6 +441,15 @@ def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun ever
     _gm_done(home, master.reprocess(campaign, step, reason, corrections, rule), f"{campaign}: rerun released")
 
 
+@gm_app.command("dice")
+def gm_dice(campaign: str, purpose: str = typer.Argument(..., help="The dice purpose, e.g. combat."),
+            values: list[int] = typer.Argument(..., help="The results, in order."),
+            reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
+    """Force the next rolls of a purpose (a face-to-face session being imported)."""
+    _gm_done(home, _master(home).force_dice(campaign, purpose, values, reason),
+             f"{campaign}: next {purpose} dice {' '.join(map(str, values))}")
+
+
 @gm_app.command("reveal")
 def gm_reveal(campaign: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
     """Reveal the dice secret: from now on anyone can recompute every roll."""

@@ -213,6 +213,18 @@ class GameMaster:
         described = " ".join(f"{k}={v}" for k, v in sorted(args.items()))
         return self._command(name, f"GM ruling {kind} {described}: {reason}.", apply)
 
+    def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
+        """Die results the next rolls of `purpose` take (a face-to-face session being
+        imported, a replayed example); recorded as forced, so every report shows it."""
+        if not values:
+            raise CommandError("give at least one die result")
+        outcome = self.service.force_dice(name, purpose, values, reason)
+        projection = self.service.live(name)
+        outcome.mail.extend(self._announce(projection, f"The GM sets the next {purpose} dice to "
+                                                       f"{' '.join(map(str, values))}: {reason}.",
+                                           projection.data.version))
+        return outcome
+
     def reveal(self, name: str, reason: str) -> Outcome:
         def apply(campaign: Campaign, projection: CampaignProjection) -> None:
             self.service.record(campaign, projection, campaign.reveal_seed, secret=projection.secret.hex())
@@ -375,7 +387,7 @@ def execute_line(master: GameMaster, name: str, line: str) -> tuple[str, Outcome
     words = line.split()[1:]
     if not words:
         raise CommandError("a GM line names a command: PAUSE, RESUME, EXTEND, PROCESS, REPLACE, OBSERVER, "
-                           "RULING, ROLLBACK, REPROCESS, REVEAL")
+                           "RULING, ROLLBACK, REPROCESS, DICE, REVEAL")
     verb, rest = words[0].upper(), words[1:]
     if verb == "PAUSE":
         return "paused", master.pause(name, _reason(rest, "paused by the GM"))
@@ -422,6 +434,14 @@ def execute_line(master: GameMaster, name: str, line: str) -> tuple[str, Outcome
         if not release:
             return "preview:\n" + "\n".join(master.preview(name, rest[0]).lines()), Outcome(name)
         return f"rerun after {rest[0]} released", master.reprocess(name, rest[0], reason)
+    if verb == "DICE":
+        head, _, reason = " ".join(rest).partition("--")
+        words = head.split()
+        if len(words) < 2 or not all(w.isdigit() for w in words[1:]):
+            raise CommandError("GM DICE <purpose> <result> [<result> …] -- <reason>")
+        values = [int(w) for w in words[1:]]
+        return (f"next {words[0]} dice: {' '.join(words[1:])}",
+                master.force_dice(name, words[0], values, reason.strip() or "set by the GM"))
     if verb == "REVEAL":
         return "dice secret revealed", master.reveal(name, _reason(rest, "revealed by the GM"))
     raise CommandError(f"unknown GM command {verb!r}")

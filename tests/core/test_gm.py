@@ -225,3 +225,13 @@ def test_json_attachment_orders():
     bad = service.handle_mail(Envelope(sender="ann@example.org", message_id="<j2@example.org>", text="",
                                        json_orders={"orderz": []}, raw=b"bad json"))
     assert bad.replies[0].key.startswith("refusal") and "unknown key 'orderz'" in bad.replies[0].text
+
+
+def test_gm_forces_dice_by_mail():
+    service, _, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    gm_mail(service, "GM DICE round 6 1 -- importing the table session")
+    play_bids(service, 3, 1)
+    in_progress = service.projection("g").current()[0]  # round 1 rolled, waiting for keep or reroll
+    assert [(r.value, r.forced) for r in in_progress.rolls if r.purpose == "round"] == [(6, True)]
+    outcome = gm_mail(service, "GM DICE round six")
+    assert "refused" in next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
