@@ -35,7 +35,7 @@ def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
         existing = None
     if existing is not None:
         return replay_mail(service, existing, envelope)
-    text, json_problem = envelope.text, ""
+    text, json_problem = envelope.text, envelope.json_problem
     if envelope.json_orders is not None:
         try:  # the attachment's lines come first: the mail's own SIGNOFF must not cut them off
             text = orders_from_json(envelope.json_orders) + "\n" + envelope.text

@@ -27,7 +27,7 @@ class Envelope(BaseModel):
 
     `text` holds only what the sender wrote in this mail: quoted replies, forwarded
     history and signatures are gone. `json_orders` holds the decoded contents of a JSON
-    attachment, if any. `source_key` identifies the copy on the server (for IMAP
+    attachment, if any, and `json_problem` why an attachment could not be read. `source_key` identifies the copy on the server (for IMAP
     `imap:<UIDVALIDITY>:<UID>`); `raw` is the whole mail as received.
     """
 
@@ -37,7 +37,8 @@ class Envelope(BaseModel):
     message_id: str
     subject: str = ""
     text: str = ""
-    json_orders: list[dict] | dict | None = None
+    json_orders: list | dict | None = None
+    json_problem: str = ""
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
     source_key: str | None = None

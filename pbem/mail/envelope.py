@@ -44,12 +44,14 @@ def _parse(raw: bytes, *, max_bytes: int, source_key: str | None) -> Envelope:
     msg = _message(raw, headers_only=oversize)
     message_ids = _MSG_ID.findall(_header(msg, "Message-ID"))
     in_reply_to = _MSG_ID.findall(_header(msg, "In-Reply-To"))
+    attached, json_problem = (None, "") if oversize else _safe(lambda: json_attachment(msg), (None, ""))
     return Envelope(
         sender=sender_address(msg),
         message_id=message_ids[0] if message_ids else _synthetic_id(raw),
         subject=" ".join(_header(msg, "Subject").split()),
         text="" if oversize else _safe(lambda: strip_reply(body_text(msg)), ""),
-        json_orders=None if oversize else _safe(lambda: json_attachment(msg), None),
+        json_orders=attached,
+        json_problem=json_problem,
         in_reply_to=in_reply_to[0] if in_reply_to else None,
         references=tuple(_MSG_ID.findall(_header(msg, "References"))),
         source_key=source_key,
@@ -107,8 +109,10 @@ def body_text(msg: Message) -> str:
     return text
 
 
-def json_attachment(msg: Message) -> list | dict | None:
-    """The first JSON attachment (`application/json` or `*.json`) that decodes to a list/dict."""
+def json_attachment(msg: Message) -> tuple[list | dict | None, str]:
+    """The first JSON attachment (`application/json` or `*.json`) that decodes to a list or
+    an object, or why the one found cannot be read (so the player is told, not ignored)."""
+    problem = ""
     for part in msg.walk():
         if part.is_multipart():
             continue
@@ -118,11 +122,13 @@ def json_attachment(msg: Message) -> list | dict | None:
         payload = part.get_payload(decode=True) or b""
         try:
             value = json.loads(payload.decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError) as error:
+            problem = f"the JSON attachment {part.get_filename() or ''} cannot be read: {error}".replace("  ", " ")
             continue
         if isinstance(value, (list, dict)):
-            return value
-    return None
+            return value, ""
+        problem = "the JSON attachment must be a list of order lines or an object with \"orders\""
+    return None, problem
 
 
 def _message(raw: bytes, *, headers_only: bool) -> Message:
