@@ -84,11 +84,11 @@ def apply_result(state: GameState, scenario: Scenario, judge: Any, combat: cm.Co
         for unit in outcome.damaged:
             squadron = state.squadron(unit)
             if squadron is not None:
-                judge.say(send_to_base(state, scenario, squadron, damaged=True), rule="§13.2.5")
+                judge.say(send_to_base(state, scenario, judge, squadron, damaged=True), rule="§13.2.5")
         for unit in outcome.returns_to_base:
             squadron = state.squadron(unit)
             if squadron is not None and squadron.sea is not None:
-                judge.say(send_to_base(state, scenario, squadron, damaged=False), rule="§13.2.5")
+                judge.say(send_to_base(state, scenario, judge, squadron, damaged=False), rule="§13.2.5")
         if outcome.veteran:
             troop = state.troop(outcome.veteran)
             if troop is not None and not troop.veteran:

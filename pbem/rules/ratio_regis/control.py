@@ -34,7 +34,7 @@ def take_control(state: GameState, scenario: Scenario, judge: Any, power: str, a
         state.fortresses.remove(fortress)
         notes.append(f"the fortress under construction {fortress.id} is destroyed (§9.4)")
     for squadron in [s for s in state.squadrons if s.port == area and s.power != power]:
-        notes.append(send_to_base(state, scenario, squadron, damaged=False) + " (§11.6)")
+        notes.append(send_to_base(state, scenario, judge, squadron, damaged=False) + " (§11.6)")
     text = f"{power} takes control of {area} ({how})" + ("; " + "; ".join(notes) if notes else "")
     judge.say(text, rule="§12.5, §13.3.7")
     if loser and loser != power:

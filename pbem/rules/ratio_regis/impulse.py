@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from pbem.core.engine import StepContext
 from pbem.core.orders import unknown_name
-from pbem.rules.ratio_regis import deck
+from pbem.rules.ratio_regis import deck, events
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import sieges
@@ -253,7 +253,7 @@ def _execute(state: GameState, scenario: Scenario, player: str, command: Command
         ledger.done = True
         return "end of impulse"
     if isinstance(command, Play):
-        return _play(state, scenario, player, command, ledger)
+        return _play(state, scenario, player, command, run)
     if isinstance(command, Action):
         return _action(state, scenario, player, command, run)
     if isinstance(command, Reaction):
@@ -261,9 +261,11 @@ def _execute(state: GameState, scenario: Scenario, player: str, command: Command
     raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
 
 
-def _play(state: GameState, scenario: Scenario, player: str, order: Play, ledger: Ledger) -> str:
-    """§8.2.2 "Card play": priority cards first (combat cards exempt); the points go to
-    the player's powers, each power taking points from at most one card per impulse."""
+def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: ImpulseRun) -> str:
+    """§8.2.2 "Card play": priority cards first (combat cards exempt); the event is applied
+    (RR-I52) and the points go to the player's powers, each power taking points from at
+    most one card per impulse."""
+    ledger = run.ledger
     hand = state.player(player).hand
     if not ledger.held_cards:
         raise IllegalOrder("you hold no cards: this is a cardless impulse (§8.2.3), use X for the extra action")
@@ -300,7 +302,8 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, ledger
     ledger.played.append(card.number)
     ledger.stage = "actions"
     split = ", ".join(f"{power} {points}" for power, points in allocation) or "no power"
-    return f"plays {card.number} {card.title} for {card.points} point(s): {split}"
+    event = events.apply_event(state, run.judge, card)
+    return f"plays {card.number} {card.title} for {card.points} point(s): {split}" + "".join(f"; {e}" for e in event)
 
 
 def _action(state: GameState, scenario: Scenario, player: str, order: Action, run: ImpulseRun) -> str:

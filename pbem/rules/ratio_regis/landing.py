@@ -14,6 +14,7 @@ from pbem.rules.ratio_regis import tactical
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, register
 from pbem.rules.ratio_regis.interception import check_escort, cross
 from pbem.rules.ratio_regis.movement import Convoy, IllegalOrder, resolve_area, sea_leg
+from pbem.rules.ratio_regis.naval import nod as naval_distance
 from pbem.rules.ratio_regis.orders import Land
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -29,7 +30,7 @@ def land(state: GameState, scenario: Scenario, power: str, order: Land, run: Imp
     if not scenario.coastal(target):
         raise IllegalOrder(f"{target} is not a coastal area: a landing goes from coast to coast (§12.3)")
     tactical.may_enter(state, scenario, power, target)
-    seas = crossing(scenario, source, target, order.via, len(troops))
+    seas = crossing(state, scenario, source, target, order.via, len(troops))
     convoy = Convoy(power, order.escort, order.fights)
     check_escort(state, scenario, convoy, source)
     ids = [t.id for t in troops]
@@ -59,7 +60,8 @@ def _check_force(scenario: Scenario, troops: list[Troop], source: str, run: Impu
                                f"that began the impulse on the coast and has taken no action may land (§12.3.1)")
 
 
-def crossing(scenario: Scenario, source: str, target: str, via: tuple[str, ...], size: int) -> list[str]:
+def crossing(state: GameState, scenario: Scenario, source: str, target: str, via: tuple[str, ...],
+             size: int) -> list[str]:
     """The seas crossed: as written (`VIA`), else the first sea both coasts share. The
     target must lie within the NOD of the departure port (§11.1.2; RR-I48: the NOD of the
     target's sea); between maps the NOD must be 2 or more and the force one troop (§12.3.3)."""
@@ -76,7 +78,7 @@ def crossing(scenario: Scenario, source: str, target: str, via: tuple[str, ...],
             raise IllegalOrder(f"{source} and {target} share no sea: name the seas crossed (VIA @A>@B) (§12.3)")
         seas = shared[:1]
     last = seas[-1]
-    nod = scenario.nod(last)
+    nod = naval_distance(state, scenario, last)
     distance = min(d for s in scenario.areas[source].seas if (d := scenario.sea_distance(s, last)) is not None)
     if distance > nod:
         raise IllegalOrder(f"{target} is {distance} seas from {source}, beyond the naval operation distance "

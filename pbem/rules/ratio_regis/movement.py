@@ -35,6 +35,17 @@ class Convoy:
     escort_squadrons: list[str] = field(default_factory=list)
 
 
+def interested(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
+    """§18.4.1: interest from the power's card, and from events played (RR-I52)."""
+    return scenario.interested(power, area, state.interests.get(power, ()))
+
+
+def controls(state: GameState, power: str, area: str) -> bool:
+    """Control for bases and strategic moves: an area in revolt counts as uncontrolled
+    (§18.3 "it cannot, for example, trace strategic movements")."""
+    return state.areas[area].controller == power and not state.areas[area].rebellion
+
+
 def resolve_area(scenario: Scenario, word: str) -> str:
     """An active area's id from what the player wrote, or a message with a suggestion."""
     area = scenario.find_area(word)
@@ -81,7 +92,7 @@ def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequenc
                     raise IllegalOrder(f"{nxt} is not on the coast of @{here} (§10.2)")
             elif nxt not in scenario.areas[here].adjacent:
                 raise IllegalOrder(f"{nxt} is not adjacent to {here}")
-            land_leg(state, power, moving, nxt)
+            land_leg(state, scenario, power, moving, nxt)
         here = nxt
         route.append(here)
     if here in scenario.seas:
@@ -89,14 +100,23 @@ def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequenc
     return route
 
 
-def land_leg(state: GameState, power: str, moving: Sequence[str], nxt: str) -> None:
-    """§10.2: an area the power controls, or one holding its own troops (not moving)."""
-    if state.areas[nxt].controller == power:
+def land_leg(state: GameState, scenario: Scenario, power: str, moving: Sequence[str], nxt: str) -> None:
+    """§10.2: an area the power controls (not in revolt, §18.3), or one holding its own
+    troops (not moving); never a besieged fortress's area unless it is a port (§10.2,
+    RR-I55), nor a theater of no interest (§18.4.1)."""
+    if not interested(state, scenario, power, nxt):
+        raise IllegalOrder(f"{power} has no interest in {scenario.areas[nxt].theater}: no strategic move through "
+                           f"{nxt} (§18.4.1)")
+    if state.areas[nxt].besieger is not None and not scenario.coastal(nxt):
+        raise IllegalOrder(f"{nxt} holds a besieged fortress and is no port: a strategic move cannot cross it (§10.2)")
+    if controls(state, power, nxt):
         return
     if any(t.power == power and t.id not in moving and not t.besieged for t in state.troops_in(nxt)):
         return
     controller = state.areas[nxt].controller or "nobody"
-    raise IllegalOrder(f"{nxt} is controlled by {controller} and holds no {power} troop: a strategic move "
+    revolt = f" (in revolt, {state.areas[nxt].rebellion}, it counts as uncontrolled, §18.3)" \
+        if state.areas[nxt].rebellion and controller == power else ""
+    raise IllegalOrder(f"{nxt} is controlled by {controller}{revolt} and holds no {power} troop: a strategic move "
                        f"crosses only controlled areas or areas with own troops (§10.2)")
 
 

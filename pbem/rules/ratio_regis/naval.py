@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
-from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
+from pbem.rules.ratio_regis.movement import IllegalOrder, controls, interested, resolve_area
 from pbem.rules.ratio_regis.orders import BuildSquadron, FormFleet, Repair, Sail, StratSquadron
+from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron
 
@@ -29,33 +30,47 @@ def own_squadron(state: GameState, power: str, squadron_id: str) -> Squadron:
     return squadron
 
 
+def nod(state: GameState, scenario: Scenario, sea: str) -> int:
+    """§11.1: the scenario's naval operation distance for `sea`, raised by events such as
+    the Nautical Astrolabe (§28.8; RR-I52: never lowered)."""
+    return max(scenario.nod(sea), state.nod)
+
+
 def bases(state: GameState, scenario: Scenario, power: str, sea: str) -> list[str]:
-    """§11.1, §21.2.1: the ports the power controls from which a squadron may operate in
-    `sea` — a coastal area on a sea within the NOD of `sea` (NOD 1: on that sea)."""
-    nod = scenario.nod(sea)
+    """§11.1, §18.3, §18.4.1, §21.2.1: the ports the power controls (not in revolt, in a
+    theater of interest) from which a squadron may operate in `sea` — a coastal area on a
+    sea within the NOD of `sea` (NOD 1: on that sea)."""
+    reach = nod(state, scenario, sea)
+    return [area for area, distance in _ports(state, scenario, power, sea) if distance <= reach]
+
+
+def _ports(state: GameState, scenario: Scenario, power: str, sea: str) -> list[tuple[str, int]]:
+    """The power's usable ports and their distance to `sea`, in scenario order."""
     found = []
     for area in scenario.data.areas:
-        if not area.active or state.areas[area.id].controller != power or not area.seas:
+        if not area.active or not area.seas or not controls(state, power, area.id):
             continue
-        if not scenario.interested(power, area.id):
+        if not interested(state, scenario, power, area.id):
             continue
-        if any((d := scenario.sea_distance(s, sea)) is not None and d <= nod for s in area.seas):
-            found.append(area.id)
+        distance = min((d for s in area.seas if (d := scenario.sea_distance(s, sea)) is not None), default=None)
+        if distance is not None:
+            found.append((area.id, distance))
     return found
 
 
-def nearest_base(state: GameState, scenario: Scenario, power: str, sea: str) -> str | None:
-    """§11.1.1, §11.6: the nearest controlled port; a tie goes to the scenario's area order
-    (RR-I25)."""
-    best: tuple[int, int] | None = None
-    choice = None
-    for index, area in enumerate(scenario.data.areas):
-        if not area.active or state.areas[area.id].controller != power or not area.seas:
-            continue
-        distance = min((d for s in area.seas if (d := scenario.sea_distance(s, sea)) is not None), default=None)
-        if distance is not None and (best is None or (distance, index) < best):
-            best, choice = (distance, index), area.id
-    return choice
+def nearest_bases(state: GameState, scenario: Scenario, power: str, sea: str) -> list[str]:
+    """§11.1.1, §11.6: the nearest ports the power controls, all of them on a tie, in the
+    scenario's order."""
+    ports = _ports(state, scenario, power, sea)
+    best = min((distance for _, distance in ports), default=None)
+    return [area for area, distance in ports if distance == best]
+
+
+def check_not_pirated(squadron: Squadron, run: ImpulseRun) -> None:
+    """§11.5.1: a squadron that pirated does nothing else, of any kind, this impulse
+    (strategic moves included)."""
+    if squadron.id in run.ledger.pirated:
+        raise IllegalOrder(f"{squadron.id} has pirated this impulse and does nothing else (§11.5.1)")
 
 
 def galley_check(scenario: Scenario, here: str, there: str) -> None:
@@ -97,13 +112,14 @@ def sail_path(state: GameState, scenario: Scenario, squadron: Squadron, path: Se
             port = resolve_area(scenario, word)
             if here not in scenario.areas[port].seas:
                 raise IllegalOrder(f"{port} is not a port on @{here}")
-            if state.areas[port].controller != squadron.power:
-                raise IllegalOrder(f"{port} is not a port controlled by {squadron.power} (§11.1)")
+            if not controls(state, squadron.power, port):
+                raise IllegalOrder(f"{port} is not a port controlled by {squadron.power} (§11.1, §18.3)")
             route.append(port)
         if not bases(state, scenario, squadron.power, here):
-            raise IllegalOrder(f"@{here} is beyond the naval operation distance ({scenario.nod(here)}) of every "
-                               f"{squadron.power} port (§11.1)")
+            raise IllegalOrder(f"@{here} is beyond the naval operation distance ({nod(state, scenario, here)}) of "
+                               f"every {squadron.power} port (§11.1)")
     squadron.sea, squadron.port = (None, port) if port else (here, None)
+    squadron.base = port or squadron.base
     return route
 
 
@@ -148,6 +164,7 @@ def strategic_squadron(state: GameState, scenario: Scenario, power: str, order: 
                        run: ImpulseRun) -> str:
     """§10.1: one operational squadron (with its leader) along adjacent seas."""
     squadron = own_squadron(state, power, order.squadron)
+    check_not_pirated(squadron, run)
     route = sail_path(state, scenario, squadron, order.path)
     squadron.fleet = None
     return f"{power} moves {squadron.id} strategically " + ">".join(route)
@@ -197,18 +214,34 @@ def fleet_of(state: GameState, squadron: Squadron) -> list[Squadron]:
     return [s for s in state.squadrons if s.fleet == squadron.fleet and s.sea == squadron.sea]
 
 
-def send_to_base(state: GameState, scenario: Scenario, squadron: Squadron, *, damaged: bool) -> str:
-    """§11.1.1, §13.2.5: to the nearest base (under repair if damaged); with none, the
-    squadron is destroyed."""
+def send_to_base(state: GameState, scenario: Scenario, judge, squadron: Squadron, *, damaged: bool) -> str:
+    """§11.3, §13.2.5 (§27.4): back to its home port while that is still a base for the
+    sea it leaves; else §11.1.1, §11.6: to the nearest base, the owner choosing on a tie
+    (`base`, RR-I51). Under repair if damaged; with no base left it is destroyed."""
     sea = squadron.sea or next(iter(scenario.areas[squadron.port].seas))
-    port = nearest_base(state, scenario, squadron.power, sea)
     squadron.fleet = None
-    if port is None:
+    home = squadron.base
+    if home is None or home not in bases(state, scenario, squadron.power, sea):
+        home = _choose_base(state, squadron, judge, sea, nearest_bases(state, scenario, squadron.power, sea))
+    if home is None:
         state.squadrons.remove(squadron)
         return f"{squadron.id} has no base left and is destroyed (§11.1.1)"
-    squadron.sea, squadron.port = None, port
+    squadron.sea, squadron.port, squadron.base = None, home, home
     squadron.repair = squadron.repair or damaged
-    return f"{squadron.id} returns {'damaged ' if damaged else ''}to {port}"
+    return f"{squadron.id} returns {'damaged ' if damaged else ''}to {home}"
+
+
+def _choose_base(state: GameState, squadron: Squadron, judge, sea: str, ports: list[str]) -> str | None:
+    """§11.1.1 "to be chosen by the player in case of a tie": `BASE <area>`; default the
+    first in the scenario's order (RR-I25)."""
+    player = state.powers[squadron.power].player
+    if len(ports) < 2 or player is None:
+        return ports[0] if ports else None
+    answer = ask(judge, player, squadron.power, "base", options=[f"BASE {p}" for p in ports],
+                 default=f"BASE {ports[0]}", context={"squadron": squadron.id, "sea": sea},
+                 prompt=f"{squadron.id} must go to a base from @{sea}: the nearest are {', '.join(ports)}",
+                 rule="§11.1.1")
+    return answer.place
 
 
 

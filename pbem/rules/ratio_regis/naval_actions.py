@@ -15,8 +15,8 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.interception import interceptors
 from pbem.rules.ratio_regis.movement import IllegalOrder
-from pbem.rules.ratio_regis.naval import (bases, commercial_port_on, galley_check, groups_at, own_group, resolve_sea,
-                                          send_to_base)
+from pbem.rules.ratio_regis.naval import (bases, check_not_pirated, commercial_port_on, galley_check, groups_at,
+                                          nod, own_group, resolve_sea, send_to_base)
 from pbem.rules.ratio_regis.orders import Naval
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -36,7 +36,7 @@ def naval_attack(state: GameState, scenario: Scenario, power: str, order: Naval,
             raise IllegalOrder(f"@{there} is not adjacent to @{sea} (§11.3)")
         galley_check(scenario, sea, there)
         if not bases(state, scenario, power, there):
-            raise IllegalOrder(f"@{there} is beyond the naval operation distance ({scenario.nod(there)}) of every "
+            raise IllegalOrder(f"@{there} is beyond the naval operation distance ({nod(state, scenario, there)}) of every "
                                f"{power} port (§11.1)")
         for squadron in fleet:
             squadron.sea = there
@@ -65,8 +65,7 @@ def check_free(fleet: list[Squadron], run: ImpulseRun) -> None:
         if squadron.sea is None:
             raise IllegalOrder(f"{squadron.id} is in port: it sails at the start of the impulse (F SAIL) or moves "
                                f"strategically (§11.6)")
-        if squadron.id in run.ledger.pirated:
-            raise IllegalOrder(f"{squadron.id} has pirated this impulse and does nothing else (§11.5.1)")
+        check_not_pirated(squadron, run)
 
 
 def _target(state: GameState, scenario: Scenario, power: str, sea: str,
@@ -95,7 +94,7 @@ def _engage(state: GameState, scenario: Scenario, run: ImpulseRun, power: str, f
                      prompt=f"{power} attacks your {name} at @{sea} with {len(fleet)} squadron(s): FIGHT or WITHDRAW "
                             f"to base", rule="§11.3").word
     if answer == "WITHDRAW":
-        moves = [send_to_base(state, scenario, squadron, damaged=False) for squadron in targets]
+        moves = [send_to_base(state, scenario, run.judge, squadron, damaged=False) for squadron in targets]
         text = f"{enemy} withdraws {name} from @{sea}: " + "; ".join(moves)
         run.judge.say(text, rule="§11.3")
         return text, True

@@ -28,30 +28,34 @@ def supported(state: GameState, scenario: Scenario, judge, combat: cm.Combat) ->
     seas = scenario.areas[combat.area].seas
     asks, fleets = [], []
     for power in scenario.power_order:
-        side = _side_for(state, combat, power)
+        sides = _sides_for(state, combat, power)
         player = state.powers[power].player
-        groups = groups_at(state, scenario, power, seas) if side and player else {}
+        groups = groups_at(state, scenario, power, seas) if sides and player else {}
         if not groups:
             continue
-        helped = combat.side(side).power
-        fleets.append((power, side, groups))
+        fleets.append((power, sides, groups))
+        helped = [combat.side(side).power for side in sides]
+        options = ([f"SUPPORT WITH {name}" for name in groups] if len(sides) == 1 else
+                   [f"SUPPORT WITH {name} FOR {who}" for name in groups for who in helped])
         asks.append((player, power, {
-            "options": [f"SUPPORT WITH {name}" for name in groups] + ["PASS"], "default": "PASS",
-            "context": {"area": combat.area, "combat": combat.type, "supports": helped,
-                        "against": combat.side(cm.other(side)).power}}))
+            "options": options + ["PASS"], "default": "PASS",
+            "context": {"area": combat.area, "combat": combat.type, "supports": ",".join(helped),
+                        "against": ",".join(combat.side(cm.other(side)).power for side in sides)}}))
     answers = ask_all(judge, asks, "support", rule="§11.4.2",
                       prompt=f"a {combat.type} combat in {combat.area} ({combat.attacker.power} against "
                              f"{combat.defender.power}): support a side with a fleet on its coast, or PASS")
     supporters = []
-    for (power, side, groups), answer in zip(fleets, answers, strict=True):
+    for (power, sides, groups), answer in zip(fleets, answers, strict=True):
         if answer.word != "SUPPORT":
             continue
+        side = next(s for s in sides if answer.place in (None, combat.side(s).power))
         squadrons = groups[answer.unit]
         supporters.append(Supporter(side, battles.side(state, scenario, power, [s.id for s in squadrons])))
         judge.say(f"{power} supports {combat.side(side).power} in {combat.area} with {answer.unit} (§11.4.2)",
                   rule="§11.4.2")
     if not supporters:
         return combat
+    supporters = _revolt_supporter(scenario, judge, combat, supporters)
     sea = state.squadron(supporters[0].fleet.units[0].id).sea
     result = contest(judge, combat, tuple(supporters), sea=sea, commercial_port=commercial_port_on(state, scenario, sea))
     if result.combat is not None:
@@ -61,13 +65,35 @@ def supported(state: GameState, scenario: Scenario, judge, combat: cm.Combat) ->
     return with_support(combat, result)
 
 
-def _side_for(state: GameState, combat: cm.Combat, power: str) -> str | None:
-    """The side `power` may support: the one whose enemy it is at war with (a combatant
-    supports itself); nobody's if at war with both or neither (RR-I44)."""
-    against = [name for name in cm.SIDES if _at_war(state, power, combat.side(name).power)]
-    if len(against) != 1:
-        return None
-    return cm.other(against[0])
+def _sides_for(state: GameState, combat: cm.Combat, power: str) -> list[str]:
+    """The sides `power` may support: each whose enemy it is at war with — both when at war
+    with both (RR-I53); a combatant supports itself. A revolt fights whoever subjugates it:
+    powers at war with the subjugator may support the revolt (RR-I56)."""
+    mine = next((name for name in cm.SIDES if combat.side(name).power == power
+                 and not _revolt(combat.side(name))), None)
+    if mine is not None:
+        enemy = combat.side(cm.other(mine))
+        return [mine] if _revolt(enemy) or _at_war(state, power, enemy.power) else []
+    return [cm.other(name) for name in cm.SIDES
+            if not _revolt(combat.side(name)) and _at_war(state, power, combat.side(name).power)]
+
+
+def _revolt(side: cm.Side) -> bool:
+    return any(unit.kind == cm.REBEL for unit in side.units)
+
+
+def _revolt_supporter(scenario: Scenario, judge, combat: cm.Combat, supporters: list[Supporter]) -> list[Supporter]:
+    """§11.4.2 "when revolts are being supported, vitality will be used to resolve ties"
+    (RR-I56): a revolt cannot choose among the powers supporting it, so the one with the
+    highest vitality fights for it (a tie: the scenario's power order); the others stay out."""
+    rebels = [s for s in supporters if _revolt(combat.side(s.side))]
+    if len(rebels) < 2:
+        return supporters
+    order = scenario.power_order
+    chosen = max(rebels, key=lambda s: (scenario.powers[s.fleet.power].vitality, -order.index(s.fleet.power)))
+    judge.say(f"the revolt in {combat.area} is supported by {chosen.fleet.power}, of highest vitality (§11.4.2)",
+              rule="§11.4.2")
+    return [s for s in supporters if s is chosen or s not in rebels]
 
 
 def _at_war(state: GameState, power: str, other: str) -> bool:

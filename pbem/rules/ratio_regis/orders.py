@@ -17,7 +17,7 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, 
 from pbem.core.orders import suggest
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
-            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE")
+            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
          "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH")
 
@@ -320,7 +320,8 @@ class Reaction:
     """An answer to a decision owed in another player's impulse (research §3.5).
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
-    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE); `place` an area (FROM/TO),
+    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE); `place` an area (FROM/TO,
+    BASE) or the power a SUPPORT is FOR,
     `unit` a squadron (WITH) or the troop repatriated, `units` a subset of units, `means`
     TROOPS or FORTRESS (or FORT: retreat into the fortress); `power` the power
     answering, when written."""
@@ -345,6 +346,10 @@ class Reaction:
             parts += [self.unit] + (["TO", self.place] if self.place else ["DISPERSE"])
         elif self.word == "OPPOSE":
             parts += ["FROM", self.place, "WITH", self.means]
+        elif self.word == "BASE":
+            parts += [self.place]
+        elif self.word == "SUPPORT" and self.place:
+            parts += ["WITH", self.unit, "FOR", self.place]
         elif self.unit:
             parts += ["WITH", self.unit]
         if self.units:
@@ -553,7 +558,10 @@ class _ToCommand(Transformer):
         return Reaction("WITHDRAW")
 
     def support(self, items):
-        return Reaction("SUPPORT", unit=str(items[0]).upper())
+        return Reaction("SUPPORT", unit=str(items[0]).upper(), place=str(items[1]).upper() if len(items) > 1 else None)
+
+    def base_choice(self, items):
+        return Reaction("BASE", place=str(items[0]))
 
     def oppose(self, items):
         return Reaction("OPPOSE", place=str(items[0]), means=str(items[1]).upper())

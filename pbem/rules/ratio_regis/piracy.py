@@ -37,9 +37,12 @@ def piracy(state: GameState, scenario: Scenario, power: str, order: Piracy, run:
     victim = order.victim
     if victim not in scenario.powers or victim == power:
         raise IllegalOrder(f"{victim} is not another power")
-    if not scenario.powers[power].piracy and not state.at_war(power, victim):
-        raise IllegalOrder(f"{power} may not pirate: its card does not allow piracy and it is not at war with "
-                           f"{victim} (privateering, §11.5.1)")
+    if state.in_forced_peace(power, victim):
+        raise IllegalOrder(f"{power} and {victim} are in forced peace until the end of the turn: no piracy "
+                           f"between them (§21.5.4)")
+    if not (scenario.powers[power].piracy or power in state.piracy) and not state.at_war(power, victim):
+        raise IllegalOrder(f"{power} may not pirate: neither its card nor an event allows piracy and it is not at "
+                           f"war with {victim} (privateering, §11.5.1)")
     center = scenario.trade_center_of(sea)
     if center is None or center.immune:
         raise IllegalOrder(f"@{sea} has no trade center open to piracy (§11.5.1, §19.2.1)")

@@ -19,10 +19,11 @@ REACTION_KINDS: dict[str, str] = {
              "EVADE DISPERSE [UNITS …] | JOINFORT | STAND",
     "intercept": "an enemy crosses a sea where you have a fleet (§10.2.1, §11.4.1): INTERCEPT WITH <squadron> | PASS",
     "engage": "an enemy fleet attacks yours (§11.3): FIGHT | WITHDRAW",
-    "support": "a combat in a coastal area next to your fleet (§11.4.2): SUPPORT WITH <squadron> | PASS",
+    "support": "a combat in a coastal area next to your fleet (§11.4.2): SUPPORT WITH <squadron> [FOR <POWER>] | PASS",
     "oppose": "an enemy subjugates your area (§13.5.2): OPPOSE FROM <area> WITH TROOPS|FORTRESS | NOOPPOSE",
     "guard": "a pirate attacks your merchants (§11.4.3): GUARD WITH <squadron> | PASS",
     "retreat": "your army lost a field battle (§13.3.6): RETREAT TO <area> [UNITS …] | RETREAT INTO FORT [UNITS …]",
+    "base": "your squadron must go to one of several equally near bases (§11.1.1): BASE <area>",
     "repatriate": "a troop must go home (§14.1): REPATRIATE <troop> TO <area> | REPATRIATE <troop> DISPERSE",
 }
 

@@ -18,6 +18,7 @@ RULINGS: dict[str, str] = {
     "remove-troop": "remove-troop troop=<T…>: take a troop off the map back into its power's pool",
     "place-troop": "place-troop power=<CODE> counter=<2-3|3-4> area=<id>: put a troop from the pool on the map",
     "control": "control area=<id> power=<CODE|none>: set who controls an area",
+    "forced-peace": "forced-peace power=<CODE> other=<CODE>: the two are in forced peace until turn end (§21.5.4)",
 }
 
 _STEP_TURN = re.compile(r"^t(\d+)/")
@@ -84,5 +85,11 @@ def apply_ruling(state: GameState, scenario: Scenario, kind: str, args: Mapping[
         area = _area(scenario, args)
         word = _arg(args, "power").upper()
         state.areas[area].controller = None if word == "NONE" else _power(state, args)
+    elif kind == "forced-peace":
+        power, other = _power(state, args), _power(state, {"power": args.get("other", "")})
+        if power == other or state.at_war(power, other):
+            raise RulingError(f"{power} and {other}: forced peace is between two powers not at war (§21.5.4)")
+        if not state.in_forced_peace(power, other):
+            state.forced_peace.append((power, other))
     else:
         raise RulingError(unknown_name("ruling", kind, sorted(RULINGS)))

@@ -9,11 +9,11 @@ card tables with holes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pbem.core.ruleset import ScenarioError
 
@@ -172,6 +172,24 @@ class Deployment(_Element):
     veteran: bool = False
     leader: str | None = None
     extraordinary: bool = False
+    base: str | None = None  # a squadron at sea: its home port (RR-I51)
+
+
+class Effect(_Element):
+    """One effect of a card's event (RR-I52), applied when the card is played (§8.2.2):
+    `set_nod` raises the naval operation distance everywhere to at least N (§11.1, §28.8);
+    `allow_piracy` lets a power pirate (§11.5.1); `add_interest` = [power, theater] gives
+    a power interest in a theater (§18.4.1, §28.10). Exactly one per entry."""
+
+    set_nod: int | None = Field(default=None, ge=1)
+    allow_piracy: str | None = None
+    add_interest: tuple[str, str] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Effect:
+        if sum(value is not None for value in (self.set_nod, self.allow_piracy, self.add_interest)) != 1:
+            raise ValueError("an effect is exactly one of set_nod, allow_piracy, add_interest")
+        return self
 
 
 class Card(_Element):
@@ -182,6 +200,7 @@ class Card(_Element):
     priority: Literal["always", "hand4", "none"] = "none"  # §8.2.2 "Card play"
     combat: bool = False
     turns: tuple[int, int] | None = None  # historical cards: first and last turn in play
+    effects: list[Effect] = []  # what its event does, applied when played (RR-I52)
 
 
 class DeckRules(_Element):
@@ -215,6 +234,7 @@ class ScenarioData(_Element):
     naval: NavalRules = NavalRules()
     wars: list[WarSetup] = []
     casus_belli: list[tuple[str, str]] = []  # (holder, against) at the start (§21.3.2)
+    forced_peace: list[tuple[str, str]] = []  # pairs in forced peace at the start (§21.5.4)
 
 
 class Scenario:
@@ -318,10 +338,12 @@ class Scenario:
     def rough(self, here: str, there: str) -> bool:
         return there in self.areas[here].rough or here in self.areas[there].rough
 
-    def interested(self, power: str, area_id: str) -> bool:
-        """§18.4.1, §18.5: a power may act in a theater of interest, and in the areas of
-        other theaters that border one (RR-I27)."""
+    def interested(self, power: str, area_id: str, added: Sequence[str] = ()) -> bool:
+        """§18.4.1, §18.5: a power may act in a theater of interest (its card's, and `added`
+        by events), and in the areas of other theaters that border one (RR-I27)."""
         interests = self.powers[power].interests
+        if interests:
+            interests = [*interests, *added]
         area = self.areas[area_id]
         if not interests or area.theater in interests:
             return True
@@ -509,6 +531,9 @@ def _check_deployment(scenario: Scenario, entry: Deployment) -> list[str]:
             return [f"{who}: a squadron needs its quality (2 or 3)"]
         if entry.box is not None or (entry.area is not None and not scenario.coastal(entry.area)):
             return [f"{who}: a squadron is placed at sea or in a port (§9.2)"]
+    if entry.base is not None and (entry.unit != "squadron" or entry.sea is None
+                                   or entry.base not in scenario.areas or not scenario.coastal(entry.base)):
+        return [f"{who}: base {entry.base!r}: only a squadron at sea has one, a coastal area (RR-I51)"]
     if entry.unit == "fortress" and entry.area is None:
         return [f"{who}: a fortress stands in an area"]
     if entry.unit == "leader":
@@ -555,6 +580,17 @@ def _check_naval(scenario: Scenario) -> list[str]:
         for side in (holder, against):
             if side not in scenario.powers:
                 problems.append(f"casus belli {holder}>{against}: unknown power {side!r}")
+    for first, second in scenario.data.forced_peace:
+        for side in (first, second):
+            if side not in scenario.powers:
+                problems.append(f"forced peace {first}-{second}: unknown power {side!r}")
+    for card in scenario.data.cards:
+        for effect in card.effects:
+            power, theater = effect.add_interest or (effect.allow_piracy, None)
+            if power is not None and power not in scenario.powers:
+                problems.append(f"card {card.number} ({card.title}): effect names unknown power {power!r}")
+            if theater is not None and theater not in scenario.theaters:
+                problems.append(f"card {card.number} ({card.title}): effect names unknown theater {theater!r}")
     return problems
 
 

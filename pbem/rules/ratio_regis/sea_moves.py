@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register, route_text
 from pbem.rules.ratio_regis.interception import check_escort, cross
 from pbem.rules.ratio_regis.movement import Convoy, IllegalOrder, plan_route
-from pbem.rules.ratio_regis.naval import own_squadron, resolve_sea, sail_path
+from pbem.rules.ratio_regis.naval import check_not_pirated, own_squadron, resolve_sea, sail_path
 from pbem.rules.ratio_regis.orders import StratStack, Stop
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -77,7 +77,7 @@ def strategic_stack(state: GameState, scenario: Scenario, power: str, order: Str
     if order.kind == "ARMY":
         text = _army(state, scenario, power, order, run)
     else:
-        text = _fleet(state, scenario, power, order)
+        text = _fleet(state, scenario, power, order, run)
     leader.unit = order.unit
     return text
 
@@ -137,7 +137,7 @@ def _check_limit(count: int) -> None:
         raise IllegalOrder(f"never more than {STACK_LIMIT} troops or squadrons in a strategic move (§10.3)")
 
 
-def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack) -> str:
+def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack, run: ImpulseRun) -> str:
     lead = own_squadron(state, power, order.unit)
     start_place = lead.sea or lead.port
     start, stops = _split(order.stops, scenario, start_place)
@@ -148,6 +148,8 @@ def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack) 
         if squadron.sea != lead.sea or squadron.port != lead.port or squadron.repair:
             raise IllegalOrder(f"{squadron.id} is not operational with {lead.id} where the move starts")
     _check_limit(len(carried))
+    for squadron in carried:
+        check_not_pirated(squadron, run)
     route = sail_path(state, scenario, lead, [s.place for s in stops])
     if any(map_of(scenario, p if p in scenario.areas else p[1:]) != map_of(scenario, route[0].lstrip("@"))
            for p in route):
@@ -166,9 +168,11 @@ def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack) 
             squadron = own_squadron(state, power, unit)
             if squadron.sea != here or squadron.repair:
                 raise IllegalOrder(f"{unit} is not operational at @{here} to be taken")
+            check_not_pirated(squadron, run)
             carried.append(squadron)
         _check_limit(len(carried))
     for squadron in carried:
         squadron.sea, squadron.port = lead.sea, lead.port
+        squadron.base = lead.port or squadron.base
         squadron.fleet = order.leader if lead.sea is not None else None
     return f"{power} moves fleet {order.leader} strategically " + ">".join(route)

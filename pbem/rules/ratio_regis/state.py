@@ -81,6 +81,7 @@ class Squadron(msgspec.Struct):
     port: str | None = None
     repair: bool = False
     fleet: str | None = None  # the leader whose fleet it belongs to (§11.2)
+    base: str | None = None  # its home port: built, deployed, sailed from or last entered (RR-I51)
 
     def where(self) -> str:
         if self.sea is not None:
@@ -159,6 +160,10 @@ class GameState(msgspec.Struct):
     half: HalfTurn | None = None
     wars: list[War] = []
     winners: list[str] = []
+    nod: int = 0  # the naval operation distance raised by events: at least this everywhere (RR-I52)
+    piracy: list[str] = []  # powers an event allows piracy (§11.5.1, RR-I52)
+    interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
+    forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -187,6 +192,10 @@ class GameState(msgspec.Struct):
 
     def squadron(self, squadron_id: str) -> Squadron | None:
         return next((s for s in self.squadrons if s.id.lower() == squadron_id.lower()), None)
+
+    def in_forced_peace(self, power: str, other: str) -> bool:
+        """§21.5.4: the two powers may neither declare war nor pirate one another."""
+        return any({power, other} == set(pair) for pair in self.forced_peace)
 
     def squadrons_at(self, sea: str) -> list[Squadron]:
         return [s for s in self.squadrons if s.sea == sea]
@@ -219,7 +228,7 @@ class GameState(msgspec.Struct):
     def new_squadron(self, power: str, quality: int, *, sea: str | None = None, port: str | None = None,
                      repair: bool = False) -> Squadron:
         self.powers[power].squadron_pool[str(quality)] -= 1
-        squadron = Squadron(f"S{self.next_squadron}", power, quality, sea, port, repair)
+        squadron = Squadron(f"S{self.next_squadron}", power, quality, sea, port, repair, base=port)
         self.next_squadron += 1
         self.squadrons.append(squadron)
         return squadron
@@ -262,6 +271,7 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     state.merchants = {tc.id: dict(tc.merchants) for tc in data.trade_centers}
     state.wars = [War(tuple(w.sides), cause=w.cause) for w in data.wars]
     state.casus_belli = [tuple(cb) for cb in data.casus_belli]
+    state.forced_peace = [tuple(pair) for pair in data.forced_peace]
     for power in data.powers:
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)
@@ -285,6 +295,7 @@ def deploy(state: GameState, scenario: Scenario, power: str) -> list[str]:
             elif entry.unit == "squadron":
                 squadron = state.new_squadron(power, entry.quality, sea=entry.sea, port=entry.area,
                                               repair=entry.status == "repair")
+                squadron.base = entry.area or entry.base or _first_port(state, scenario, power, entry.sea)
                 placed.append(f"{squadron.id} at {squadron.where()}")
             elif entry.unit == "fortress":
                 fortress = state.new_fortress(power, entry.area, built=entry.status != "construction")
@@ -294,6 +305,12 @@ def deploy(state: GameState, scenario: Scenario, power: str) -> list[str]:
                 state.leaders.append(Leader(entry.leader, power, host, entry.extraordinary))
                 placed.append(f"{entry.leader} on {host}")
     return placed
+
+
+def _first_port(state: GameState, scenario: Scenario, power: str, sea: str) -> str | None:
+    """RR-I51: a squadron deployed at sea without a `base` takes as home port the power's
+    first controlled port on that sea in the scenario's order (none: no home port yet)."""
+    return next((a for a in scenario.port_areas(sea) if state.areas[a].controller == power), None)
 
 
 def _first_unit(state: GameState, power: str, place: str | None, sea: str | None) -> str:

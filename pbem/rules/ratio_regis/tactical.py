@@ -11,7 +11,7 @@ from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troo
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
-from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
+from pbem.rules.ratio_regis.movement import IllegalOrder, interested, resolve_area
 from pbem.rules.ratio_regis.orders import Move, Subjugate
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.retreat import fortress_room, retreat, retreat_areas
@@ -37,7 +37,7 @@ def may_enter(state: GameState, scenario: Scenario, power: str, area: str) -> No
     """§12.1, §18.2.2, §18.4.1: own areas, areas of powers at war, active independent
     areas; and only in theaters of interest (or their border areas)."""
     status = state.areas[area]
-    if not scenario.interested(power, area):
+    if not interested(state, scenario, power, area):
         raise IllegalOrder(f"{power} has no interest in {scenario.areas[area].theater} (§18.4.1)")
     if status.controller == power or status.independent:
         return

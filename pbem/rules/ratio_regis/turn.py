@@ -94,6 +94,7 @@ def turn_end(ctx: StepContext, state: GameState) -> None:
     the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
     _truce(ctx, state, scenario)
+    state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:

@@ -63,6 +63,9 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
         raise IllegalOrder(f"{target} is not in play")
     if state.at_war(power, target):
         raise IllegalOrder(f"{power} is already at war with {target}")
+    if state.in_forced_peace(power, target):
+        raise IllegalOrder(f"{power} and {target} are in forced peace until the end of the turn: no declaration of "
+                           f"war (§21.5.4)")
     cb = has_cb(state, power, target)
     if not cb and not order.without_cb:
         raise IllegalOrder(f"{power} has no casus belli against {target} (§21.3.2): declare without one with "

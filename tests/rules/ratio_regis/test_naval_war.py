@@ -54,15 +54,15 @@ def test_transoceanic_seas_count_as_one_between_maps_28_9():
 
 def test_landing_between_maps_28_11():
     scenario = oceans()
-    assert crossing(scenario, "Amsterdam", "CapeColony", ("@NS", "@EA", "@SOA"), 1) == ["NS", "EA", "SOA"]
+    assert crossing(state_of(scenario), scenario, "Amsterdam", "CapeColony", ("@NS", "@EA", "@SOA"), 1) == ["NS", "EA", "SOA"]
     with pytest.raises(IllegalOrder, match="single troop"):
-        crossing(scenario, "Amsterdam", "CapeColony", ("@NS", "@EA", "@SOA"), 2)
+        crossing(state_of(scenario), scenario, "Amsterdam", "CapeColony", ("@NS", "@EA", "@SOA"), 2)
 
 
 def test_landing_between_maps_needs_nod_2():
     scenario = oceans(nod=1)
     with pytest.raises(IllegalOrder, match="beyond the naval operation distance"):
-        crossing(scenario, "Amsterdam", "CapeColony", ("@NS", "@EA", "@SOA"), 1)
+        crossing(state_of(scenario), scenario, "Amsterdam", "CapeColony", ("@NS", "@EA", "@SOA"), 1)
 
 
 def test_landing_needs_interest_28_10():
