@@ -235,3 +235,28 @@ def test_gm_forces_dice_by_mail():
     assert [(r.value, r.forced) for r in in_progress.rolls if r.purpose == "round"] == [(6, True)]
     outcome = gm_mail(service, "GM DICE round six")
     assert "refused" in next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
+
+
+def gm_receipt(outcome):
+    return next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
+
+
+def test_every_other_gm_power_by_mail():
+    service, _, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    service.submit("g", "ann", "BID 2")
+    assert "done: processed" in gm_receipt(gm_mail(service, "GM PROCESS bob is away"))
+    assert service.projection("g").view("gm")["leader"] == "ann"
+    text = gm_receipt(gm_mail(service, "GM REPLACE bob robert@example.org Robert"))
+    token = text.split("token ")[1].split()[0]
+    assert service.authenticate("g", "bob", token, "robert@example.org")[0] == "bob"
+    assert "observer olga signs on" in gm_receipt(gm_mail(service, "GM OBSERVER olga olga@example.org"))
+    service.submit("g", "ann", "KEEP")
+    preview = gm_receipt(gm_mail(service, "GM REPROCESS bidding"))
+    assert "preview:" in preview and "rerun after step bidding" in preview
+    released = gm_receipt(gm_mail(service, "GM REPROCESS bidding RELEASE engine update"))
+    assert "rerun after bidding released" in released
+    assert "rolled back" in gm_receipt(gm_mail(service, "GM ROLLBACK bidding ann's keep was a typo"))
+    assert service.projection("g").pending()[0].player == "ann"
+    assert "dice secret revealed" in gm_receipt(gm_mail(service, "GM REVEAL end of the season"))
+    assert service.projection("g").data.revealed_secret == bytes(range(32)).hex()
+    assert service.loader.load("g", use_snapshots=False).divergences == []
