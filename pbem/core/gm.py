@@ -220,9 +220,10 @@ class GameMaster:
             raise CommandError("give at least one die result")
         outcome = self.service.force_dice(name, purpose, values, reason)
         projection = self.service.live(name)
-        outcome.mail.extend(self._announce(projection, f"The GM sets the next {purpose} dice to "
-                                                       f"{' '.join(map(str, values))}: {reason}.",
-                                           projection.data.version))
+        # The values are not announced: some dice (a deal's) would reveal hidden hands. Each
+        # roll shows as forced wherever the rules let a player see it.
+        outcome.mail.extend(self._announce(projection, f"The GM sets the next {len(values)} {purpose} "
+                                                       f"dice: {reason}.", projection.data.version))
         return outcome
 
     def reveal(self, name: str, reason: str) -> Outcome:
