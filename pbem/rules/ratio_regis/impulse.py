@@ -16,7 +16,7 @@ from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis import deck, events
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
-from pbem.rules.ratio_regis import sieges
+from pbem.rules.ratio_regis import sieges, stacking
 from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
@@ -317,7 +317,7 @@ def _action(state: GameState, scenario: Scenario, player: str, order: Action, ru
     _spend(state, order, run.ledger)
     text = procedure(state, scenario, order.power, order.verb, run)
     sieges.lift_ended_sieges(state, run.judge)  # besiegers gone: the siege ends (§13.4.5)
-    return text
+    return "; ".join([text, *stacking.disperse_excess(state, scenario, run.judge)])
 
 
 def _spend(state: GameState, order: Action, ledger: Ledger) -> None:

@@ -130,3 +130,12 @@ def remove_unit_leader(state: GameState, unit_id: str) -> list[str]:
         state.leaders.remove(lead)
         state.leader_pool.append(lead.id)
     return [lead.id for lead in gone]
+
+
+def turn_ordinary(state: GameState) -> list[str]:
+    """§17.3.3, §23.1.2: at turn end every extraordinary leader turns to its ordinary side for
+    good; returns the leaders turned."""
+    turned = [lead for lead in state.leaders if lead.extraordinary]
+    for lead in turned:
+        lead.extraordinary = False
+    return [lead.id for lead in turned]

@@ -17,7 +17,8 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, 
 from pbem.core.orders import suggest
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
-            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE")
+            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE",
+            "DISPERSE", "FLIP")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
          "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH")
 
@@ -320,7 +321,7 @@ class Reaction:
     """An answer to a decision owed in another player's impulse (research §3.5).
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
-    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE); `place` an area (FROM/TO,
+    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP); `place` an area (FROM/TO,
     BASE) or the power a SUPPORT is FOR,
     `unit` a squadron (WITH) or the troop repatriated, `units` a subset of units, `means`
     TROOPS or FORTRESS (or FORT: retreat into the fortress); `power` the power
@@ -348,6 +349,8 @@ class Reaction:
             parts += ["FROM", self.place, "WITH", self.means]
         elif self.word == "BASE":
             parts += [self.place]
+        elif self.word in ("DISPERSE", "FLIP"):
+            return " ".join(parts + [",".join(self.units)])
         elif self.word == "SUPPORT" and self.place:
             parts += ["WITH", self.unit, "FOR", self.place]
         elif self.unit:
@@ -589,6 +592,12 @@ class _ToCommand(Transformer):
 
     def repatriate(self, items):
         return Reaction("REPATRIATE", unit=str(items[0]).upper(), place=items[1])
+
+    def scatter(self, items):
+        return Reaction("DISPERSE", units=items[0])
+
+    def flip(self, items):
+        return Reaction("FLIP", units=items[0])
 
 
 @cache

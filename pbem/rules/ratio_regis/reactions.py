@@ -25,7 +25,14 @@ REACTION_KINDS: dict[str, str] = {
     "retreat": "your army lost a field battle (§13.3.6): RETREAT TO <area> [UNITS …] | RETREAT INTO FORT [UNITS …]",
     "base": "your squadron must go to one of several equally near bases (§11.1.1): BASE <area>",
     "repatriate": "a troop must go home (§14.1): REPATRIATE <troop> TO <area> | REPATRIATE <troop> DISPERSE",
+    "stacking": "your troops are over an area's stacking limit when an action ends (§15.1.1): "
+                "DISPERSE <troop>,… | DISPERSE AUTO",
+    "veterans": "half your veterans, rounded up, turn regular at turn end (§16.2, §23.1.2): FLIP <troop>,… | FLIP AUTO",
 }
+
+#: Kinds answered by choosing a given number of units (`DISPERSE T5`, `FLIP T3,T9`); `AUTO`
+#: takes the request's default. The request's context holds `eligible` and `count`.
+CHOICE_WORDS = {"stacking": "DISPERSE", "veterans": "FLIP"}
 
 
 def ask(ctx: Any, player: str, power: str, kind: str, *, options: Sequence[str], default: str,
@@ -38,8 +45,26 @@ def ask(ctx: Any, player: str, power: str, kind: str, *, options: Sequence[str],
     return parse_line(ctx.decide(request))
 
 
-def read_reaction(command: Reaction, options: Sequence[str], eligible: str) -> tuple[str | None, str]:
-    """The canonical answer a reaction gives to a request with these options, or why not."""
+def choice_request(ctx: Any, player: str, power: str, kind: str, *, eligible: Sequence[str], count: int,
+                   default: Sequence[str], context: Mapping[str, Any], prompt: str, rule: str) -> Any:
+    """A request to choose `count` of the `eligible` units (a kind of `CHOICE_WORDS`)."""
+    word = CHOICE_WORDS[kind]
+    return ctx.request(kind=kind, player=player, power=power, purpose=kind, default=f"{word} {','.join(default)}",
+                       options=[f"{word} {count} of {','.join(eligible)}", f"{word} AUTO"], prompt=prompt, rule=rule,
+                       context={**context, "power": power, "eligible": ",".join(eligible), "count": count})
+
+
+def chosen_units(answer: str) -> list[str]:
+    """The units a canonical choice answer (`DISPERSE T5,T6`) names."""
+    return [u for u in answer.split()[-1].split(",") if u]
+
+
+def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
+    """The canonical answer a reaction gives to `request`, or why not."""
+    eligible = request.context.get("eligible", "")
+    if request.kind in CHOICE_WORDS:
+        return _read_choice(command, request, eligible)
+    options = request.options
     bare = Reaction(command.word, None, command.place, command.unit, (), command.means)
     wanted = _canonical(bare.text())
     match = next((option for option in options if _canonical(option) == wanted), None)
@@ -54,14 +79,30 @@ def read_reaction(command: Reaction, options: Sequence[str], eligible: str) -> t
     return match, ""
 
 
-def policy_answer(text: str, options: Sequence[str], eligible: str) -> str | None:
+def _read_choice(command: Reaction, request: Any, eligible: str) -> tuple[str | None, str]:
+    """`<WORD> AUTO` (the default) or `<WORD>` with exactly `count` distinct eligible units."""
+    word, count = CHOICE_WORDS[request.kind], request.context.get("count", 0)
+    allowed = [u for u in eligible.split(",") if u]
+    if command.word != word:
+        return None, f"{command.text()} does not answer this decision: write {word} <troop>,… or {word} AUTO"
+    if command.units == ("AUTO",):
+        return request.default, ""
+    wrong = [u for u in command.units if u not in allowed]
+    if wrong:
+        return None, f"{', '.join(wrong)} cannot be chosen here (choose {count} of {', '.join(allowed)})"
+    if len(set(command.units)) != count or len(command.units) != count:
+        return None, f"choose exactly {count} different troop(s) of {', '.join(allowed)}, not {len(command.units)}"
+    return f"{word} {','.join(u for u in allowed if u in command.units)}", ""
+
+
+def policy_answer(text: str, request: Any) -> str | None:
     try:
         command = parse_line(text)
     except OrderSyntaxError:
         return None
     if not isinstance(command, Reaction):
         return None
-    answer, _reason = read_reaction(command, options, eligible)
+    answer, _reason = read_reaction(command, request)
     return answer
 
 

@@ -179,7 +179,7 @@ class RatioRegis:
             return
         reason = ""
         for request in candidates:
-            answer, reason = read_reaction(command, request.options, request.context.get("eligible", ""))
+            answer, reason = read_reaction(command, request)
             if answer is not None:
                 self._record(reading, number, text, request, answer, "", answer)
                 return
@@ -227,7 +227,7 @@ class RatioRegis:
         if request.kind == "impulse":
             return list(request.default) if policy.answer_text.strip().upper() == "DEFAULT" else None
         if request.kind in REACTION_KINDS:
-            return policy_answer(policy.answer_text, request.options, request.context.get("eligible", ""))
+            return policy_answer(policy.answer_text, request)
         if request.kind in COMBAT_DECISION_KINDS:
             try:
                 return combat_answers.check_answer(request, combat_answers.parse_answer(request.kind,

@@ -11,6 +11,7 @@ from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troo
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
+from pbem.rules.ratio_regis.leaders import commander_ability
 from pbem.rules.ratio_regis.movement import IllegalOrder, interested, resolve_area
 from pbem.rules.ratio_regis.orders import Move, Subjugate
 from pbem.rules.ratio_regis.reactions import ask
@@ -136,7 +137,7 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
         options += [f"EVADE TO {a}" for a in retreat_areas(state, scenario, defender, there, here)] + ["EVADE DISPERSE"]
         if fortress_room(state, scenario, defender, there):
             options.append("JOINFORT")
-    sources = _interceptors(state, scenario, defender, there)
+    sources = _interceptors(state, scenario, defender, there, [t.id for t in troops])
     options += [f"INTERCEPT FROM {a}" for a in sources]
     if player is None or options == ["STAND"]:
         return ""
@@ -172,9 +173,18 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     return text
 
 
-def _interceptors(state: GameState, scenario: Scenario, power: str, target: str) -> dict[str, list[Troop]]:
+def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
+                  movers: Sequence[str]) -> dict[str, list[Troop]]:
     """§12.4.1: an army (troops with a leader) from an adjacent area, or a single troop
-    from one or two areas away through a controlled area free of enemy troops."""
+    from one or two areas away through a controlled area free of enemy troops. §17.3.2: an
+    army commanded by a Determined leader intercepts from two areas away too, unless the
+    moving force is commanded by one (two Determined leaders behave as ordinary; RR-I67)."""
+    mover_determined = commander_ability(state, scenario, movers) == "determined"
+
+    def may_intercept_from_afar(own: list[Troop]) -> bool:
+        return len(own) == 1 or (not mover_determined
+                                 and commander_ability(state, scenario, [t.id for t in own]) == "determined")
+
     sources: dict[str, list[Troop]] = {}
     for area in scenario.areas[target].adjacent:
         own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
@@ -190,7 +200,7 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str)
             if area == target or area in sources:
                 continue
             own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
-            if len(own) == 1:
+            if own and may_intercept_from_afar(own):
                 sources[area] = own
     return dict(sorted(sources.items()))
 

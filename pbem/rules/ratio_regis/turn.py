@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.core.engine import StepContext, StepError
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import auction, deck, impulse
+from pbem.rules.ratio_regis import auction, deck, impulse, leaders, veterans
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -18,7 +18,7 @@ NOT_YET_AT_TURN_START = ("trade adjustments (§8.1.3, with the commerce rules)",
 NOT_YET_AT_TURN_END = (
     "commercial competition (§19.2.4)",
     "economic phase: income, expenses and unrest (§23.1.1)",
-    "degradation of veterans and leaders (§23.1.2)",
+    "voluntary elimination and downgrading of units (§23.1.2)",
     "social agitation and dynastic change (§23.2–§23.4)",
     "end-of-turn VP for objectives (§22)",
 )
@@ -90,11 +90,15 @@ def _truce(ctx: StepContext, state: GameState, scenario: Scenario) -> None:
 
 
 def turn_end(ctx: StepContext, state: GameState) -> None:
-    """§8.3, §23: wars end, the economy, VP; then the next turn, or the game's end after
+    """§8.3, §23: wars end, degradation (§23.1.2), the economy, VP; then the next turn, or the game's end after
     the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
     _truce(ctx, state, scenario)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
+    veterans.degrade(ctx, state, scenario)
+    turned = leaders.turn_ordinary(state)
+    if turned:
+        ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:

@@ -104,6 +104,10 @@ def test_subjugation_with_support_and_ambush_28_7_28_8(lines, view):
     assert "FRA plays Ambush" in lines
     assert "HUG 1 BP 1 C, FRA 2 BP 0 C: won by FRA" in lines
     assert view["units"]["T7"] == "Paris veteran"
+    # Paris held five troops after the evasion: the excess disperses when the action ends (§15.1.1,
+    # RR-I65), France's standing policy taking the default, the lowest quality and latest built first.
+    assert "FRA is over the stacking limit in Paris: T24 dispersed (§15.1.1)" in lines
+    assert view["units"]["T24"].startswith("dispersed")
     assert view["control"]["Rouen"] == "FRA"
     assert view["units"]["T13"] == "Rouen"  # no pay to take: "they decide to try it another time"
 

@@ -43,6 +43,7 @@ def test_the_war_as_it_was_played(played):
         "FRA intercepts from Poitiers into Clermont with T7, T8 (§12.4.1)",
         "field battle in Clermont: HUG beats FRA",
         "subjugation of Poitiers: HUG beats FRA",
+        "HUG turns T30 back to regular (half its veterans, rounded up)",  # §16.2 at turn 7's end (RR-I66)
     ]
     for text in expected:
         assert any(text in line for line in lines), text
