@@ -19,8 +19,12 @@ def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, in
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
     found = []
+    powers_in: dict[str, set[str]] = {}
+    for troop in state.troops:  # one pass over the troops, not one per area
+        if troop.area is not None:
+            powers_in.setdefault(troop.area, set()).add(troop.power)
     for area in scenario.areas:
-        for power in sorted({t.power for t in state.troops_in(area)}):
+        for power in sorted(powers_in.get(area, ())):
             excess = stack_count(state, area, power) - stacking_limit(state, scenario, area, power)
             if excess > 0:
                 found.append((area, power, excess))
