@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pbem.core import ruleset as rulesets
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
 from pbem.reports.models import TOKEN_PLACEHOLDER, build_report
@@ -42,10 +43,14 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
     """Play `turns` turns (a turn ends when the view's `turn_label` changes; fewer if the
     scenario ends first) and time adjudication against rendering every report."""
     path = scenario or default_scenario()
-    data = {**tomllib.loads(path.read_text(encoding="utf-8")), **(overrides or {})}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
     ruleset = data.get("ruleset")
     if not ruleset:
         raise BenchError(f"{path} does not name its ruleset (ruleset = \"...\")")
+    if scenario is None:  # the game's own long bench scenario, so `turns` turns can be played
+        game = rulesets.load(ruleset)
+        data = game.bench_scenario() if hasattr(game, "bench_scenario") else data
+    data = {**data, **(overrides or {})}
     service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: CLOCK)
     specs = [PlayerSpec(id=f"p{n}", name=f"Player {n}", address=f"p{n}@bench.invalid", token=f"t{n}")
              for n in range(1, players + 1)]
@@ -83,7 +88,7 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
                 reports += 1
             render += time.perf_counter() - started
     status = service.projection(name).status()
-    return {"scenario": str(path), "ruleset": ruleset, "turns": min(turns, len(labels)),
+    return {"scenario": str(data.get("id", path)), "ruleset": ruleset, "turns": min(turns, len(labels)),
             "steps": status["steps_resolved"], "finished": status["finished"], "reports": reports,
             "adjudication_s": round(adjudication, 4), "render_s": round(render, 4),
             "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}
