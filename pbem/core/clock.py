@@ -67,11 +67,11 @@ def clock_facts(service: CampaignService, campaign: Campaign, projection: Campai
             mail.extend(reminders(service, projection, owing, deadline))
         if now >= deadline:
             service.record(campaign, projection, campaign.pass_deadline, step=step, at=deadline.isoformat(),
-                         by="clock")
+                           by="clock")
     if (step in projection.data.deadlines_passed and step not in projection.data.graces_expired
             and now >= deadline + timedelta(hours=rules.grace_hours)):
         service.record(campaign, projection, campaign.expire_grace, step=step,
-                     at=(deadline + timedelta(hours=rules.grace_hours)).isoformat())
+                       at=(deadline + timedelta(hours=rules.grace_hours)).isoformat())
     return mail
 
 def rules_for(projection: CampaignProjection, step: str | None) -> DeadlineRules:
@@ -108,8 +108,8 @@ def open_step(service: CampaignService, campaign: Campaign, projection: Campaign
         deadline = later_of(deadline, spans, rules)
     earliest = now.replace(microsecond=0) + timedelta(hours=rules.earliest_hours)
     service.record(campaign, projection, campaign.open_step, step=result.step, kind=kind,
-                 opened=now.replace(microsecond=0).isoformat(), deadline=deadline.isoformat(),
-                 earliest=earliest.isoformat())
+                   opened=now.replace(microsecond=0).isoformat(), deadline=deadline.isoformat(),
+                   earliest=earliest.isoformat())
 
 def missed(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
            now: datetime) -> bool:
@@ -141,12 +141,12 @@ def missed(service: CampaignService, campaign: Campaign, projection: CampaignPro
     if excused:
         at = deadline_for(now, rules)
         service.record(campaign, projection, campaign.change_deadline, step=result.step, at=at.isoformat(),
-                     reason=f"missed orders excused for {', '.join(excused)}", by=f"missed-orders policy {policy}")
+                       reason=f"missed orders excused for {', '.join(excused)}", by=f"missed-orders policy {policy}")
         return True
     for request in projection.pending():
         if request.player in projection.data.civil_disorder or request.player in projection.data.dropped:
             continue  # the engine answers for them, naming why
         service.record(campaign, projection, campaign.answer, key=request.key, value=request.default,
-                     source=f"default (deadline passed; missed-orders policy {policy})")
+                       source=f"default (deadline passed; missed-orders policy {policy})")
         acted = True
     return acted

@@ -75,15 +75,17 @@ class GameMaster:
 
     # -- helpers ------------------------------------------------------------
     def _command(self, name: str, announce: str, apply) -> Outcome:
-        """Record GM facts, resolve what they allow, save, and announce to everyone."""
+        """Record GM facts, resolve what they allow, save, and announce to everyone.
+        `apply` may return the announcement when only it knows the words; "" announces nothing."""
         service = self.service
         campaign, projection = service.open_campaign(name)
         before = campaign.version
-        apply(campaign, projection)
+        announce = apply(campaign, projection) or announce
         outcome = Outcome(name)
         outcome.steps_resolved = service.advance(campaign, projection)
         service.save(campaign, projection)
-        outcome.mail.extend(self._announce(projection, announce, before))
+        if announce:
+            outcome.mail.extend(self._announce(projection, announce, before))
         if outcome.steps_resolved:
             outcome.mail.extend(service.reports_mail(projection, since_version=before, version=campaign.version))
         return outcome
@@ -124,26 +126,20 @@ class GameMaster:
                 left = datetime.fromisoformat(projection.data.deadlines[step]) - paused_at
                 at = self._now() + max(left, timedelta(0))
                 self.service.record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(),
-                             reason="time left when the campaign was paused", by="GM")
+                                    reason="time left when the campaign was paused", by="GM")
         return self._command(name, f"The campaign resumes: {reason}.", apply)
 
     def extend(self, name: str, hours: int, reason: str) -> Outcome:
         """Move the current deadline by `hours` (negative shortens it)."""
-        holder: dict[str, str] = {}
-
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+        def apply(campaign: Campaign, projection: CampaignProjection) -> str:
             step = projection.step
             if step is None or step not in projection.data.deadlines:
                 raise CommandError(f"{name} has no deadline running")
-            at = datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)
-            holder["at"] = at.isoformat()
-            self.service.record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(), reason=reason,
-                         by="GM")
-        outcome = self._command(name, "", apply)
-        text = f"The deadline is now {holder['at']} (UTC): {reason}."
-        outcome.mail = [m for m in outcome.mail if not m.key.startswith("gm:")]
-        outcome.mail.extend(self._announce(self.service.live(name), text, self.service.live(name).data.version))
-        return outcome
+            at = (datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)).isoformat()
+            self.service.record(campaign, projection, campaign.change_deadline, step=step, at=at, reason=reason,
+                                by="GM")
+            return f"The deadline is now {at} (UTC): {reason}."
+        return self._command(name, "", apply)
 
     def process(self, name: str, reason: str) -> Outcome:
         """Pass the current deadline now: what is still owed is answered by the campaign's
@@ -154,7 +150,7 @@ class GameMaster:
                 raise CommandError(f"{name} is over")
             if step not in projection.data.deadlines_passed:
                 self.service.record(campaign, projection, campaign.pass_deadline, step=step, at=self._now().isoformat(),
-                             by=f"GM: {reason}")
+                                    by=f"GM: {reason}")
             if step not in projection.data.graces_expired:
                 self.service.record(campaign, projection, campaign.expire_grace, step=step, at=self._now().isoformat())
         return self._command(name, f"The GM processes the current step now: {reason}.", apply)
@@ -169,8 +165,8 @@ class GameMaster:
             if record is None:
                 raise CommandError(f"{player!r} is not a player of {name}")
             self.service.record(campaign, projection, campaign.replace_player, player=player,
-                         name=new_name or record.name, address=address.lower(),
-                         token_hash=token_hash(name, player, token), reason=reason)
+                                name=new_name or record.name, address=address.lower(),
+                                token_hash=token_hash(name, player, token), reason=reason)
         return token, self._command(name, f"{player} is now played by {new_name or 'a new player'}"
                                           f"{': ' + reason if reason else ''}.", apply)
 
@@ -182,10 +178,8 @@ class GameMaster:
             if player not in projection.data.players:
                 raise CommandError(f"{player!r} is not a player of {name}")
             self.service.record(campaign, projection, campaign.rotate_token, player=player,
-                         token_hash=token_hash(name, player, token), reason=reason)
-        outcome = self._command(name, "", apply)
-        outcome.mail = [m for m in outcome.mail if not m.key.startswith("gm:")]  # nothing to announce
-        return token, outcome
+                                token_hash=token_hash(name, player, token), reason=reason)
+        return token, self._command(name, "", apply)  # a token is told to its player, not announced
 
     def observer(self, name: str, observer: str, address: str, *, token: str | None = None) -> tuple[str, Outcome]:
         token = token or secrets_module.token_urlsafe(8)
@@ -193,8 +187,9 @@ class GameMaster:
         def apply(campaign: Campaign, projection: CampaignProjection) -> None:
             if observer in projection.data.players:
                 raise CommandError(f"{observer!r} is already in {name}")
-            self.service.record(campaign, projection, campaign.join, player=observer, name=observer, address=address.lower(),
-                         token_hash=token_hash(name, observer, token), timezone="UTC", role="observer")
+            self.service.record(campaign, projection, campaign.join, player=observer, name=observer,
+                                address=address.lower(), token_hash=token_hash(name, observer, token),
+                                timezone="UTC", role="observer")
         return token, self._command(name, f"{observer} joins as an observer.", apply)
 
     # -- the state ------------------------------------------------------------

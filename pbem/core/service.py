@@ -127,7 +127,7 @@ class CampaignService:
         outcome.steps_resolved = self.advance(campaign, projection)
         self.save(campaign, projection)
         outcome.mail.extend(self.reports_mail(projection, since_version=0, version=campaign.version,
-                                          first=before == projection.data.version))
+                                              first=before == projection.data.version))
         return tokens, outcome
 
     # -- orders -----------------------------------------------------------
@@ -192,7 +192,7 @@ class CampaignService:
         self._read_policies(campaign, projection, player, parts, receipt)
         for press in parts.press:
             self.record(campaign, projection, campaign.relay_press, player=player, to=press.to,
-                         text=press.text, mail_id=mail_id)
+                        text=press.text, mail_id=mail_id)
             mode = projection.data.settings.get("press", "open")
             receipt.press.append(f"press to {press.to} " + ("recorded (this campaign relays no press)"
                                                             if mode == "none" else f"relayed ({mode})"))
@@ -205,7 +205,7 @@ class CampaignService:
                                          "understood": "", "reason": "dates are written 2027-07-01"})
                 continue
             self.record(campaign, projection, campaign.declare_absence, player=player, start=first.isoformat(),
-                         end=last.isoformat())
+                        end=last.isoformat())
             receipt.verdicts.append({"number": number, "text": f"ABSENT {start} {end}", "accepted": True,
                                      "understood": f"absent from {start} to {end}: deadlines wait for you",
                                      "reason": ""})
@@ -251,7 +251,7 @@ class CampaignService:
             receipt.accepted = False
             receipt.reason = reading.reject_all or "no line of this order set could be used"
             self.record(campaign, projection, campaign.reject_orders, player=player, step=projection.step,
-                         mail_id=mail_id, reason=receipt.reason, verdicts=receipt.verdicts)
+                        mail_id=mail_id, reason=receipt.reason, verdicts=receipt.verdicts)
             return
         known = {r.key: r for r in requests}
         replaced = [k for k in reading.answers if k in projection.data.inputs]
@@ -259,8 +259,8 @@ class CampaignService:
                         "text": p.answer_text, "power": p.power, "conditions": [list(c) for c in p.conditions],
                         "step": p.step} for p in reading.conditional]
         self.record(campaign, projection, campaign.submit_orders, player=player, step=projection.step,
-                     mail_id=mail_id, lines=lines, answers=reading.answers, conditional=conditional,
-                     verdicts=receipt.verdicts)
+                    mail_id=mail_id, lines=lines, answers=reading.answers, conditional=conditional,
+                    verdicts=receipt.verdicts)
         for key in reading.answers:
             request = known.get(key)
             label = request.prompt if request else key
@@ -293,8 +293,8 @@ class CampaignService:
                                          "understood": "", "reason": problem})
                 continue
             self.record(campaign, projection, campaign.set_policy, player=player, policy_id=policy_id,
-                         kind=line.kind, power=line.power, conditions=[list(c) for c in line.conditions],
-                         answer_text=line.answer_text, text=line.text)
+                        kind=line.kind, power=line.power, conditions=[list(c) for c in line.conditions],
+                        answer_text=line.answer_text, text=line.text)
             receipt.policies.append(f"policy {policy_id} set: {line.text}")
             receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": True,
                                      "understood": f"standing policy {policy_id}", "reason": ""})
@@ -340,14 +340,14 @@ class CampaignService:
                 break
             for used in result.auto_answers:
                 self.record(campaign, projection, campaign.answer, key=used.request.key,
-                             value=used.answer.value, source=used.answer.source)
+                            value=used.answer.value, source=used.answer.source)
             result, state = projection.current()
             if result.completed:
                 if projection.data.paused or clock.held(projection, result, now):
                     break
                 digest = sha256_hex(projection.ruleset.encode_state(state))
                 self.record(campaign, projection, campaign.resolve_step, step=result.step,
-                             engine_version=projection.engine_version, state_hash=digest)
+                            engine_version=projection.engine_version, state_hash=digest)
                 resolved += 1
                 continue
             if result.step in projection.data.deadlines_passed:

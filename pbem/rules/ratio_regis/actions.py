@@ -85,14 +85,8 @@ def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTr
     if counter == "3-4":
         _check_elite_area(state, scenario, power, area)
     troop = state.new_troop(power, counter, regular_quality(counter), area=area)
-    text = f"{power} builds {troop.id} (Q{troop.quality}) at {area}"
-    touched = [area]
-    if order.path:
-        route = strategic_move(state, scenario, troop, order.path, run)
-        touched.append(troop.area)
-        text += " and moves it " + route_text(route, scenario)
-    check_stacking(state, scenario, touched)
-    return text
+    built = f"{power} builds {troop.id} (Q{troop.quality}) at {area}"
+    return _then_move(state, scenario, troop, order.path, run, built)
 
 
 def _check_elite_area(state: GameState, scenario: Scenario, power: str, area: str) -> None:
@@ -118,10 +112,15 @@ def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, ru
     if state.areas[area].controller != power:
         raise IllegalOrder(f"{area} is not controlled by {power} (§9.5)")
     troop.box, troop.area = None, area
-    text = f"{power} regroups {troop.id} at {area}"
-    touched = [area]
-    if order.path:
-        route = strategic_move(state, scenario, troop, order.path, run)
+    return _then_move(state, scenario, troop, order.path, run, f"{power} regroups {troop.id} at {area}")
+
+
+def _then_move(state: GameState, scenario: Scenario, troop: Troop, path, run: ImpulseRun, text: str) -> str:
+    """§9.1, §9.5: a built or regrouped troop may make one strategic move in the same
+    action; stacking must hold where it was placed and where it ends (§15.1.1)."""
+    touched = [troop.area]
+    if path:
+        route = strategic_move(state, scenario, troop, path, run)
         touched.append(troop.area)
         text += " and moves it " + route_text(route, scenario)
     check_stacking(state, scenario, touched)
