@@ -25,6 +25,22 @@ def build_service(home: Path | None = None, *, from_address: str | None = None) 
     return CampaignService(store, renderer)
 
 
+def queue_mail(home: Path | None, mail: list) -> None:
+    """Put outgoing mail in the home's outbox, for `pbem run` to send (exactly once by key)."""
+    if not mail:
+        return
+    import time
+
+    from pbem.mail.intake import queue_item
+    from pbem.mail.outbox import Outbox
+    from pbem.mail.settings import load_settings
+
+    settings = load_settings(home_dir(home))
+    now = time.time()
+    Outbox(settings.state_path).enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail],
+                                        now=now)
+
+
 def mail_bench_handler(home: Path):
     """The real campaign service for `pbem bench mail`: a fresh home with the example
     campaign the bench mails sign on to (`SIGNON fra ratio-demo s3cret`), so every mail

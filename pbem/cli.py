@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 from pydantic import ValidationError
 
-from pbem.app import build_service, home_dir
+from pbem.app import build_service, home_dir, queue_mail
 from pbem.core import ruleset as rulesets
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
 from pbem.core.datafile import DataFileError, load_data_file
@@ -101,7 +101,7 @@ def new(campaign: str = typer.Argument(..., help="Name of the new campaign (one 
     service = build_service(home)
     tokens, outcome = service.create(campaign, ruleset, load_data_file(scenario), _players(players),
                                      options=_options(option))
-    _queue(home, outcome.mail)
+    queue_mail(home, outcome.mail)
     typer.echo(f"campaign {campaign} created ({ruleset}); dice commitment "
                f"{service.projection(campaign).data.commitment}")
     for player, token in tokens.items():
@@ -143,28 +143,12 @@ def submit(campaign: str = typer.Argument(..., help="The campaign the orders are
         record = projection.data.players.get(parts.signon.player)
         envelope = envelope.model_copy(update={"sender": record.address if record else "unknown@invalid"})
     outcome = service.handle_mail(envelope)
-    _queue(home, list(outcome.replies))
+    queue_mail(home, list(outcome.replies))
     if outcome.duplicate:
         typer.echo("this mail was already received; nothing changed (the same answer follows)")
     for reply in outcome.replies:
         if reply.key.startswith(("receipt", "refusal")):
             typer.echo(reply.text)
-
-
-def _queue(home: Path | None, mail: list) -> None:
-    """Put outgoing mail in the home's outbox for `pbem run` to send."""
-    if not mail:
-        return
-    from pbem.mail.outbox import Outbox
-    from pbem.mail.intake import queue_item
-    from pbem.mail.settings import load_settings
-    import time
-
-    directory = home_dir(home)
-    settings = load_settings(directory)
-    outbox = Outbox(directory / "mail.sqlite3")
-    now = time.time()
-    outbox.enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail], now=now)
 
 
 @app.command("list")
@@ -316,7 +300,7 @@ def _master(home: Optional[Path]):
 
 
 def _gm_done(home: Optional[Path], outcome, text: str) -> None:
-    _queue(home, outcome.mail)
+    queue_mail(home, outcome.mail)
     typer.echo(text)
 
 

@@ -15,7 +15,7 @@ from email.utils import format_datetime
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pbem.app import build_service
+from pbem.app import build_service, queue_mail
 from pbem.core.datafile import load_data_file
 from pbem.core.service import CommandError, PlayerSpec
 from pbem.mail.daemon import run as run_daemon
@@ -91,9 +91,7 @@ def run_demo(ruleset: str, out: Path, example: str = "demo") -> str:
                       number=number, name=name)
         (inbox / "new" / f"{number:04d}.{path.stem}").write_bytes(raw)
     settings = load_settings(home, env={})
-    from pbem.cli import _queue
-
-    _queue(home, created.mail)
+    queue_mail(home, created.mail)
     stats = run_daemon(settings, service.handle_mail, once=True)
     projection = service.projection(name)
     reports = out / "reports"
