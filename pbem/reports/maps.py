@@ -122,6 +122,6 @@ def draw_scenario_map(view_map: dict) -> str:
 @lru_cache(maxsize=64)
 def svg_to_png(svg: str) -> bytes:
     """The PNG of an SVG (cached: every player of a step usually sees the same map)."""
-    import cairosvg  # imported late: loading cairo costs ~0.1 s and most commands draw nothing
+    import cairosvg  # imported late: loading cairo costs 0.1-0.3 s and most commands draw nothing
 
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -351,6 +352,7 @@ def order_form(player: str, campaign: str, owed: list[OwedDecision]) -> str:
     return "\n".join(lines)
 
 
+@lru_cache(maxsize=256)
 def deadline(at: str | None, zone: str) -> Deadline | None:
     """An ISO UTC instant shown in the reader's zone (the zone's own abbreviation)."""
     if not at:
@@ -385,12 +387,17 @@ def _text(value: Any) -> str:
         return value
     if value is None:
         return ""
+    if type(value) is int:
+        return str(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def _table(raw: dict) -> Table:
-    return Table(title=_text(raw.get("title", "")), columns=[_text(c) for c in raw.get("columns") or []],
-                 rows=[[_text(c) for c in row] for row in raw.get("rows") or []])
+    title, columns, rows = _text(raw.get("title", "")), raw.get("columns") or [], raw.get("rows") or []
+    try:  # a view's cells are nearly always text already
+        return Table(title=title, columns=columns, rows=rows)
+    except ValidationError:
+        return Table(title=title, columns=[_text(c) for c in columns], rows=[[_text(c) for c in r] for r in rows])
 
 
 def _label(key: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2 import Environment
 from markupsafe import Markup
 
 from pbem.core.messages import Attachment, OutgoingMail
@@ -32,23 +32,25 @@ def _map_svg(report: Report) -> str | None:
     return draw_map(report.map, powers)
 
 
-def _env(templates_dir: Path | None, ruleset: str | None) -> ImmutableSandboxedEnvironment:
+def _env(templates_dir: Path | None, ruleset: str | None) -> Environment:
     return environment(templates_dir.resolve() if templates_dir else None, ruleset)
 
 
-def report_text(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None) -> str:
-    return render(_env(templates_dir, ruleset), "report.txt.j2", report)
+def report_text(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None,
+                data: dict | None = None) -> str:
+    """The plain-text report (`data`: the report already dumped, when the caller has it)."""
+    return render(_env(templates_dir, ruleset), "report.txt.j2", data or report)
 
 
 MAP_PLACEHOLDER = "<!--pbem-map-->"
 
 
 def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None,
-                svg: str | None = None) -> str:
+                svg: str | None = None, data: dict | None = None) -> str:
     """The HTML report. The map goes in after the CSS is inlined: the SVG carries its own
     styling, and keeping it out of the inliner's way halves its work."""
     svg = svg if svg is not None else _map_svg(report)
-    page = render(_env(templates_dir, ruleset), "report.html.j2", report, map_svg=Markup(MAP_PLACEHOLDER))
+    page = render(_env(templates_dir, ruleset), "report.html.j2", data or report, map_svg=Markup(MAP_PLACEHOLDER))
     return page.replace(MAP_PLACEHOLDER, svg or "", 1)
 
 
@@ -95,12 +97,13 @@ class MailRenderer:
             attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=svg_to_png(svg)))
         record = projection.data.players.get(viewer)
         templates = self._templates(projection.data.campaign)
+        data = report.model_dump(mode="json")
         return OutgoingMail(
             key=key,
             to=record.address if record else viewer,
             subject=f"[{report.campaign}] {report.turn_label}: report for {report.viewer_name}",
-            text=report_text(report, ruleset=ruleset, templates_dir=templates),
-            html=report_html(report, ruleset=ruleset, templates_dir=templates, svg=svg),
+            text=report_text(report, ruleset=ruleset, templates_dir=templates, data=data),
+            html=report_html(report, ruleset=ruleset, templates_dir=templates, svg=svg, data=data),
             attachments=tuple(attachments),
         )
 

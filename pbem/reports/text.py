@@ -23,9 +23,15 @@ def wrap(text: str, width: int = WIDTH, indent: str = "", hanging: str | None = 
 
     Words longer than the line (a hash, a URL) are kept whole: breaking them would make
     them useless to copy."""
+    return _wrap(str(text), width, indent, hanging)
+
+
+@lru_cache(maxsize=4096)
+def _wrap(text: str, width: int, indent: str, hanging: str | None) -> str:
+    """Cached: a chronicle line is wrapped once for all the players who read it."""
     rest = indent if hanging is None else hanging
     lines: list[str] = []
-    for paragraph in str(text).splitlines() or [""]:
+    for paragraph in text.splitlines() or [""]:
         if not paragraph.strip():
             lines.append("")
             continue
@@ -48,13 +54,27 @@ def table(columns: Sequence[str], rows: Sequence[Sequence[object]], width: int =
     columns are narrowed and their cells wrap onto continuation lines. No rows: "(none)"."""
     if not rows:
         return indent + "(none)"
-    return _table(tuple(str(c) for c in columns), tuple(tuple(_cell(c) for c in r) for r in rows), width, indent)
+    return _table(*_key(columns, rows), width, indent)
+
+
+def _key(columns: Sequence[object], rows: Sequence[Sequence[object]]) -> tuple[tuple, tuple]:
+    """A table's cache key: its cells as given (no per-cell work on a hit), or as text
+    when a cell is a list or a mapping."""
+    key = (tuple(columns), tuple(map(tuple, rows)))
+    try:
+        hash(key)
+    except TypeError:
+        key = (tuple(map(_cell, columns)), tuple(tuple(map(_cell, r)) for r in rows))
+    return key
 
 
 @lru_cache(maxsize=256)
-def _table(columns: tuple[str, ...], rows: tuple[tuple[str, ...], ...], width: int, indent: str) -> str:
-    """Cached by content: every player's report repeats the public tables of a step."""
-    header = list(columns)
+def _table(columns: tuple, rows: tuple[tuple, ...], width: int, indent: str) -> str:
+    """Cached by content (the key is the rows as given, so a cache hit costs no cell
+    work): every player's report repeats the public tables of a step, and most tables
+    do not change from one step to the next."""
+    header = [_cell(c) for c in columns]
+    rows = tuple(tuple(_cell(c) for c in r) for r in rows)
     ncols = max([len(header)] + [len(r) for r in rows]) if (header or rows) else 0
     if ncols == 0:
         return ""
@@ -106,16 +126,18 @@ def _field(value: object) -> str:
     return str(value)
 
 
-def html_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> Markup:
-    """The HTML of a table, escaped; "(none)" when it has no rows."""
-    if not rows:
-        return Markup('<p class="sub">(none)</p>')
-    return _html_table(tuple(str(c) for c in columns), tuple(tuple(str(c) for c in r) for r in rows))
+def html_table(columns: Sequence[str], rows: Sequence[Sequence[object]], title: str = "") -> Markup:
+    """The HTML of a table under its `<h2>` title (if any), escaped; "(none)" when it has
+    no rows."""
+    return _html_table(*_key(columns, rows), str(title))
 
 
 @lru_cache(maxsize=256)
-def _html_table(columns: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> Markup:
+def _html_table(columns: tuple, rows: tuple[tuple, ...], title: str) -> Markup:
     """Cached by content, like the text tables: a step's public tables repeat in every report."""
+    heading = f"<h2>{escape(title)}</h2>" if title else ""
+    if not rows:
+        return Markup(f'{heading}<p class="sub">(none)</p>\n')
     head = "".join(f"<th>{escape(c)}</th>" for c in columns)
     body = "\n".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return Markup(f"<table>\n<tr>{head}</tr>\n{body}\n</table>")
+    return Markup(f"{heading}<table>\n<tr>{head}</tr>\n{body}\n</table>\n")

@@ -4,6 +4,8 @@ the state only once revealed, so no view can leak them."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem.rules.ratio_regis.auction import groups_for
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import CLOCKWISE, GameState
@@ -11,6 +13,8 @@ from pbem.rules.ratio_regis.state import CLOCKWISE, GameState
 
 def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
     names = {p.id: p.name for p in state.players}
+    placed = _troops_by_area(state)
+    units = _units(state)
     return {
         "turn_label": scenario.turn_label(state.turn),
         "turn": state.turn,
@@ -25,11 +29,20 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause}
                  for w in state.wars],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
-        "units": _units(state),
+        "units": units,
         "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if a.active},
-        "sections": _sections(state, scenario, viewer),
-        "map": _map(state, scenario),
+        "sections": _sections(state, scenario, viewer, placed, units),
+        "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, [])),
     }
+
+
+def _troops_by_area(state: GameState) -> dict[str, list[str]]:
+    """The troops standing in each area, in the state's order (one pass, not one per area)."""
+    placed: dict[str, list[str]] = {}
+    for troop in state.troops:
+        if troop.area:
+            placed.setdefault(troop.area, []).append(troop.id)
+    return placed
 
 
 def _units(state: GameState) -> dict[str, str]:
@@ -58,7 +71,8 @@ def _power(state: GameState, scenario: Scenario, code: str) -> dict:
             "available": dict(sorted(power.pool.items())), "synthetic": card.synthetic}
 
 
-def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
+def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[str, list[str]],
+              units: dict[str, str]) -> list[dict]:
     sections = []
     for player in state.players:
         if viewer in ("gm", player.id):
@@ -81,7 +95,7 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
     sections.append({"title": "Forces", "columns": ["Unit", "Power", "Quality", "Where"],
                      "rows": [[t.id, t.power, f"Q{t.quality}", t.where()] for t in state.troops]
                      + [[s.id, s.power, f"S{s.quality}", s.where()] for s in state.squadrons]
-                     + [[f.id, f.power, "fortress", _units(state)[f.id]] for f in state.fortresses]
+                     + [[f.id, f.power, "fortress", units[f.id]] for f in state.fortresses]
                      + [[lead.id, lead.power, scenario.leaders[lead.id].ability + (" (extraordinary)"
                                                                                   if lead.extraordinary else ""),
                          f"on {lead.unit}"] for lead in state.leaders]})
@@ -91,7 +105,7 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
                                    w.cause] for w in state.wars]})
     sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
                      "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", state.areas[a.id].controller or "-",
-                               " ".join(t.id for t in state.troops_in(a.id))]
+                               " ".join(placed.get(a.id, []))]
                               for a in scenario.data.areas if a.active]})
     if state.discard:
         sections.append({"title": "Cards played this turn", "columns": ["Card", "Title", "Points", "Kind", "Priority"],
@@ -104,11 +118,6 @@ def _card_row(scenario: Scenario, number: int) -> list[str]:
     kind = "combat" if card.combat else card.kind
     priority = {"always": "priority", "hand4": "priority at 4 cards", "none": ""}[card.priority]
     return [str(number), card.title, str(card.points), kind, priority]
-
-
-def _map(state: GameState, scenario: Scenario) -> dict:
-    return _draw_map(scenario, lambda area: state.areas[area].controller,
-                     lambda area: [t.id for t in state.troops_in(area)])
 
 
 def scenario_map(scenario: Scenario) -> dict:
@@ -127,6 +136,12 @@ def _draw_map(scenario: Scenario, controller_of, units_in) -> dict:
              for a in scenario.data.areas if a.active]
     areas += [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": "sea", "controller": None, "units": [],
                "synthetic": s.synthetic} for s in scenario.data.seas]
+    return {"areas": areas, "links": list(_links(scenario))}
+
+
+@lru_cache(maxsize=8)
+def _links(scenario: Scenario) -> tuple[dict, ...]:
+    """The map's borders, coasts and sea lanes: fixed by the scenario, so drawn up once."""
     links = []
     for area in scenario.data.areas:
         if not area.active:
@@ -136,4 +151,4 @@ def _draw_map(scenario: Scenario, controller_of, units_in) -> dict:
         links += [{"a": area.id, "b": sea, "kind": "coast"} for sea in area.seas]
     for sea in scenario.data.seas:
         links += [{"a": sea.id, "b": other, "kind": "sea"} for other in sea.adjacent if sea.id < other]
-    return {"areas": areas, "links": links}
+    return tuple(links)
