@@ -257,14 +257,18 @@ def _execute(state: GameState, scenario: Scenario, player: str, command: Command
     if isinstance(command, Action):
         return _action(state, scenario, player, command, run)
     if isinstance(command, Reaction):
+        if command.word == "ATTACH" and command.power and command.place:
+            raise IllegalOrder(f"attaching a leader in your impulse is free at any time: {command.power} - "
+                               f"ATTACH {command.unit} TO {command.place} (§17.1)")
         raise IllegalOrder(f"{command.text()} answers a decision of another player's impulse, not one of yours")
     raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
 
 
 def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: ImpulseRun) -> str:
     """§8.2.2 "Card play": priority cards first (combat cards exempt); the event is applied
-    (RR-I52) and the points go to the player's powers, each power taking points from at
-    most one card per impulse."""
+    (RR-I52, RR-I69; what it asks of other players, such as a repatriation, is answered before
+    the script's next line, §31.1) and the points go to the player's powers, each power taking
+    points from at most one card per impulse."""
     ledger = run.ledger
     hand = state.player(player).hand
     if not ledger.held_cards:
@@ -302,7 +306,7 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     ledger.played.append(card.number)
     ledger.stage = "actions"
     split = ", ".join(f"{power} {points}" for power, points in allocation) or "no power"
-    event = events.apply_event(state, run.judge, card)
+    event = events.apply_event(state, scenario, run.judge, card)
     return f"plays {card.number} {card.title} for {card.points} point(s): {split}" + "".join(f"; {e}" for e in event)
 
 

@@ -4,10 +4,11 @@ operation distance (NOD), galleys and fleets."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.movement import IllegalOrder, controls, interested, resolve_area
 from pbem.rules.ratio_regis.orders import BuildSquadron, FormFleet, Repair, Sail, StratSquadron
 from pbem.rules.ratio_regis.reactions import ask
@@ -36,19 +37,21 @@ def nod(state: GameState, scenario: Scenario, sea: str) -> int:
     return max(scenario.nod(sea), state.nod)
 
 
-def bases(state: GameState, scenario: Scenario, power: str, sea: str) -> list[str]:
+def bases(state: GameState, scenario: Scenario, power: str, sea: str, avoid: Collection[str] = ()) -> list[str]:
     """§11.1, §18.3, §18.4.1, §21.2.1: the ports the power controls (not in revolt, in a
     theater of interest) from which a squadron may operate in `sea` — a coastal area on a
-    sea within the NOD of `sea` (NOD 1: on that sea)."""
+    sea within the NOD of `sea` (NOD 1: on that sea). `avoid`: ports that no longer count
+    (being left, §14.2)."""
     reach = nod(state, scenario, sea)
-    return [area for area, distance in _ports(state, scenario, power, sea) if distance <= reach]
+    return [area for area, distance in _ports(state, scenario, power, sea, avoid) if distance <= reach]
 
 
-def _ports(state: GameState, scenario: Scenario, power: str, sea: str) -> list[tuple[str, int]]:
+def _ports(state: GameState, scenario: Scenario, power: str, sea: str,
+           avoid: Collection[str] = ()) -> list[tuple[str, int]]:
     """The power's usable ports and their distance to `sea`, in scenario order."""
     found = []
     for area in scenario.data.areas:
-        if not area.active or not area.seas or not controls(state, power, area.id):
+        if not area.active or not area.seas or not controls(state, power, area.id) or area.id in avoid:
             continue
         if not interested(state, scenario, power, area.id):
             continue
@@ -58,10 +61,11 @@ def _ports(state: GameState, scenario: Scenario, power: str, sea: str) -> list[t
     return found
 
 
-def nearest_bases(state: GameState, scenario: Scenario, power: str, sea: str) -> list[str]:
+def nearest_bases(state: GameState, scenario: Scenario, power: str, sea: str,
+                  avoid: Collection[str] = ()) -> list[str]:
     """§11.1.1, §11.6: the nearest ports the power controls, all of them on a tie, in the
     scenario's order."""
-    ports = _ports(state, scenario, power, sea)
+    ports = _ports(state, scenario, power, sea, avoid)
     best = min((distance for _, distance in ports), default=None)
     return [area for area, distance in ports if distance == best]
 
@@ -214,21 +218,49 @@ def fleet_of(state: GameState, squadron: Squadron) -> list[Squadron]:
     return [s for s in state.squadrons if s.fleet == squadron.fleet and s.sea == squadron.sea]
 
 
-def send_to_base(state: GameState, scenario: Scenario, judge, squadron: Squadron, *, damaged: bool) -> str:
+def send_to_base(state: GameState, scenario: Scenario, judge, squadron: Squadron, *, damaged: bool,
+                 avoid: Collection[str] = ()) -> str:
     """§11.3, §13.2.5 (§27.4): back to its home port while that is still a base for the
     sea it leaves; else §11.1.1, §11.6: to the nearest base, the owner choosing on a tie
-    (`base`, RR-I51). Under repair if damaged; with no base left it is destroyed."""
-    sea = squadron.sea or next(iter(scenario.areas[squadron.port].seas))
+    (`base`, RR-I51). Under repair if damaged; with no base left it is destroyed. The
+    ports in `avoid` are not bases any more (a port being left, §14.2)."""
+    sea = squadron.sea or scenario.areas[squadron.port].seas[0]
     squadron.fleet = None
     home = squadron.base
-    if home is None or home not in bases(state, scenario, squadron.power, sea):
-        home = _choose_base(state, squadron, judge, sea, nearest_bases(state, scenario, squadron.power, sea))
+    if home is None or home not in bases(state, scenario, squadron.power, sea, avoid):
+        home = _choose_base(state, squadron, judge, sea, nearest_bases(state, scenario, squadron.power, sea, avoid))
     if home is None:
         state.squadrons.remove(squadron)
-        return f"{squadron.id} has no base left and is destroyed (§11.1.1)"
+        gone = remove_unit_leader(state, squadron.id)  # §17.1: the leader follows its unit
+        return f"{squadron.id} has no base left and is destroyed (§11.1.1)" + (
+            f", with its leader {', '.join(gone)}" if gone else "")
     squadron.sea, squadron.port, squadron.base = None, home, home
     squadron.repair = squadron.repair or damaged
     return f"{squadron.id} returns {'damaged ' if damaged else ''}to {home}"
+
+
+def stranded(state: GameState, scenario: Scenario, power: str | None = None,
+             avoid: Collection[str] = ()) -> list[Squadron]:
+    """§11.1.1, §14.2: the squadrons (of `power`, or of every power) at sea without a base
+    within the naval operation distance (the ports in `avoid` not counting), in squadron
+    order."""
+    return [s for s in state.squadrons if s.sea is not None and (power is None or s.power == power)
+            and not bases(state, scenario, s.power, s.sea, avoid)]
+
+
+def rebase_stranded(state: GameState, scenario: Scenario, judge, power: str | None = None,
+                    avoid: Collection[str] = ()) -> list[str]:
+    """§11.1.1 ("if for any reason a squadron is left without a base within this distance, it
+    must move immediately … to the nearest base"), §14.2: each stranded squadron goes to its
+    nearest base as if its port had been lost (§11.6), keeping its status; returns chronicle
+    lines (also said)."""
+    texts = []
+    for squadron in stranded(state, scenario, power, avoid):
+        texts.append(f"{squadron.id} is left without a base within the naval operation distance: "
+                     + send_to_base(state, scenario, judge, squadron, damaged=False, avoid=avoid)
+                     + " (§11.1.1, §14.2)")
+        judge.say(texts[-1], rule="§11.1.1, §14.2")
+    return texts
 
 
 def _choose_base(state: GameState, squadron: Squadron, judge, sea: str, ports: list[str]) -> str | None:

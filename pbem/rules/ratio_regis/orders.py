@@ -18,7 +18,7 @@ from pbem.core.orders import suggest
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
             "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE",
-            "DISPERSE", "FLIP")
+            "DISPERSE", "FLIP", "ATTACH")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
          "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH")
 
@@ -321,11 +321,12 @@ class Reaction:
     """An answer to a decision owed in another player's impulse (research §3.5).
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
-    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP); `place` an area (FROM/TO,
-    BASE) or the power a SUPPORT is FOR,
-    `unit` a squadron (WITH) or the troop repatriated, `units` a subset of units, `means`
-    TROOPS or FORTRESS (or FORT: retreat into the fortress); `power` the power
-    answering, when written."""
+    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH); `place` an area
+    (FROM/TO, BASE), the power a SUPPORT is FOR, or the unit a leader is ATTACHed to,
+    `unit` a squadron (WITH), the troop repatriated or the leader attached (AUTO: the
+    request's default), `units` a subset of units, `means` TROOPS or FORTRESS (or FORT:
+    retreat into the fortress; for REPATRIATE: STRAT, MOVE or DISPERSE); `power` the
+    power answering, when written."""
 
     word: str
     power: str | None = None
@@ -344,7 +345,10 @@ class Reaction:
         elif self.word == "RETREAT":
             parts += ["INTO", "FORT"] if self.means == "FORT" else ["TO", self.place]
         elif self.word == "REPATRIATE":
-            parts += [self.unit] + (["TO", self.place] if self.place else ["DISPERSE"])
+            parts += [self.unit] + {"STRAT": ["TO", self.place], "MOVE": ["MOVE", "TO", self.place],
+                                    "DISPERSE": ["DISPERSE"]}.get(self.means, [])
+        elif self.word == "ATTACH":
+            parts += [self.unit] + (["TO", self.place] if self.place else [])
         elif self.word == "OPPOSE":
             parts += ["FROM", self.place, "WITH", self.means]
         elif self.word == "BASE":
@@ -588,10 +592,20 @@ class _ToCommand(Transformer):
         return Reaction("RETREAT", place=target, units=units)
 
     def repatriate_to(self, items):
-        return str(items[0])
+        return ("STRAT", str(items[0]))
+
+    def repatriate_move(self, items):
+        return ("MOVE", str(items[0]))
 
     def repatriate(self, items):
-        return Reaction("REPATRIATE", unit=str(items[0]).upper(), place=items[1])
+        unit = str(items[0]).upper()
+        if len(items) == 1:
+            return Reaction("REPATRIATE", unit=unit)
+        means, place = items[1] if items[1] is not None else ("DISPERSE", None)
+        return Reaction("REPATRIATE", unit=unit, place=place, means=means)
+
+    def reattach(self, items):
+        return Reaction("ATTACH", unit=str(items[0]).upper(), place=str(items[1]).upper() if len(items) > 1 else None)
 
     def scatter(self, items):
         return Reaction("DISPERSE", units=items[0])
@@ -641,7 +655,7 @@ def _explain(text: str, error: UnexpectedInput) -> str:
                 f"<POWER> <I|C<card>|X|W|F|E|-> <{'|'.join(VERBS)}> …, or an answer to a decision "
                 f"({', '.join(KEYWORDS[5:])})")
     if isinstance(error, UnexpectedToken) and isinstance(error.token, Token) and len(words) >= 3 \
-            and column == text.find(words[2]) + 1:
+            and column == text.find(words[2]) + 1 and first not in KEYWORDS:
         hint = suggest(words[2], VERBS)
         return f"unknown action {words[2]!r}" + (f"; did you mean {hint}?" if hint else
                                                  f" (known: {', '.join(VERBS)})")

@@ -9,7 +9,7 @@ request alone, since `read_policy` sees no state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
@@ -24,11 +24,17 @@ REACTION_KINDS: dict[str, str] = {
     "guard": "a pirate attacks your merchants (§11.4.3): GUARD WITH <squadron> | PASS",
     "retreat": "your army lost a field battle (§13.3.6): RETREAT TO <area> [UNITS …] | RETREAT INTO FORT [UNITS …]",
     "base": "your squadron must go to one of several equally near bases (§11.1.1): BASE <area>",
-    "repatriate": "a troop must go home (§14.1): REPATRIATE <troop> TO <area> | REPATRIATE <troop> DISPERSE",
+    "repatriate": "a troop must leave where it stands (§14.1): REPATRIATE <troop> TO <area> (a strategic move) | "
+                  "REPATRIATE <troop> MOVE TO <area> (a tactical move) | REPATRIATE <troop> DISPERSE | REPATRIATE AUTO",
+    "reassign": "your leader's fortress is eliminated (§14.3): ATTACH <leader> TO <unit> | ATTACH AUTO",
     "stacking": "your troops are over an area's stacking limit when an action ends (§15.1.1): "
                 "DISPERSE <troop>,… | DISPERSE AUTO",
     "veterans": "half your veterans, rounded up, turn regular at turn end (§16.2, §23.1.2): FLIP <troop>,… | FLIP AUTO",
 }
+
+#: Kinds whose request is about one unit (`context["subject"]`), named first in the answer
+#: (`REPATRIATE T5 …`, `ATTACH L2 …`); `<WORD> AUTO` takes the request's default.
+SUBJECT_WORDS = {"repatriate": "REPATRIATE", "reassign": "ATTACH"}
 
 #: Kinds answered by choosing a given number of units (`DISPERSE T5`, `FLIP T3,T9`); `AUTO`
 #: takes the request's default. The request's context holds `eligible` and `count`.
@@ -59,11 +65,30 @@ def chosen_units(answer: str) -> list[str]:
     return [u for u in answer.split()[-1].split(",") if u]
 
 
+def narrow(command: Reaction, requests: Sequence[Any], answered: Collection[str] = ()) -> tuple[list[Any], str]:
+    """The owed requests a reaction may answer: for a kind about one unit (SUBJECT_WORDS),
+    the request about the unit it names, so that a refusal speaks of that unit, or for
+    `<WORD> AUTO` the first such request not `answered` yet by an earlier line; or why none
+    is."""
+    subjects = [r for r in requests if SUBJECT_WORDS.get(r.kind) == command.word]
+    if not subjects or command.unit is None:
+        return list(requests), ""
+    if command.unit == "AUTO":
+        return [r for r in subjects if r.key not in answered] or subjects, ""
+    mine = [r for r in subjects if str(r.context.get("subject", "")).upper() == command.unit]
+    if mine:
+        return mine, ""
+    named = ", ".join(str(r.context.get("subject")) for r in subjects)
+    return [], f"{command.unit} is not asked about now (you are asked about {named})"
+
+
 def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
     """The canonical answer a reaction gives to `request`, or why not."""
     eligible = request.context.get("eligible", "")
     if request.kind in CHOICE_WORDS:
         return _read_choice(command, request, eligible)
+    if request.kind in SUBJECT_WORDS:
+        return _read_subject(command, request)
     options = request.options
     bare = Reaction(command.word, None, command.place, command.unit, (), command.means)
     wanted = _canonical(bare.text())
@@ -77,6 +102,29 @@ def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
             return None, f"{', '.join(wrong)} cannot take part (units that may: {', '.join(allowed) or 'none'})"
         return f"{match} UNITS {','.join(command.units)}", ""
     return match, ""
+
+
+def _read_subject(command: Reaction, request: Any) -> tuple[str | None, str]:
+    """An answer about the request's unit: one of its options, or `<WORD> AUTO` (the
+    default). A refusal gives the request's own reason for the answer, when it has one
+    (`context["why_not"]`: the answer's tail after the unit, `TO Lorraine`, or `*` for any
+    other answer -> why)."""
+    word = SUBJECT_WORDS[request.kind]
+    if command.word != word:
+        return None, f"{command.text()} does not answer this decision: write {word} … (see the options)"
+    if command.unit == "AUTO":
+        return request.default, ""
+    if command.place is None and command.means is None:
+        tails = {"REPATRIATE": "TO <area> (strategic), MOVE TO <area> (tactical) or DISPERSE", "ATTACH": "TO <unit>"}
+        return None, f"say what {command.unit} does: {word} {command.unit} {tails[word]}, or {word} AUTO for the default"
+    wanted = Reaction(command.word, None, command.place, command.unit, (), command.means).text()
+    match = next((option for option in request.options if _canonical(option) == _canonical(wanted)), None)
+    if match is not None:
+        return match, ""
+    reasons = {tail.lower(): why for tail, why in dict(request.context.get("why_not") or {}).items()}
+    parts = wanted.split(maxsplit=2)
+    why = reasons.get(parts[2].lower() if len(parts) > 2 else "") or reasons.get("*")
+    return None, f"{wanted} is not possible here{': ' + why if why else ''} (possible: {'; '.join(request.options)})"
 
 
 def _read_choice(command: Reaction, request: Any, eligible: str) -> tuple[str | None, str]:

@@ -18,7 +18,7 @@ from pbem.rules.ratio_regis.combat import answers as combat_answers
 from pbem.rules.ratio_regis.combat.answers import COMBAT_DECISION_KINDS, AnswerError
 from pbem.rules.ratio_regis.orders import (Bid, Command, GroupChoice, OrderSyntaxError, Reaction, StartChoice,
                                            parse_line)
-from pbem.rules.ratio_regis.reactions import REACTION_KINDS, policy_answer, read_reaction
+from pbem.rules.ratio_regis.reactions import REACTION_KINDS, narrow, policy_answer, read_reaction
 
 DECISION_KINDS = {
     "bid": "your secret VP bid for the game order (§7.1.1): BID <n>",
@@ -177,7 +177,7 @@ class RatioRegis:
             reading.verdicts.append(LineVerdict(number, text, False, command.text(),
                                                 f"you owe no reaction now (you owe: {owed})"))
             return
-        reason = ""
+        candidates, reason = narrow(command, candidates, reading.answers)
         for request in candidates:
             answer, reason = read_reaction(command, request)
             if answer is not None:

@@ -175,21 +175,47 @@ class Deployment(_Element):
     base: str | None = None  # a squadron at sea: its home port (RR-I51)
 
 
+class ControlMarkers(_Element):
+    """`give_control`: control markers of `power` placed in `areas` (§31.1, RR-I69)."""
+
+    power: str
+    areas: list[str] = Field(min_length=1)
+
+
+class Repatriation(_Element):
+    """`repatriate`: `power`'s units must leave `places` — areas, or seas by id (§14, RR-I68)."""
+
+    power: str
+    places: list[str] = Field(min_length=1)
+
+
 class Effect(_Element):
-    """One effect of a card's event (RR-I52), applied when the card is played (§8.2.2):
-    `set_nod` raises the naval operation distance everywhere to at least N (§11.1, §28.8);
-    `allow_piracy` lets a power pirate (§11.5.1); `add_interest` = [power, theater] gives
-    a power interest in a theater (§18.4.1, §28.10). Exactly one per entry."""
+    """One effect of a card's event (RR-I52, RR-I69), applied when the card is played
+    (§8.2.2): `set_nod` raises the naval operation distance everywhere to at least N (§11.1,
+    §28.8); `allow_piracy` lets a power pirate (§11.5.1); `add_interest` = [power, theater]
+    gives a power interest in a theater (§18.4.1, §28.10); `start_war` = [power, power]
+    starts a war between two powers (§21.3, §31.1); `give_control` = {power, areas} places
+    the power's control markers (§31.1); `give_morale` = [giver, receiver] moves a morale
+    counter (§21.3.4, §31.1); `repatriate` = {power, places} sends the power's units home
+    from those areas or seas (§14, §31.2). Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
     add_interest: tuple[str, str] | None = None
+    start_war: tuple[str, str] | None = None
+    give_control: ControlMarkers | None = None
+    give_morale: tuple[str, str] | None = None
+    repatriate: Repatriation | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
-        if sum(value is not None for value in (self.set_nod, self.allow_piracy, self.add_interest)) != 1:
-            raise ValueError("an effect is exactly one of set_nod, allow_piracy, add_interest")
+        if sum(getattr(self, name) is not None for name in EFFECT_NAMES) != 1:
+            raise ValueError(f"an effect is exactly one of {', '.join(EFFECT_NAMES)}")
         return self
+
+
+#: The effects a card's event may have, in the order `Effect` declares them.
+EFFECT_NAMES = ("set_nod", "allow_piracy", "add_interest", "start_war", "give_control", "give_morale", "repatriate")
 
 
 class Card(_Element):
@@ -586,12 +612,34 @@ def _check_naval(scenario: Scenario) -> list[str]:
                 problems.append(f"forced peace {first}-{second}: unknown power {side!r}")
     for card in scenario.data.cards:
         for effect in card.effects:
-            power, theater = effect.add_interest or (effect.allow_piracy, None)
-            if power is not None and power not in scenario.powers:
-                problems.append(f"card {card.number} ({card.title}): effect names unknown power {power!r}")
-            if theater is not None and theater not in scenario.theaters:
-                problems.append(f"card {card.number} ({card.title}): effect names unknown theater {theater!r}")
+            problems += [f"card {card.number} ({card.title}): {problem}" for problem in _check_effect(scenario, effect)]
     return problems
+
+
+def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
+    """The powers, theaters, areas and seas an event's effect names (RR-I52, RR-I69)."""
+    powers: list[str] = []
+    problems = []
+    if effect.allow_piracy is not None:
+        powers.append(effect.allow_piracy)
+    if effect.add_interest is not None:
+        powers.append(effect.add_interest[0])
+        if effect.add_interest[1] not in scenario.theaters:
+            problems.append(f"effect names unknown theater {effect.add_interest[1]!r}")
+    for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale")):
+        if pair is not None:
+            powers += list(pair)
+            if pair[0] == pair[1]:
+                problems.append(f"{what} names {pair[0]} twice: it is between two powers")
+    if effect.give_control is not None:
+        powers.append(effect.give_control.power)
+        problems += [f"give_control: unknown area {area!r}" for area in effect.give_control.areas
+                     if area not in scenario.areas]
+    if effect.repatriate is not None:
+        powers.append(effect.repatriate.power)
+        problems += [f"repatriate: unknown area or sea {place!r}" for place in effect.repatriate.places
+                     if place not in scenario.areas and place not in scenario.seas]
+    return [f"effect names unknown power {power!r}" for power in powers if power not in scenario.powers] + problems
 
 
 def _check_setups(scenario: Scenario) -> list[str]:

@@ -75,10 +75,10 @@ def test_forced_peace_by_ruling_and_scenario():
 
 def test_events_apply_once_and_combat_cards_do_nothing():
     state, judge = fresh(), _Judge()
-    apply_event(state, judge, SCENARIO.cards[1])
-    apply_event(state, judge, SCENARIO.cards[7])  # a combat card played for its point
+    apply_event(state, SCENARIO, judge, SCENARIO.cards[1])
+    apply_event(state, SCENARIO, judge, SCENARIO.cards[7])  # a combat card played for its point
     assert state.nod == 2
-    apply_event(state, judge, SCENARIO.cards[4])
-    apply_event(state, judge, SCENARIO.cards[4])
+    apply_event(state, SCENARIO, judge, SCENARIO.cards[4])
+    apply_event(state, SCENARIO, judge, SCENARIO.cards[4])
     assert state.interests == {"ENG": ["NA"]}
     assert len(judge.said) == 3
