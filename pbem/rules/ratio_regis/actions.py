@@ -71,17 +71,20 @@ def own_troop(state: GameState, power: str, troop_id: str) -> Troop:
 
 def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTroop, run: ImpulseRun) -> str:
     """§9.1: a counter from the power's pool; 2-3 troops on their 2 side in any controlled
-    possession, 3-4 troops on their 3 side in the theater with most home areas (RR-I3);
-    the action may include a strategic move of the new troop (§10.2)."""
+    possession, not in revolt (§18.3), 3-4 troops on their 3 side in the theater with most
+    home areas (RR-I3); the action may include a strategic move of the new troop (§10.2)."""
     counter = counter_for(order.quality)
     if not counter:
         raise IllegalOrder("troops are built as Q2 (a 2-3 counter) or Q3 (a 3-4 counter) (§9.1)")
     if state.powers[power].pool.get(counter, 0) < 1:
         raise IllegalOrder(f"{power} has no {counter} troop counter left to build")
-    area = resolve_area(scenario, order.area)
+    area = resolve_area(scenario, order.area, state)
     status = state.areas[area]
     if status.possessor != power or status.controller != power:
         raise IllegalOrder(f"{area} is not a possession controlled by {power} (§9.1)")
+    if status.rebellion:
+        raise IllegalOrder(f"{area} is in revolt ({status.rebellion}): no troop can be recruited there until the "
+                           f"rebellion is put down (§18.3)")
     if counter == "3-4":
         _check_elite_area(state, scenario, power, area)
     troop = state.new_troop(power, counter, regular_quality(counter), area=area)
@@ -102,15 +105,18 @@ def _check_elite_area(state: GameState, scenario: Scenario, power: str, area: st
 
 def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, run: ImpulseRun) -> str:
     """§9.5: a troop dispersed at the start of the impulse goes to a controlled area of its
-    dispersion box's theater (WE has two boxes); it may then move strategically."""
+    dispersion box's theater (WE has two boxes), not in revolt (§18.3); it may then move
+    strategically."""
     troop = own_troop(state, power, order.troop)
     if troop.id not in run.start.dispersed:
         raise IllegalOrder(f"{troop.id} was not dispersed at the start of this impulse (§9.5)")
-    area = resolve_area(scenario, order.area)
+    area = resolve_area(scenario, order.area, state)
     if scenario.box_of(area) != troop.box:
         raise IllegalOrder(f"{area} is not in the area of dispersion box {troop.box} (§9.5)")
     if state.areas[area].controller != power:
         raise IllegalOrder(f"{area} is not controlled by {power} (§9.5)")
+    if state.areas[area].rebellion:
+        raise IllegalOrder(f"{area} is in revolt ({state.areas[area].rebellion}): no troop can regroup there (§18.3)")
     troop.box, troop.area = None, area
     return _then_move(state, scenario, troop, order.path, run, f"{power} regroups {troop.id} at {area}")
 

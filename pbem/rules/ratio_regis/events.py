@@ -9,28 +9,49 @@ game — and the diplomatic events of §31.1 (REBELLION IN FLANDERS: "the Nether
 being allied with Spain, they both go to war. Control markers are placed in the three areas
 of Flanders. Spain delivers a morale counter to the Netherlands, and repatriates Brugge's
 army"): a war between two powers, control markers, a morale counter, and a repatriation
-(§14). They apply in the order the card lists them, "after finishing all the consequences of
-the event" the card's actions follow (§31.1).
+(§14); and rebellions placed (§18.3, RR-I80) and inactive independent areas brought into
+play (§18.2, RR-I82), in `rebellions.py`. They apply in the order the card lists them;
+"after finishing all the consequences of the event" the card's actions follow (§31.1).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from pbem.rules.ratio_regis import rebellions
 from pbem.rules.ratio_regis.control import place_control
+from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Effect, Scenario
 from pbem.rules.ratio_regis.state import GameState, War
 from pbem.rules.ratio_regis.war import give_morale
 
 
-def apply_event(state: GameState, scenario: Scenario, judge: Any, card: Card) -> list[str]:
+def apply_event(state: GameState, scenario: Scenario, judge: Any, card: Card, *, player: str = "",
+                chosen: Sequence[str] = ()) -> list[str]:
     """§8.2.2: every effect of `card`'s event, in the order written; returns one line per
     effect (each also said in the chronicle, with what follows from it). Combat cards
-    played for points do nothing (§8.2.2)."""
+    played for points do nothing (§8.2.2). `player` played the card and chooses where its
+    rebellions go; `chosen` are the areas the PLAY line names for them, in order (RR-I80)."""
     if card.combat:
+        if chosen:
+            raise IllegalOrder(f"{card.title} is a combat card: played for its point, its text is ignored, so PLACE "
+                               f"has nothing to place (§8.2.2)")
         return []
-    return [_apply(state, scenario, judge, card, effect) for effect in card.effects]
+    rebellions.check_chosen(card, chosen)
+    left = list(chosen)
+    texts: list[str] = []
+    for effect in card.effects:
+        if effect.rebellion is None and effect.activate is None:
+            texts.append(_apply(state, scenario, judge, card, effect))
+            continue
+        done = (rebellions.place_rebellions(state, scenario, judge, player, card, effect.rebellion, left)
+                if effect.rebellion is not None else rebellions.activate(state, scenario, effect.activate))
+        for text in done:
+            judge.say(f"{card.title}: {text}", rule="§8.2.2")
+        texts += done
+    return texts
 
 
 def _apply(state: GameState, scenario: Scenario, judge: Any, card: Card, effect: Effect) -> str:

@@ -13,14 +13,18 @@ from pbem.rules.ratio_regis.state import GameState
 def fortress(state: GameState, scenario: Scenario, power: str, order: Fort, run: ImpulseRun) -> str:
     """START: an under-construction fortress in an area the power controls, not in revolt,
     one per area. FINISH: a fortress that was under construction at the start of the
-    impulse becomes operational (§9.4, §18.3)."""
-    area = resolve_area(scenario, order.area)
+    impulse becomes operational, unless a revolt has broken out there since (§9.4, §18.3:
+    finishing is building, RR-I83)."""
+    area = resolve_area(scenario, order.area, state)
     existing = state.fortress_in(area)
     if order.step == "FINISH":
         if existing is None or existing.power != power:
             raise IllegalOrder(f"{power} has no fortress under construction in {area}")
         if existing.built:
             raise IllegalOrder(f"the fortress in {area} is finished already")
+        if state.areas[area].rebellion:
+            raise IllegalOrder(f"{area} is in revolt ({state.areas[area].rebellion}): no fortress can be built there, "
+                               f"nor finished (§18.3)")
         if existing.id not in run.start.building:
             raise IllegalOrder(f"the fortress in {area} was started this impulse: it is finished in a later one "
                                f"(§9.4)")

@@ -83,6 +83,7 @@ class Ledger:
     done: bool = False
     acted: set[str] = field(default_factory=set)  # units that moved or fought this impulse (§12.3.1)
     pirated: set[str] = field(default_factory=set)  # squadrons that pirated this impulse (§11.5.1)
+    tactical_leaders: set[str] = field(default_factory=set)  # leaders that made a tactical move (§17.3.2)
     closed: bool = False  # a war declared without a CB took the last action point (§21.3.3)
 
     def copy(self) -> Ledger:
@@ -90,7 +91,8 @@ class Ledger:
         return replace(self, intrinsic=set(self.intrinsic),
                        card_points={power: list(entry) for power, entry in self.card_points.items()},
                        at_war_moves=set(self.at_war_moves), home_moves=set(self.home_moves),
-                       played=list(self.played), acted=set(self.acted), pirated=set(self.pirated))
+                       played=list(self.played), acted=set(self.acted), pirated=set(self.pirated),
+                       tactical_leaders=set(self.tactical_leaders))
 
 
 class Unresolved(Exception):
@@ -198,9 +200,10 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
         except OrderSyntaxError as error:
             results.append(LineResult(number, text, False, reason=str(error)))
             continue
-        # Card play and DONE check everything before they change anything; an action may
-        # fail only after moving (stacking holds "at the end of the action", §15.1.1).
-        saved_state = encode_state(work) if isinstance(command, Action) else None
+        # DONE checks everything before it changes anything; an action may fail only after
+        # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
+        # event has begun (a rebellion's area, RR-I80).
+        saved_state = encode_state(work) if isinstance(command, Action | Play) else None
         saved_ledger = run.ledger.copy()
         before = judge.interrupts
         try:
@@ -306,7 +309,7 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     ledger.played.append(card.number)
     ledger.stage = "actions"
     split = ", ".join(f"{power} {points}" for power, points in allocation) or "no power"
-    event = events.apply_event(state, scenario, run.judge, card)
+    event = events.apply_event(state, scenario, run.judge, card, player=player, chosen=order.areas)
     return f"plays {card.number} {card.title} for {card.points} point(s): {split}" + "".join(f"; {e}" for e in event)
 
 

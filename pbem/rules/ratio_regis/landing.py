@@ -26,7 +26,7 @@ def land(state: GameState, scenario: Scenario, power: str, order: Land, run: Imp
     troops = tactical.force(state, power, order.units)
     source = troops[0].area
     _check_force(scenario, troops, source, run)
-    target = resolve_area(scenario, order.area)
+    target = resolve_area(scenario, order.area, state)
     if not scenario.coastal(target):
         raise IllegalOrder(f"{target} is not a coastal area: a landing goes from coast to coast (§12.3)")
     tactical.may_enter(state, scenario, power, target)
@@ -34,6 +34,7 @@ def land(state: GameState, scenario: Scenario, power: str, order: Land, run: Imp
     convoy = Convoy(power, order.escort, order.fights)
     check_escort(state, scenario, convoy, source)
     ids = [t.id for t in troops]
+    immune = tactical.determined_immune(state, scenario, troops, run)  # a landing is a tactical move (§12.3, §17.3.2)
     run.ledger.acted.update(ids)
     for sea in seas:
         if not cross(state, scenario, run, convoy, sea, ids):
@@ -42,7 +43,7 @@ def land(state: GameState, scenario: Scenario, power: str, order: Land, run: Imp
             return text
     texts: list[str] = []
     fought, stopped = tactical._step(state, scenario, power, troops, source, target, order, run, texts,
-                                     amphibious=True)
+                                     amphibious=True, immune=immune)
     survivors = [t for t in troops if t.area == target]
     if order.subjugate and survivors and not fought and not stopped:
         texts.append(tactical.subjugate_area(state, scenario, power, target, survivors, run, all_moved=True))

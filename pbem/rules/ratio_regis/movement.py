@@ -46,11 +46,17 @@ def controls(state: GameState, power: str, area: str) -> bool:
     return state.areas[area].controller == power and not state.areas[area].rebellion
 
 
-def resolve_area(scenario: Scenario, word: str) -> str:
-    """An active area's id from what the player wrote, or a message with a suggestion."""
+def resolve_area(scenario: Scenario, word: str, state: GameState | None = None) -> str:
+    """An area in play from what the player wrote, or a message with a suggestion. An
+    inactive area does not exist for play (§18.2.1): with `state`, one an event has not
+    activated is refused; without it, one inactive in the scenario (RR-I82)."""
     area = scenario.find_area(word)
     if area is None:
         raise IllegalOrder(unknown_name("area", word, scenario.area_words))
+    inactive = not state.exists(area) if state is not None else not scenario.areas[area].active
+    if inactive:
+        raise IllegalOrder(f"{area} is an inactive area: it does not exist for play until an event activates it "
+                           f"(§18.2.1)")
     return area
 
 
@@ -86,7 +92,7 @@ def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequenc
         if word.startswith("@"):
             nxt = sea_leg(scenario, here, word)
         else:
-            nxt = resolve_area(scenario, word)
+            nxt = resolve_area(scenario, word, state)
             if here in scenario.seas:
                 if here not in scenario.areas[nxt].seas:
                     raise IllegalOrder(f"{nxt} is not on the coast of @{here} (§10.2)")

@@ -51,7 +51,7 @@ def _ports(state: GameState, scenario: Scenario, power: str, sea: str,
     """The power's usable ports and their distance to `sea`, in scenario order."""
     found = []
     for area in scenario.data.areas:
-        if not area.active or not area.seas or not controls(state, power, area.id) or area.id in avoid:
+        if not state.exists(area.id) or not area.seas or not controls(state, power, area.id) or area.id in avoid:
             continue
         if not interested(state, scenario, power, area.id):
             continue
@@ -113,7 +113,7 @@ def sail_path(state: GameState, scenario: Scenario, squadron: Squadron, path: Se
             here = sea
             route.append(f"@{sea}")
         else:
-            port = resolve_area(scenario, word)
+            port = resolve_area(scenario, word, state)
             if here not in scenario.areas[port].seas:
                 raise IllegalOrder(f"{port} is not a port on @{here}")
             if not controls(state, squadron.power, port):
@@ -135,7 +135,7 @@ def build_squadron(state: GameState, scenario: Scenario, power: str, order: Buil
     if state.powers[power].squadron_pool.get(quality, 0) < 1:
         have = ", ".join(f"Q{q}" for q, n in sorted(state.powers[power].squadron_pool.items()) if n) or "none"
         raise IllegalOrder(f"{power} has no Q{quality} squadron left to build (available: {have})")
-    area = resolve_area(scenario, order.area)
+    area = resolve_area(scenario, order.area, state)
     status = state.areas[area]
     if not scenario.coastal(area):
         raise IllegalOrder(f"{area} is not a coastal area (§9.2)")
@@ -308,4 +308,5 @@ def own_group(state: GameState, power: str, name: str) -> list[Squadron]:
 
 def commercial_port_on(state: GameState, scenario: Scenario, sea: str) -> bool:
     """§13.1.9: a commercial port, not razed, on the sea (RR-I46: whoever holds it)."""
-    return any(scenario.areas[a].port and not state.areas[a].razed for a in scenario.port_areas(sea))
+    return any(scenario.areas[a].port and not state.areas[a].razed and state.exists(a)
+               for a in scenario.port_areas(sea))

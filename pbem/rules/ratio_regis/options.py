@@ -22,6 +22,9 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
                                                   "or only a dispersed troop (§18.1)"),
     "elite_build": (("home-theater", "home-areas"), "RR-I3: 3-4 troops are built in the theater with most home "
                                                     "areas (§9.1 text) or only in home areas (§9 table)"),
+    "determined": (("v1.2.4", "v2.1"), "RR-I81: the Determined leader cannot be intercepted by land on its first "
+                                       "tactical move of each impulse and two Determined leaders cancel (v1.2.4), "
+                                       "or it fights as Tactical in a field battle where it is intercepted (v2.1)"),
 }
 
 
@@ -37,6 +40,7 @@ class Options(msgspec.Struct, frozen=True):
     intrinsic_action: str = "impulse"
     home_move: str = "any-unit"
     elite_build: str = "home-theater"
+    determined: str = "v1.2.4"
     combat: dict[str, str] = {}  # the combat engine's options (COMBAT_OPTIONS), by name
 
 

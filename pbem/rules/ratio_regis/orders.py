@@ -18,7 +18,7 @@ from pbem.core.orders import suggest
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
             "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE",
-            "DISPERSE", "FLIP", "ATTACH")
+            "DISPERSE", "FLIP", "ATTACH", "PLACE", "KEEP", "ELIMINATE", "DEGRADE")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
          "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH")
 
@@ -57,11 +57,13 @@ class StartChoice:
 class Play:
     card: int
     points: tuple[tuple[str, int], ...] = ()  # (power, points); empty: all to the only power
+    areas: tuple[str, ...] = ()  # where the event's rebellions go, in order (§18.3, RR-I80)
 
     def text(self) -> str:
+        place = " PLACE " + ",".join(self.areas) if self.areas else ""
         if not self.points:
-            return f"PLAY {self.card}"
-        return f"PLAY {self.card} POINTS " + ",".join(f"{power}={n}" for power, n in self.points)
+            return f"PLAY {self.card}{place}"
+        return f"PLAY {self.card} POINTS " + ",".join(f"{power}={n}" for power, n in self.points) + place
 
 
 @dataclass(frozen=True)
@@ -321,11 +323,13 @@ class Reaction:
     """An answer to a decision owed in another player's impulse (research §3.5).
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
-    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH); `place` an area
-    (FROM/TO, BASE), the power a SUPPORT is FOR, or the unit a leader is ATTACHed to,
-    `unit` a squadron (WITH), the troop repatriated or the leader attached (AUTO: the
-    request's default), `units` a subset of units, `means` TROOPS or FORTRESS (or FORT:
-    retreat into the fortress; for REPATRIATE: STRAT, MOVE or DISPERSE); `power` the
+    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH, PLACE, KEEP,
+    ELIMINATE, DEGRADE); `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
+    unit a leader is ATTACHed to, `unit` a squadron (WITH), the troop repatriated or the
+    leader attached (AUTO: the request's default), `units` a subset of units (or the areas of
+    PLACE, the units of ELIMINATE or DEGRADE), `degrade` the units ELIMINATE … DEGRADE
+    degrades, `means` TROOPS or FORTRESS (or FORT: retreat into the fortress; for REPATRIATE:
+    STRAT, MOVE or DISPERSE); `power` the
     power answering, when written."""
 
     word: str
@@ -334,6 +338,7 @@ class Reaction:
     unit: str | None = None
     units: tuple[str, ...] = ()
     means: str | None = None
+    degrade: tuple[str, ...] = ()
 
     def text(self) -> str:
         parts = [self.power] if self.power else []
@@ -353,8 +358,11 @@ class Reaction:
             parts += ["FROM", self.place, "WITH", self.means]
         elif self.word == "BASE":
             parts += [self.place]
-        elif self.word in ("DISPERSE", "FLIP"):
+        elif self.word in ("DISPERSE", "FLIP", "PLACE", "DEGRADE"):
             return " ".join(parts + [",".join(self.units)])
+        elif self.word == "ELIMINATE":
+            return " ".join(parts + [",".join(self.units)] + (["DEGRADE", ",".join(self.degrade)] if self.degrade
+                                                               else []))
         elif self.word == "SUPPORT" and self.place:
             parts += ["WITH", self.unit, "FOR", self.place]
         elif self.unit:
@@ -406,7 +414,11 @@ class _ToCommand(Transformer):
         return (str(items[0]).upper(), int(items[1]))
 
     def play(self, items):
-        return Play(int(items[0]), tuple(items[1:]))
+        areas = next((i for i in items[1:] if isinstance(i, list)), [])
+        return Play(int(items[0]), tuple(i for i in items[1:] if isinstance(i, tuple)), tuple(areas))
+
+    def event_areas(self, items):
+        return [str(name) for name in items]
 
     def done(self, _items):
         return Done()
@@ -612,6 +624,21 @@ class _ToCommand(Transformer):
 
     def flip(self, items):
         return Reaction("FLIP", units=items[0])
+
+    def names(self, items):
+        return tuple(str(name) for name in items)
+
+    def place_answer(self, items):
+        return Reaction("PLACE", units=items[0])
+
+    def keep(self, _items):
+        return Reaction("KEEP")
+
+    def eliminate(self, items):
+        return Reaction("ELIMINATE", units=items[0], degrade=items[1] if len(items) > 1 else ())
+
+    def degrade(self, items):
+        return Reaction("DEGRADE", units=items[0])
 
 
 @cache

@@ -30,15 +30,19 @@ REACTION_KINDS: dict[str, str] = {
     "stacking": "your troops are over an area's stacking limit when an action ends (§15.1.1): "
                 "DISPERSE <troop>,… | DISPERSE AUTO",
     "veterans": "half your veterans, rounded up, turn regular at turn end (§16.2, §23.1.2): FLIP <troop>,… | FLIP AUTO",
+    "rebellion": "the area of a rebellion your card's event places (§18.3): PLACE <area> | PLACE AUTO",
+    "disband": "units you do not want for the next turn, at turn end (§23.1.2): KEEP | ELIMINATE <unit>,… "
+               "[DEGRADE <unit>,…] | DEGRADE <unit>,…",
 }
 
 #: Kinds whose request is about one unit (`context["subject"]`), named first in the answer
 #: (`REPATRIATE T5 …`, `ATTACH L2 …`); `<WORD> AUTO` takes the request's default.
 SUBJECT_WORDS = {"repatriate": "REPATRIATE", "reassign": "ATTACH"}
 
-#: Kinds answered by choosing a given number of units (`DISPERSE T5`, `FLIP T3,T9`); `AUTO`
-#: takes the request's default. The request's context holds `eligible` and `count`.
-CHOICE_WORDS = {"stacking": "DISPERSE", "veterans": "FLIP"}
+#: Kinds answered by choosing a given number of units or areas (`DISPERSE T5`, `FLIP T3,T9`,
+#: `PLACE Glasgow`); `AUTO` takes the request's default. The request's context holds
+#: `eligible` and `count` (and `noun`, what is chosen).
+CHOICE_WORDS = {"stacking": "DISPERSE", "veterans": "FLIP", "rebellion": "PLACE"}
 
 
 def ask(ctx: Any, player: str, power: str, kind: str, *, options: Sequence[str], default: str,
@@ -89,6 +93,9 @@ def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
         return _read_choice(command, request, eligible)
     if request.kind in SUBJECT_WORDS:
         return _read_subject(command, request)
+    if request.kind == "disband":
+        from pbem.rules.ratio_regis.disband import read_disband  # the turn-end rule reads its own answers
+        return read_disband(command, request)
     options = request.options
     bare = Reaction(command.word, None, command.place, command.unit, (), command.means)
     wanted = _canonical(bare.text())
@@ -128,19 +135,22 @@ def _read_subject(command: Reaction, request: Any) -> tuple[str | None, str]:
 
 
 def _read_choice(command: Reaction, request: Any, eligible: str) -> tuple[str | None, str]:
-    """`<WORD> AUTO` (the default) or `<WORD>` with exactly `count` distinct eligible units."""
+    """`<WORD> AUTO` (the default) or `<WORD>` with exactly `count` distinct eligible units
+    (names are matched ignoring case)."""
     word, count = CHOICE_WORDS[request.kind], request.context.get("count", 0)
+    noun = request.context.get("noun", "troop")
     allowed = [u for u in eligible.split(",") if u]
     if command.word != word:
-        return None, f"{command.text()} does not answer this decision: write {word} <troop>,… or {word} AUTO"
-    if command.units == ("AUTO",):
+        return None, f"{command.text()} does not answer this decision: write {word} <{noun}>,… or {word} AUTO"
+    named = tuple(u.upper() for u in command.units)
+    if named == ("AUTO",):
         return request.default, ""
-    wrong = [u for u in command.units if u not in allowed]
+    wrong = [u for u, upper in zip(command.units, named, strict=True) if upper not in {a.upper() for a in allowed}]
     if wrong:
         return None, f"{', '.join(wrong)} cannot be chosen here (choose {count} of {', '.join(allowed)})"
-    if len(set(command.units)) != count or len(command.units) != count:
-        return None, f"choose exactly {count} different troop(s) of {', '.join(allowed)}, not {len(command.units)}"
-    return f"{word} {','.join(u for u in allowed if u in command.units)}", ""
+    if len(set(named)) != count or len(named) != count:
+        return None, f"choose exactly {count} different {noun}(s) of {', '.join(allowed)}, not {len(named)}"
+    return f"{word} {','.join(u for u in allowed if u.upper() in named)}", ""
 
 
 def policy_answer(text: str, request: Any) -> str | None:

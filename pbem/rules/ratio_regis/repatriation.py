@@ -204,7 +204,7 @@ def _enemies(state: GameState, power: str, area: str) -> list[Troop]:
 def _destination(state: GameState, scenario: Scenario, power: str, area: str, left: Sequence[str]) -> bool:
     """RR-I70: a repatriated troop ends in an area its power controls (not in revolt, §18.3),
     that it is not leaving, free of enemy troops and with room for it."""
-    return (area not in left and scenario.areas[area].active and controls(state, power, area)
+    return (area not in left and state.exists(area) and controls(state, power, area)
             and not _enemies(state, power, area) and _has_room(state, scenario, power, area))
 
 
@@ -219,7 +219,7 @@ def tactical_paths(state: GameState, scenario: Scenario, troop: Troop,
 
     def passable(area: str) -> bool:
         fortress = state.fortress_in(area)
-        return (scenario.areas[area].active and interested(state, scenario, power, area)
+        return (state.exists(area) and interested(state, scenario, power, area)
                 and controls(state, power, area) and not _enemies(state, power, area)
                 and not (fortress is not None and fortress.power != power and state.at_war(power, fortress.power)))
 
@@ -261,7 +261,7 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
 
     def crossable(area: str) -> bool:
         status = state.areas[area]
-        if not scenario.areas[area].active or not interested(state, scenario, power, area):
+        if not state.exists(area) or not interested(state, scenario, power, area):
             return False
         if status.besieger is not None and not scenario.coastal(area):
             return False
@@ -310,7 +310,7 @@ def _why_not(state: GameState, scenario: Scenario, troop: Troop, left: Sequence[
     why: dict[str, str] = {"*": f"a repatriated troop ends in an area {power} controls, free of enemy troops and with "
                                 f"room (§14.1, RR-I70)"}
     for area in scenario.areas:
-        if not scenario.areas[area].active or not controls(state, power, area) or area == troop.area:
+        if not state.exists(area) or not controls(state, power, area) or area == troop.area:
             continue
         reason = ""
         if area in left:

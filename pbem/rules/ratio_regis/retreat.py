@@ -24,7 +24,7 @@ def retreat_areas(state: GameState, scenario: Scenario, power: str, area: str, a
     revolt), or holding its unbesieged troops — never the area the attack came from."""
     found = []
     for other in scenario.areas[area].adjacent:
-        if other == attacker_from or not scenario.areas[other].active:
+        if other == attacker_from or not state.exists(other):
             continue
         status = state.areas[other]
         present = state.troops_in(other)

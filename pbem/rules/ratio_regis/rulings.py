@@ -58,6 +58,13 @@ def _area(scenario: Scenario, args: Mapping[str, Any]) -> str:
     return area
 
 
+def _area_in_play(state: GameState, scenario: Scenario, args: Mapping[str, Any]) -> str:
+    area = _area(scenario, args)
+    if not state.exists(area):
+        raise RulingError(f"{area} is an inactive area: it does not exist for play (§18.2.1)")
+    return area
+
+
 def apply_ruling(state: GameState, scenario: Scenario, kind: str, args: Mapping[str, Any]) -> None:
     if kind == "vp":
         player = _arg(args, "player")
@@ -75,14 +82,14 @@ def apply_ruling(state: GameState, scenario: Scenario, kind: str, args: Mapping[
         state.troops.remove(troop)
         state.powers[troop.power].pool[troop.counter] = state.powers[troop.power].pool.get(troop.counter, 0) + 1
     elif kind == "place-troop":
-        power, area, counter = _power(state, args), _area(scenario, args), _arg(args, "counter")
+        power, area, counter = _power(state, args), _area_in_play(state, scenario, args), _arg(args, "counter")
         if counter not in ("2-3", "3-4"):
             raise RulingError("counter=2-3 or counter=3-4")
         if state.powers[power].pool.get(counter, 0) < 1:
             raise RulingError(f"{power} has no {counter} counter left in its pool")
         state.new_troop(power, counter, regular_quality(counter), area=area)
     elif kind == "control":
-        area = _area(scenario, args)
+        area = _area_in_play(state, scenario, args)
         word = _arg(args, "power").upper()
         state.areas[area].controller = None if word == "NONE" else _power(state, args)
     elif kind == "forced-peace":

@@ -69,11 +69,14 @@ class Area(_Element):
     terrain: Terrain = "open"  # §13.3.3–§13.3.4, §13.5.3
     possessor: str | None = None
     controller: str | None = None  # defaults to the possessor
-    active: bool = True  # inactive areas do not exist for play (§7.2, §18.2.1)
-    independent: Literal["A2", "A3"] | None = None  # an active independent area (§18.2.2)
+    active: bool = True  # False: an inactive area, not in play until an event activates it (§7.2, §18.2.1)
+    independent: Literal["A2", "A3"] | None = None  # an active independent area (§18.2.2); on an inactive
+    # area, the level it takes when an event activates it without naming one (RR-I82)
     rebellion: Literal["R2", "R3"] | None = None  # a rebellion at the start (§18.3)
     strategic_port: bool = False  # its seas count as one for interception and piracy (§18.6.3)
     map: str = "main"  # the map or mini-map it is drawn on (§10.4, §12.3.3, §18.7)
+    province: str | None = None  # the province it belongs to (§18.3: a revolt never takes a province's last area)
+    minor: str | None = None  # the minor power whose area it is (§18.3; minors are not modelled further)
 
 
 class Sea(_Element):
@@ -189,6 +192,31 @@ class Repatriation(_Element):
     places: list[str] = Field(min_length=1)
 
 
+class Rebellion(_Element):
+    """An event's rebellions (§18.3, RR-I80): `count` revolts of `level` placed by the player
+    of the card, one at a time, in the areas the event lists — `areas` as written, then the
+    areas of `provinces`, of the minor powers `minors` and the possessions of `powers`, in
+    the scenario's order. §18.3's limits (no key area, commercial port, area with military
+    units, or last area of a province or minor without revolt) hold unless `limits` is
+    false (the event says so) or no listed area fits them."""
+
+    level: Literal["R2", "R3"]
+    count: int = Field(default=1, ge=1)
+    areas: list[str] = []
+    provinces: list[str] = []
+    minors: list[str] = []
+    powers: list[str] = []
+    limits: bool = True
+
+
+class Activation(_Element):
+    """Inactive independent areas an event brings into play (§18.2.1 → §18.2.2) as A2 or
+    A3; without `level`, each area's own `independent` level (RR-I82)."""
+
+    areas: list[str] = Field(min_length=1)
+    level: Literal["A2", "A3"] | None = None
+
+
 class Effect(_Element):
     """One effect of a card's event (RR-I52, RR-I69), applied when the card is played
     (§8.2.2): `set_nod` raises the naval operation distance everywhere to at least N (§11.1,
@@ -197,7 +225,9 @@ class Effect(_Element):
     starts a war between two powers (§21.3, §31.1); `give_control` = {power, areas} places
     the power's control markers (§31.1); `give_morale` = [giver, receiver] moves a morale
     counter (§21.3.4, §31.1); `repatriate` = {power, places} sends the power's units home
-    from those areas or seas (§14, §31.2). Exactly one per entry."""
+    from those areas or seas (§14, §31.2); `rebellion` places revolts (§18.3, RR-I80);
+    `activate` brings inactive independent areas into play (§18.2, RR-I82). Exactly one
+    per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -206,6 +236,8 @@ class Effect(_Element):
     give_control: ControlMarkers | None = None
     give_morale: tuple[str, str] | None = None
     repatriate: Repatriation | None = None
+    rebellion: Rebellion | None = None
+    activate: Activation | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -215,7 +247,8 @@ class Effect(_Element):
 
 
 #: The effects a card's event may have, in the order `Effect` declares them.
-EFFECT_NAMES = ("set_nod", "allow_piracy", "add_interest", "start_war", "give_control", "give_morale", "repatriate")
+EFFECT_NAMES = ("set_nod", "allow_piracy", "add_interest", "start_war", "give_control", "give_morale", "repatriate",
+                "rebellion", "activate")
 
 
 class Card(_Element):
@@ -288,21 +321,30 @@ class Scenario:
         return {b.id: (t.id, b) for t in self.data.theaters for b in t.boxes}
 
     def find_area(self, word: str) -> str | None:
-        """An active area's id from its id or name, ignoring case."""
+        """An area's id from its id or name, ignoring case. Inactive areas are found too, so
+        that one an event has activated can be named; whether an area is in play is the
+        state's to say (`GameState.exists`, §18.2.1)."""
         return self._area_names.get(word.lower())
 
     @cached_property
     def _area_names(self) -> dict[str, str]:
         names = {}
         for area in self.data.areas:
-            if area.active:
-                names[area.name.lower()] = area.id
-                names[area.id.lower()] = area.id
+            names[area.name.lower()] = area.id
+            names[area.id.lower()] = area.id
         return names
 
     @cached_property
     def area_words(self) -> list[str]:
-        return [a.id for a in self.data.areas if a.active]
+        return [a.id for a in self.data.areas]
+
+    def province_areas(self, province: str) -> list[str]:
+        """The areas of a province, in scenario order (§18.3)."""
+        return [a.id for a in self.data.areas if a.province == province]
+
+    def minor_areas(self, minor: str) -> list[str]:
+        """The areas of a minor power, in scenario order (§18.3)."""
+        return [a.id for a in self.data.areas if a.minor == minor]
 
     def home_box(self, power: str) -> str:
         """The dispersion box of the power's home (§8.2.2, §18.1): the box holding most of
@@ -328,8 +370,9 @@ class Scenario:
         return bool(self.areas[area_id].seas)
 
     def port_areas(self, sea: str) -> list[str]:
-        """The active coastal areas on a sea, in scenario order."""
-        return [a.id for a in self.data.areas if a.active and sea in a.seas]
+        """The coastal areas on a sea, in scenario order (inactive ones too: the state says
+        which are in play, §18.2.1)."""
+        return [a.id for a in self.data.areas if sea in a.seas]
 
     def trade_center_of(self, sea: str) -> TradeCenter | None:
         return next((t for t in self.data.trade_centers if t.sea == sea), None)
@@ -449,6 +492,41 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += _check_naval(scenario)
     problems += _check_setups(scenario)
     problems += _check_deck(scenario)
+    problems += _check_events(scenario)
+    return problems
+
+
+def _check_events(scenario: Scenario) -> list[str]:
+    """The areas, provinces, minors and powers an event's rebellions and activations name
+    (§18.2, §18.3, RR-I80, RR-I82)."""
+    problems = []
+    provinces = {a.province for a in scenario.data.areas if a.province}
+    minors = {a.minor for a in scenario.data.areas if a.minor}
+    for card in scenario.data.cards:
+        where = f"card {card.number} ({card.title})"
+        for effect in card.effects:
+            if effect.rebellion is not None:
+                rebellion = effect.rebellion
+                if not (rebellion.areas or rebellion.provinces or rebellion.minors or rebellion.powers):
+                    problems.append(f"{where}: a rebellion names no areas, provinces, minors or powers")
+                problems += [f"{where}: rebellion in unknown area {a!r}" for a in rebellion.areas
+                             if a not in scenario.areas]
+                problems += [f"{where}: rebellion in unknown province {p!r} (no area has it)"
+                             for p in rebellion.provinces if p not in provinces]
+                problems += [f"{where}: rebellion in unknown minor power {m!r} (no area has it)"
+                             for m in rebellion.minors if m not in minors]
+                problems += [f"{where}: rebellion in the possessions of unknown power {p!r}"
+                             for p in rebellion.powers if p not in scenario.powers]
+            if effect.activate is not None:
+                for area in effect.activate.areas:
+                    if area not in scenario.areas:
+                        problems.append(f"{where}: unknown area {area!r} to activate")
+                    elif scenario.areas[area].active:
+                        problems.append(f"{where}: {area} is active from the start; only an inactive area "
+                                        f"(active = false) is activated (§18.2.1)")
+                    elif (effect.activate.level or scenario.areas[area].independent) is None:
+                        problems.append(f"{where}: activating {area} needs a level (A2 or A3) in the effect or "
+                                        f"as the area's independent (§18.2.2)")
     return problems
 
 
@@ -471,6 +549,9 @@ def _check_map(scenario: Scenario) -> list[str]:
         for who, field in (("possessor", area.possessor), ("controller", area.controller)):
             if field is not None and field not in scenario.powers:
                 problems.append(f"area {area.id}: unknown {who} {field!r}")
+        if not area.active and (area.possessor or area.controller or area.rebellion):
+            problems.append(f"area {area.id}: an inactive area does not exist for play, so it has no possessor, "
+                            f"controller or rebellion (§18.2.1)")
     for sea in scenario.data.seas:
         for other in sea.adjacent:
             if other not in seas:
@@ -546,6 +627,8 @@ def _check_deployment(scenario: Scenario, entry: Deployment) -> list[str]:
         return [f"{who}: give exactly one of area, box or sea"]
     if entry.area is not None and entry.area not in scenario.areas:
         return [f"{who}: unknown area {entry.area!r}"]
+    if entry.area is not None and not scenario.areas[entry.area].active:
+        return [f"{who}: {entry.area} is an inactive area, not in play (§18.2.1)"]
     if entry.box is not None and entry.box not in scenario.boxes:
         return [f"{who}: unknown dispersion box {entry.box!r}"]
     if entry.sea is not None and entry.sea not in scenario.seas:

@@ -67,7 +67,7 @@ def lift_ended_sieges(state: GameState, judge) -> None:
 
 
 def _siege_of(state: GameState, scenario: Scenario, power: str, name: str, who: str) -> tuple[str, Fortress]:
-    area = resolve_area(scenario, name)
+    area = resolve_area(scenario, name, state)
     status = state.areas[area]
     fortress = state.fortress_in(area)
     if fortress is None or status.besieger is None:

@@ -48,6 +48,7 @@ class PowerState(msgspec.Struct):
     squadron_pool: dict[str, int] = {}  # squadrons available to build, by quality (§9.2)
     intrinsic_used: bool = False  # only with the option intrinsic_action=turn (RR-I1)
     morale: int = 0  # own morale counters not yet given to an enemy (§21.3.4)
+    revolt_maintenance: int = 0  # rebellions in its territory at the last turn end: +1 maintenance each (RR-I84)
 
 
 class Troop(msgspec.Struct):
@@ -164,6 +165,7 @@ class GameState(msgspec.Struct):
     piracy: list[str] = []  # powers an event allows piracy (§11.5.1, RR-I52)
     interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
+    inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -176,6 +178,13 @@ class GameState(msgspec.Struct):
         """The active powers a player controls, in the scenario's power order."""
         return [code for code in scenario.power_order
                 if self.powers[code].player == player_id and self.powers[code].active]
+
+    def exists(self, area: str) -> bool:
+        """§18.2.1: an inactive area is treated as if it were not printed on the map."""
+        return area not in self.inactive
+
+    def in_revolt(self, area: str) -> bool:
+        return self.areas[area].rebellion is not None
 
     def troop(self, troop_id: str) -> Troop | None:
         return next((t for t in self.troops if t.id.lower() == troop_id.lower()), None)
@@ -263,9 +272,10 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
                                  unrest=p.vitality, pool=dict(p.troops), squadron_pool=dict(p.squadrons),
                                  morale=p.vitality) for p in data.powers}
     areas = {a.id: AreaState(a.possessor, a.controller if a.controller is not None else a.possessor,
-                             independent=a.independent, rebellion=a.rebellion)
+                             independent=a.independent if a.active else None, rebellion=a.rebellion)
              for a in data.areas}
     state = GameState(AUCTION_BIDS, data.first_turn, options, players, powers, areas)
+    state.inactive = [a.id for a in data.areas if not a.active]
     state.leader_pool = [card.id for card in data.leaders if not card.historical
                          and not any(d.leader == card.id for d in data.deployment)]
     state.merchants = {tc.id: dict(tc.merchants) for tc in data.trade_centers}

@@ -5,13 +5,14 @@ subjugation with its opposition (§13.5), and control of the area."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pbem.rules.ratio_regis import battles, naval_support, sieges
 from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
-from pbem.rules.ratio_regis.leaders import commander_ability
+from pbem.rules.ratio_regis.leaders import commander_ability, leaders_with
 from pbem.rules.ratio_regis.movement import IllegalOrder, interested, resolve_area
 from pbem.rules.ratio_regis.orders import Move, Subjugate
 from pbem.rules.ratio_regis.reactions import ask
@@ -60,10 +61,11 @@ def move(state: GameState, scenario: Scenario, power: str, order: Move, run: Imp
     fortress, on to a second one; an army may leave or take troops in the first area."""
     troops = force(state, power, order.units)
     origin = troops[0].area
-    first = resolve_area(scenario, order.area)
-    second = resolve_area(scenario, order.then) if order.then else None
+    first = resolve_area(scenario, order.area, state)
+    second = resolve_area(scenario, order.then, state) if order.then else None
     texts = []
-    fought, stopped = _step(state, scenario, power, troops, origin, first, order, run, texts)
+    immune = determined_immune(state, scenario, troops, run)
+    fought, stopped = _step(state, scenario, power, troops, origin, first, order, run, texts, immune=immune)
     moving = [t for t in troops if t.area == first and not t.besieged]
     if order.leave or order.take:
         moving = _regroup(state, power, moving, first, order)
@@ -72,7 +74,7 @@ def move(state: GameState, scenario: Scenario, power: str, order: Move, run: Imp
             raise IllegalOrder(f"the move stopped in {first} (combat or enemy fortress): no second step (§12.1)")
         if not moving:
             raise IllegalOrder(f"no troop is left in {first} to move on")
-        fought, stopped = _step(state, scenario, power, moving, first, second, order, run, texts)
+        fought, stopped = _step(state, scenario, power, moving, first, second, order, run, texts, immune=immune)
     final = second or first
     survivors = [t for t in moving if t.area == final]
     if order.subjugate and survivors and not fought and not stopped:
@@ -80,6 +82,20 @@ def move(state: GameState, scenario: Scenario, power: str, order: Move, run: Imp
     check_stacking(state, scenario, [origin, first, final])
     run.ledger.acted.update(t.id for t in troops)
     return "; ".join(texts)
+
+
+def determined_immune(state: GameState, scenario: Scenario, troops: Sequence[Troop], run: ImpulseRun) -> bool:
+    """§17.3.2 (v1.2.4): a force commanded by an extraordinary Determined leader "cannot be
+    intercepted (by land) in the first tactical movement of every impulse" — the leader's
+    first move or landing of the impulse (RR-I81). Every leader of the force is marked as
+    having moved. Under the option determined=v2.1 there is no such immunity."""
+    ids = [t.id for t in troops]
+    determined = [lead.id for lead in leaders_with(state, ids)
+                  if lead.extraordinary and scenario.leaders[lead.id].ability == "determined"]
+    fresh = any(lead not in run.ledger.tactical_leaders for lead in determined)
+    run.ledger.tactical_leaders.update(lead.id for lead in leaders_with(state, ids))
+    return (state.options.determined == "v1.2.4" and fresh
+            and commander_ability(state, scenario, ids) == "determined")
 
 
 def _regroup(state: GameState, power: str, moving: list[Troop], area: str, order: Move) -> list[Troop]:
@@ -99,16 +115,19 @@ def _regroup(state: GameState, power: str, moving: list[Troop], area: str, order
 
 
 def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop], here: str, there: str,
-          order: Move, run: ImpulseRun, texts: list[str], *, amphibious: bool = False) -> tuple[bool, bool]:
+          order: Move, run: ImpulseRun, texts: list[str], *, amphibious: bool = False,
+          immune: bool = False) -> tuple[bool, bool]:
     """One step into an adjacent area with the defender's reactions; returns (fought,
-    stopped by an enemy fortress)."""
+    stopped by an enemy fortress). `immune`: no land interception but by a Determined
+    leader (§17.3.2, RR-I81)."""
     if there not in scenario.areas[here].adjacent and not amphibious:
         raise IllegalOrder(f"{there} is not adjacent to {here}")
     may_enter(state, scenario, power, there)
     ids = ", ".join(t.id for t in troops)
     defender = state.areas[there].controller
+    intercepted = False
     if defender and defender != power and state.at_war(power, defender) and not state.areas[there].rebellion:
-        reaction = _react(state, scenario, power, defender, here, there, troops, run)
+        reaction, intercepted = _react(state, scenario, power, defender, here, there, troops, run, immune)
         if reaction:
             texts.append(reaction)
     for troop in troops:
@@ -118,7 +137,7 @@ def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop],
     enemies = [t for t in enemies_in(state, power, there) if not t.besieged]
     if enemies:
         texts.append(field_battle(state, scenario, power, troops, enemies, here, there, order, run,
-                                  amphibious=amphibious))
+                                  amphibious=amphibious, intercepted=intercepted))
         return True, False
     planted = sieges.plant(state, run.judge, power, there)
     if planted:
@@ -127,9 +146,10 @@ def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop],
 
 
 def _react(state: GameState, scenario: Scenario, power: str, defender: str, here: str, there: str,
-           troops: list[Troop], run: ImpulseRun) -> str:
+           troops: list[Troop], run: ImpulseRun, immune: bool = False) -> tuple[str, bool]:
     """§12.4: the controller of the area entered may evade with the troops there, or
-    intercept from one area of its own; default STAND (RR-I19)."""
+    intercept from one area of its own; default STAND (RR-I19). Returns the chronicle line
+    and whether the move was intercepted."""
     player = state.powers[defender].player
     present = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
     options = ["STAND"]
@@ -137,10 +157,17 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
         options += [f"EVADE TO {a}" for a in retreat_areas(state, scenario, defender, there, here)] + ["EVADE DISPERSE"]
         if fortress_room(state, scenario, defender, there):
             options.append("JOINFORT")
-    sources = _interceptors(state, scenario, defender, there, [t.id for t in troops])
+    mover_ids = [t.id for t in troops]
+    sources = _interceptors(state, scenario, defender, there, mover_ids, immune=immune)
+    if immune:
+        barred = [a for a in _interceptors(state, scenario, defender, there, mover_ids) if a not in sources]
+        if barred:
+            run.judge.say(f"{power}'s force under its Determined leader cannot be intercepted by land on its first "
+                          f"tactical move of the impulse: {defender} may not intercept from {', '.join(barred)} "
+                          f"(§17.3.2)", rule="§17.3.2")
     options += [f"INTERCEPT FROM {a}" for a in sources]
     if player is None or options == ["STAND"]:
-        return ""
+        return "", False
     eligible = [t.id for t in present] + [t.id for a in sources for t in sources[a]]
     answer = ask(run.judge, player, defender, "react", options=options, default="STAND",
                  context={"area": there, "from": here, "enemy": power, "enemy_troops": len(troops),
@@ -162,64 +189,78 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
         for troop in movers:
             troop.area = there
         text = f"{defender} intercepts from {answer.place} into {there} with {', '.join(t.id for t in movers)} (§12.4.1)"
+        run.judge.say(text, rule="§12.4")
+        return text, True
     elif answer.word == "JOINFORT":
         movers = [t for t in present if not chosen or t.id in chosen][:fortress_room(state, scenario, defender, there)]
         for troop in movers:
             troop.besieged = True
         text = f"{defender}'s {', '.join(t.id for t in movers)} in {there} withdraw into the fortress (§13.4.1)"
     else:
-        return ""
+        return "", False
     run.judge.say(text, rule="§12.4")
-    return text
+    return text, False
 
 
 def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
-                  movers: Sequence[str]) -> dict[str, list[Troop]]:
+                  movers: Sequence[str], *, immune: bool = False) -> dict[str, list[Troop]]:
     """§12.4.1: an army (troops with a leader) from an adjacent area, or a single troop
-    from one or two areas away through a controlled area free of enemy troops. §17.3.2: an
-    army commanded by a Determined leader intercepts from two areas away too, unless the
-    moving force is commanded by one (two Determined leaders behave as ordinary; RR-I67)."""
+    from one or two areas away through a controlled area (not in revolt, §18.3) free of
+    enemy troops. §17.3.2: an army commanded by a Determined leader intercepts from two
+    areas away too (RR-I67). In v1.2.4 two Determined leaders interacting behave as ordinary
+    ones: against a force commanded by one, the Determined army intercepts like any army;
+    and a force `immune` on its first move (RR-I81) can be intercepted only by forces
+    commanded by a Determined leader, as ordinary ones."""
     mover_determined = commander_ability(state, scenario, movers) == "determined"
+    cancel = state.options.determined == "v1.2.4" and mover_determined
+
+    def determined(own: list[Troop]) -> bool:
+        return commander_ability(state, scenario, [t.id for t in own]) == "determined"
 
     def may_intercept_from_afar(own: list[Troop]) -> bool:
-        return len(own) == 1 or (not mover_determined
-                                 and commander_ability(state, scenario, [t.id for t in own]) == "determined")
+        return len(own) == 1 or (not cancel and determined(own))
 
     sources: dict[str, list[Troop]] = {}
     for area in scenario.areas[target].adjacent:
         own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
-        if not own:
+        if not own or (immune and not determined(own)):
             continue
         if any(state.leader_on(t.id) for t in own) or len(own) == 1:
             sources[area] = own
     for middle in scenario.areas[target].adjacent:
         status = state.areas[middle]
-        if status.controller != power or enemies_in(state, power, middle):
+        if status.controller != power or status.rebellion or not state.exists(middle) \
+                or enemies_in(state, power, middle):
             continue
         for area in scenario.areas[middle].adjacent:
             if area == target or area in sources:
                 continue
             own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
-            if own and may_intercept_from_afar(own):
+            if own and may_intercept_from_afar(own) and (not immune or determined(own)):
                 sources[area] = own
     return dict(sorted(sources.items()))
 
 
 def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[Troop], enemies: list[Troop],
-                 here: str, there: str, order: Move, run: ImpulseRun, *, amphibious: bool = False) -> str:
+                 here: str, there: str, order: Move, run: ImpulseRun, *, amphibious: bool = False,
+                 intercepted: bool = False) -> str:
     """§13.3: the mover attacks the enemy troops (and their fortress's Q3 die) in the area.
     Against besiegers it is a relief battle (§13.3.5): the mover's besieged troops there
     may join it (the commit decision says which). A beaten defender retreats (RR-I60); the
     winner takes the area unless the move says NOCONTROL (RR-I21) or an enemy fortress
-    holds out there, now besieged (RR-I61)."""
+    holds out there, now besieged (RR-I61). With the option determined=v2.1 an intercepted
+    force's Determined leader fights as a Tactical one (§17.3.2 v2.1, RR-I81)."""
     defender = enemies[0].power
     fortress = state.fortress_in(there)
     fort_id = fortress.id if fortress is not None and fortress.built and fortress.power == defender else None
     relief = state.areas[there].besieger == defender
     inside = [t.id for t in state.troops_in(there) if relief and t.besieged and t.power == power]
+    attacker = battles.side(state, scenario, power, [t.id for t in troops] + inside, besieged=inside)
+    if intercepted and state.options.determined == "v2.1":
+        attacker = _determined_as_tactical(attacker, run)
     combat = cm.Combat(
         id=f"battle-{there}", type=cm.FIELD, area=there, relief=relief, amphibious=amphibious,
-        attacker=battles.side(state, scenario, power, [t.id for t in troops] + inside, besieged=inside),
+        attacker=attacker,
         defender=battles.side(state, scenario, defender, [t.id for t in enemies], fortress=fort_id),
         terrain=battles.TERRAIN[scenario.areas[there].terrain], rough_pass=scenario.rough(here, there),
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,
@@ -245,6 +286,17 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
     return text
 
 
+def _determined_as_tactical(side: cm.Side, run: ImpulseRun) -> cm.Side:
+    """§17.3.2 (v2.1): "fights as Tactical in field battles where it is intercepted"."""
+    turned = [lead.id for lead in side.leaders if lead.extraordinary and lead.ability == cm.DETERMINED]
+    if not turned:
+        return side
+    run.judge.say(f"{', '.join(turned)} (Determined) fight(s) as Tactical: the force was intercepted (§17.3.2, "
+                  f"v2.1)", rule="§17.3.2")
+    return replace(side, leaders=tuple(replace(lead, ability=cm.TACTICAL) if lead.id in turned else lead
+                                       for lead in side.leaders))
+
+
 def _withdraw_excess(state: GameState, scenario: Scenario, power: str, troops: list[Troop], area: str, entry: str,
                      run: ImpulseRun) -> None:
     """§13.3.5 (RR-I62): after a relief battle won, relief troops over the stacking limit
@@ -262,7 +314,7 @@ def _withdraw_excess(state: GameState, scenario: Scenario, power: str, troops: l
 @register(Subjugate)
 def subjugate(state: GameState, scenario: Scenario, power: str, order: Subjugate, run: ImpulseRun) -> str:
     """§13.5 (separate action): the force in the area tries again."""
-    area = resolve_area(scenario, order.area)
+    area = resolve_area(scenario, order.area, state)
     troops = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
     if not troops:
         raise IllegalOrder(f"{power} has no troops in {area}")
@@ -274,7 +326,9 @@ def subjugate(state: GameState, scenario: Scenario, power: str, order: Subjugate
 def subjugate_area(state: GameState, scenario: Scenario, power: str, area: str, troops: list[Troop],
                    run: ImpulseRun, *, all_moved: bool) -> str:
     """§12.5, §13.5: with no opposition the area is taken; an independent area or a
-    rebellion always resists; the controller may oppose from a source area."""
+    rebellion always resists, at its level, against the subjugator's troops alone (§18.3:
+    "fortresses cannot attack revolts", RR-I83); the controller may oppose from a source
+    area."""
     status = state.areas[area]
     if status.controller == power and not status.rebellion:
         raise IllegalOrder(f"{power} controls {area} already")
@@ -289,7 +343,7 @@ def subjugate_area(state: GameState, scenario: Scenario, power: str, area: str, 
     if level:
         kind = cm.INDEPENDENT if status.independent else cm.REBEL
         opposition = cm.OPPOSE_INDEPENDENT if status.independent else cm.OPPOSE_REBEL
-        defender = cm.Side(status.controller or "independent", _other_player(state, power),
+        defender = cm.Side("independent" if status.independent else "rebels", _other_player(state, power),
                            (cm.Unit(level, kind, int(level[1])),))
         return _subjugation(state, scenario, power, area, troops, defender, opposition, 1, all_moved, run)
     controller = status.controller
@@ -318,17 +372,18 @@ def _other_player(state: GameState, power: str) -> str:
 
 def _opposition(state: GameState, scenario: Scenario, power: str, controller: str, area: str,
                 run: ImpulseRun) -> tuple[str, str] | None:
-    """§13.5.2: the controller may oppose with troops or a fortress from an area adjacent,
-    or two away through a controlled area free of supplied enemy troops and not in revolt.
-    Default: oppose from the first source, troops before a fortress (RR-I22)."""
+    """§13.5.2: the controller may oppose with troops or a fortress from a controlled area
+    (not in revolt, RR-I83) adjacent, or two away through a controlled area free of supplied
+    enemy troops and not in revolt. Default: oppose from the first source, troops before a
+    fortress (RR-I22)."""
     player = state.powers[controller].player
     options = []
     near = list(scenario.areas[area].adjacent)
     far = [b for m in near if state.areas[m].controller == controller and not state.areas[m].rebellion
            and not enemies_in(state, controller, m) for b in scenario.areas[m].adjacent if b != area]
     for source in sorted(dict.fromkeys(near + far), key=lambda a: (a not in near, a)):
-        if state.areas[source].controller != controller:
-            continue
+        if state.areas[source].controller != controller or state.areas[source].rebellion:
+            continue  # troops or fortresses "placed in controlled areas": not in revolt (§13.5.2, §18.3)
         if any(t.power == controller and not t.besieged for t in state.troops_in(source)):
             options.append(f"OPPOSE FROM {source} WITH TROOPS")
         fortress = state.fortress_in(source)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.core.engine import StepContext, StepError
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import auction, deck, impulse, leaders, veterans
+from pbem.rules.ratio_regis import auction, deck, disband, impulse, leaders, rebellions, veterans
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -17,8 +17,7 @@ from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED
 NOT_YET_AT_TURN_START = ("trade adjustments (§8.1.3, with the commerce rules)",)
 NOT_YET_AT_TURN_END = (
     "commercial competition (§19.2.4)",
-    "economic phase: income, expenses and unrest (§23.1.1)",
-    "voluntary elimination and downgrading of units (§23.1.2)",
+    "economic phase: income, expenses and unrest (§23.1.1; the rebellions' maintenance is recorded, RR-I84)",
     "social agitation and dynastic change (§23.2–§23.4)",
     "end-of-turn VP for objectives (§22)",
 )
@@ -90,15 +89,18 @@ def _truce(ctx: StepContext, state: GameState, scenario: Scenario) -> None:
 
 
 def turn_end(ctx: StepContext, state: GameState) -> None:
-    """§8.3, §23: wars end, degradation (§23.1.2), the economy, VP; then the next turn, or the game's end after
-    the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
+    """§8.3, §23: wars end, the economy (the rebellions' maintenance, §18.3), degradation and voluntary
+    elimination (§23.1.2), VP; then the next turn, or the game's end after the scenario's last turn (the most
+    VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
     _truce(ctx, state, scenario)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
+    rebellions.count_revolt_maintenance(ctx, state, scenario)
     veterans.degrade(ctx, state, scenario)
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
+    disband.voluntary(ctx, state, scenario)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:

@@ -30,9 +30,14 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
                  for w in state.wars],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
         "units": units,
-        "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if a.active},
+        "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if state.exists(a.id)},
+        "revolts": {a.id: state.areas[a.id].rebellion for a in scenario.data.areas if state.areas[a.id].rebellion},
+        "independents": {a.id: state.areas[a.id].independent for a in scenario.data.areas
+                         if state.areas[a.id].independent and state.exists(a.id)},
+        "inactive": list(state.inactive),
         "sections": _sections(state, scenario, viewer, placed, units),
-        "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, [])),
+        "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, []),
+                         tuple(state.inactive)),
     }
 
 
@@ -66,7 +71,7 @@ def _impulse(state: GameState, names: dict[str, str]) -> dict | None:
 def _power(state: GameState, scenario: Scenario, code: str) -> dict:
     power, card = state.powers[code], scenario.powers[code]
     return {"name": card.name, "player": power.player, "unrest": power.unrest, "vitality": card.vitality,
-            "morale": power.morale,
+            "morale": power.morale, "revolt_maintenance": power.revolt_maintenance,
             "income": card.income, "active": power.active, "at_war": state.at_war(code),
             "available": dict(sorted(power.pool.items())), "synthetic": card.synthetic}
 
@@ -104,13 +109,24 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
                          "rows": [[" – ".join(w.sides), ", ".join(f"{p} {w.morale.get(p, 0)}" for p in w.sides),
                                    w.cause] for w in state.wars]})
     sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
-                     "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", state.areas[a.id].controller or "-",
+                     "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", _controller(state, a.id),
                                " ".join(placed.get(a.id, []))]
-                              for a in scenario.data.areas if a.active]})
+                              for a in scenario.data.areas if state.exists(a.id)]})
     if state.discard:
         sections.append({"title": "Cards played this turn", "columns": ["Card", "Title", "Points", "Kind", "Priority"],
                          "rows": [_card_row(scenario, n) for n in state.discard]})
     return sections
+
+
+def _controller(state: GameState, area: str) -> str:
+    """The controller as the Areas table shows it: a revolt or an active independent area
+    is named with its level (§18.2.2, §18.3)."""
+    status = state.areas[area]
+    if status.rebellion:
+        return f"{status.controller or '-'} (in revolt, {status.rebellion})"
+    if status.independent:
+        return f"independent ({status.independent})"
+    return status.controller or "-"
 
 
 def _card_row(scenario: Scenario, number: int) -> list[str]:
@@ -127,27 +143,29 @@ def scenario_map(scenario: Scenario) -> dict:
         if entry.area is not None:
             deployed.setdefault(entry.area, []).extend([f"{entry.power} {entry.counter}"] * entry.count)
     return _draw_map(scenario, lambda area: scenario.areas[area].controller or scenario.areas[area].possessor,
-                     lambda area: deployed.get(area, []))
+                     lambda area: deployed.get(area, []), tuple(a.id for a in scenario.data.areas if not a.active))
 
 
-def _draw_map(scenario: Scenario, controller_of, units_in) -> dict:
+def _draw_map(scenario: Scenario, controller_of, units_in, hidden: tuple[str, ...]) -> dict:
+    """The map's areas in play (§18.2.1: the `hidden`, inactive ones are not drawn), seas and links."""
     areas = [{"id": a.id, "name": a.name, "x": a.x, "y": a.y, "kind": "land", "controller": controller_of(a.id),
               "units": units_in(a.id), "synthetic": a.synthetic}
-             for a in scenario.data.areas if a.active]
+             for a in scenario.data.areas if a.id not in hidden]
     areas += [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": "sea", "controller": None, "units": [],
                "synthetic": s.synthetic} for s in scenario.data.seas]
-    return {"areas": areas, "links": list(_links(scenario))}
+    return {"areas": areas, "links": list(_links(scenario, hidden))}
 
 
-@lru_cache(maxsize=8)
-def _links(scenario: Scenario) -> tuple[dict, ...]:
-    """The map's borders, coasts and sea lanes: fixed by the scenario, so drawn up once."""
+@lru_cache(maxsize=16)
+def _links(scenario: Scenario, hidden: tuple[str, ...]) -> tuple[dict, ...]:
+    """The map's borders, coasts and sea lanes: fixed by the scenario and the areas not in
+    play, so drawn up once."""
     links = []
     for area in scenario.data.areas:
-        if not area.active:
+        if area.id in hidden:
             continue
         links += [{"a": area.id, "b": other, "kind": "land"} for other in area.adjacent
-                  if area.id < other and scenario.areas[other].active]
+                  if area.id < other and other not in hidden]
         links += [{"a": area.id, "b": sea, "kind": "coast"} for sea in area.seas]
     for sea in scenario.data.seas:
         links += [{"a": sea.id, "b": other, "kind": "sea"} for other in sea.adjacent if sea.id < other]

@@ -209,6 +209,10 @@ def test_half_turn_ends_with_the_last_card_and_the_turn_advances():
     for round_ in range(3):
         for player in ("p1", "p2", "p3"):
             play(game, player, scripts[player][round_])
+    assert game.step() == "t6/end"  # §23.1.2: each power may give up units; the default keeps them all
+    assert game.owed("p1") == ["disband"]
+    for player in ("p1", "p2", "p3"):
+        play(game, player, "KEEP")
     assert game.step() == "t7/half-turn"
     view = game.view()
     assert view["turn"] == 7 and view["players"]["p2"]["vp"] == 4  # +1 VP per turn for the Huguenots
@@ -230,6 +234,9 @@ def test_game_ends_after_the_last_turn():
         for _ in range(9):
             player = game.view()["impulse"]["current"]
             play(game, player, game.projection.ruleset.order_form(game.projection.pending_for(player)[0]))
+        for player in ("p1", "p2", "p3"):  # §23.1.2 at turn end: the default form keeps every unit
+            for request in game.projection.pending_for(player):
+                play(game, player, game.projection.ruleset.order_form(request))
         if game.step() and game.step().endswith("half-turn"):
             play(game, "p1", "START p1 CW")
     assert game.projection.finished
