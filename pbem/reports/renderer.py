@@ -25,11 +25,12 @@ from pbem.reports.templating import environment, render
 Format = Literal["text", "html", "json"]
 
 
-def _map_svg(report: Report) -> str | None:
+def _map_svg(report: Report, *, scalable: bool = True) -> str | None:
+    """The report's map: scalable for the HTML page, plain for the PNG."""
     if report.map is None:
         return None
     powers = {row[0]: row[1] for row in report.powers.rows} if report.powers else {}
-    return draw_map(report.map, powers)
+    return draw_map(report.map, powers, scalable=scalable)
 
 
 def _env(templates_dir: Path | None, ruleset: str | None) -> Environment:
@@ -94,7 +95,8 @@ class MailRenderer:
         attachments = [Attachment(filename="report.json", content_type="application/json",
                                   data=report.model_dump_json(indent=2).encode())]
         if svg and self.attach_png:
-            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=svg_to_png(svg)))
+            png = svg_to_png(_map_svg(report, scalable=False))
+            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=png))
         record = projection.data.players.get(viewer)
         templates = self._templates(projection.data.campaign)
         data = report.model_dump(mode="json")
