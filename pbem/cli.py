@@ -545,11 +545,14 @@ def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
 
 @bench_app.command("report")
 def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-                 turns: int = typer.Option(20, "--turns", help="Turns to play.")) -> None:
+                 turns: int = typer.Option(20, "--turns", help="Turns to play."),
+                 example: str = typer.Option("", "--example",
+                                             help="Play this example campaign's mails instead (e.g. war-demo)."),
+                 ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The example's ruleset.")) -> None:
     """Adjudication time against the time to render every report of every step."""
-    from pbem.reports.bench import run_report_bench
+    from pbem.reports.bench import run_example_bench, run_report_bench
 
-    result = run_report_bench(turns)
+    result = run_example_bench(ruleset, example) if example else run_report_bench(turns)
     _print_figures(result, as_json)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import format_datetime
 from datetime import datetime, timezone
@@ -17,7 +19,8 @@ from pathlib import Path
 
 from pbem.app import build_service, queue_mail
 from pbem.core.datafile import load_data_file
-from pbem.core.service import CommandError, PlayerSpec
+from pbem.core.gm import GameMaster
+from pbem.core.service import CampaignService, CommandError, PlayerSpec
 from pbem.mail.daemon import run as run_daemon
 from pbem.mail.maildir import ensure_maildir
 from pbem.mail.settings import load_settings
@@ -34,6 +37,51 @@ def demo_dir(ruleset: str, example: str = "demo") -> Path:
         raise CommandError(f"no example campaign {example!r} for ruleset {ruleset!r} "
                            f"(there are: {', '.join(known) or 'none'})")
     return directory
+
+
+@dataclass
+class Delivery:
+    """One example mail handed to the service: what it refused, and whether steps resolved."""
+
+    campaign: str
+    mail: str
+    player: str
+    version_before: int
+    steps_resolved: int = 0
+    refused: list[str] = field(default_factory=list)  # "<mail>: <reason>" for every refused line
+
+
+def deliver_example(service: CampaignService, source: Path, upto: int | None = None) -> Iterator[Delivery]:
+    """Create the example campaign of `source` and hand its numbered mails to the service
+    one by one (the first `upto`), straight to the commands the mail gateway would run:
+    orders without their SIGNON/SIGNOFF lines, and a GM's `GM …` lines one at a time.
+    Yields after each mail, so a caller can look (or time) between them."""
+    campaign = load_data_file(source / "campaign.toml")
+    players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
+    masters = {p.id for p in players if p.role == "gm"}
+    name = campaign["name"]
+    service.create(name, campaign["ruleset"], load_data_file((source / campaign["scenario"]).resolve()), players,
+                   options=campaign.get("options", {}), settings=campaign.get("settings", {}),
+                   secret=demo_secret(name))
+    for path in sorted(source.glob("[0-9]*.txt"))[:upto]:
+        player = path.stem.split("-", 1)[1]
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+                 if line.split()[:1] not in (["SIGNON"], ["SIGNOFF"])]
+        delivery = Delivery(name, path.name, player, service.projection(name).data.version)
+        if player in masters:
+            for line in (line.strip() for line in lines if line.strip().upper().startswith("GM ")):
+                try:
+                    delivery.steps_resolved += GameMaster(service).execute(name, line)[1].steps_resolved
+                except (CommandError, ValueError) as error:
+                    delivery.refused.append(f"{path.name}: {error}")
+        else:
+            outcome = service.submit(name, player, "\n".join(lines))
+            receipt = outcome.receipt
+            delivery.steps_resolved = outcome.steps_resolved
+            delivery.refused += [f"{path.name}: {v['reason']}" for v in receipt.verdicts if not v["accepted"]]
+            if not receipt.accepted:
+                delivery.refused.append(f"{path.name}: {receipt.reason}")
+        yield delivery
 
 
 def demo_secret(name: str) -> bytes:

@@ -2,7 +2,9 @@
 
 A campaign is played on an in-memory store by players who answer every report with its
 own order form, unchanged — the defaults are legal by construction, so any game plays
-without a game-specific order generator. Adjudication (the service resolving each order
+without a game-specific order generator. Such play seldom moves a unit, so it draws few
+maps; `--example` plays an example campaign's mails instead (moves, battles, a new map
+at most steps). Adjudication (the service resolving each order
 set) and rendering (every report, text + HTML + map, of every step) are timed apart;
 loading projections is charged to neither, nor is what a running daemon pays once per
 process (loading the PNG library, compiling the templates): one report is rendered
@@ -20,6 +22,7 @@ from typing import Any
 from pbem.core import ruleset as rulesets
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
+from pbem.demo import deliver_example, demo_dir
 from pbem.reports.models import TOKEN_PLACEHOLDER, build_report
 from pbem.reports.renderer import MailRenderer
 
@@ -95,3 +98,38 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
             "steps": status["steps_resolved"], "finished": status["finished"], "reports": reports,
             "adjudication_s": round(adjudication, 4), "render_s": round(render, 4),
             "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}
+
+
+def run_example_bench(ruleset: str, example: str) -> dict[str, Any]:
+    """Play the example campaign `examples/<ruleset>/<example>/` mail by mail and time the
+    service's handling of each mail against rendering every player's report after each
+    mail that resolved steps (as the service mails them)."""
+    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: CLOCK)
+    deliveries = deliver_example(service, demo_dir(ruleset, example))
+    renderer = MailRenderer()
+    adjudication = render = 0.0
+    reports = mails = refused = 0
+    warm = False
+    while True:
+        started = time.perf_counter()
+        delivery = next(deliveries, None)
+        adjudication += time.perf_counter() - started
+        if delivery is None:
+            break
+        mails += 1
+        refused += len(delivery.refused)
+        projection = service.projection(delivery.campaign)
+        if not warm:  # what a running daemon pays once, as in the 20-turn bench
+            renderer.report(projection, delivery.player, since_version=0, key="warm-up")
+            warm = True
+        if not delivery.steps_resolved:
+            continue
+        started = time.perf_counter()
+        for player in projection.data.players.values():
+            renderer.report(projection, player.id, since_version=delivery.version_before, key="bench")
+            reports += 1
+        render += time.perf_counter() - started
+    status = projection.status()
+    return {"scenario": f"example {example}", "ruleset": ruleset, "mails": mails, "lines_refused": refused, "steps": status["steps_resolved"],
+            "finished": status["finished"], "reports": reports, "adjudication_s": round(adjudication, 4),
+            "render_s": round(render, 4), "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}
