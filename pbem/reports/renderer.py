@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Literal
 
 from jinja2 import Environment
-from markupsafe import Markup
 
 from pbem.core.messages import Attachment, OutgoingMail
 from pbem.core.projection import CampaignProjection
@@ -20,7 +19,7 @@ from pbem.core.service import Receipt
 from pbem.reports.maps import draw_map, svg_to_png
 from pbem.reports.models import (Note, OwedDecision, Report, ReportError, build_receipt, build_report, deadline,
                                  order_form)
-from pbem.reports.templating import environment, render
+from pbem.reports.templating import Verbatim, environment, render
 
 Format = Literal["text", "html", "json"]
 
@@ -43,7 +42,6 @@ def report_text(report: Report, *, ruleset: str | None = None, templates_dir: Pa
     return render(_env(templates_dir, ruleset), "report.txt.j2", data or report)
 
 
-MAP_PLACEHOLDER = "<!--pbem-map-->"
 
 
 def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None,
@@ -51,8 +49,7 @@ def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Pa
     """The HTML report. The map goes in after the CSS is inlined: the SVG carries its own
     styling, and keeping it out of the inliner's way halves its work."""
     svg = svg if svg is not None else _map_svg(report)
-    page = render(_env(templates_dir, ruleset), "report.html.j2", data or report, map_svg=Markup(MAP_PLACEHOLDER))
-    return page.replace(MAP_PLACEHOLDER, svg or "", 1)
+    return render(_env(templates_dir, ruleset), "report.html.j2", data or report, map_svg=Verbatim(svg or ""))
 
 
 def render_report(projection: CampaignProjection, viewer: str, fmt: Format = "text", *,
