@@ -102,6 +102,11 @@ def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
     match = next((option for option in options if _canonical(option) == wanted), None)
     if match is None:
         return None, f"{bare.text()} is not possible here (possible: {'; '.join(options)})"
+    alone = _single_troop(request, match)
+    if alone is not None and (len(command.units) != 1 or command.units[0] not in alone):
+        where = match.split()[-1]
+        return None, (f"from {where} only a single troop may intercept (§12.4.1, RR-I87): name it, {match} UNITS "
+                      f"<one of {', '.join(alone)}>")
     if command.units:
         allowed = [u for u in eligible.split(",") if u]
         wrong = [u for u in command.units if u not in allowed]
@@ -109,6 +114,19 @@ def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
             return None, f"{', '.join(wrong)} cannot take part (units that may: {', '.join(allowed) or 'none'})"
         return f"{match} UNITS {','.join(command.units)}", ""
     return match, ""
+
+
+def _single_troop(request: Any, match: str) -> list[str] | None:
+    """For `INTERCEPT FROM <area>` where only one of several troops may go (the react
+    request's `single` context, RR-I87): the troops there; otherwise None."""
+    words = match.split()
+    if request.kind != "react" or words[:2] != ["INTERCEPT", "FROM"]:
+        return None
+    for entry in str(request.context.get("single") or "").split(";"):
+        area, _, troops = entry.partition(":")
+        if area and area.upper() == words[-1].upper():
+            return [t for t in troops.split(",") if t]
+    return None
 
 
 def _read_subject(command: Reaction, request: Any) -> tuple[str | None, str]:

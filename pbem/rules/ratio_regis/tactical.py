@@ -158,9 +158,9 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
         if fortress_room(state, scenario, defender, there):
             options.append("JOINFORT")
     mover_ids = [t.id for t in troops]
-    sources = _interceptors(state, scenario, defender, there, mover_ids, immune=immune)
+    sources, single = _interceptors(state, scenario, defender, there, mover_ids, immune=immune)
     if immune:
-        barred = [a for a in _interceptors(state, scenario, defender, there, mover_ids) if a not in sources]
+        barred = [a for a in _interceptors(state, scenario, defender, there, mover_ids)[0] if a not in sources]
         if barred:
             run.judge.say(f"{power}'s force under its Determined leader cannot be intercepted by land on its first "
                           f"tactical move of the impulse: {defender} may not intercept from {', '.join(barred)} "
@@ -169,10 +169,14 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     if player is None or options == ["STAND"]:
         return "", False
     eligible = [t.id for t in present] + [t.id for a in sources for t in sources[a]]
+    alone = "; ".join(f"from {a} a single troop: INTERCEPT FROM {a} UNITS "
+                      f"<one of {', '.join(t.id for t in sources[a])}>" for a in sorted(single))
     answer = ask(run.judge, player, defender, "react", options=options, default="STAND",
                  context={"area": there, "from": here, "enemy": power, "enemy_troops": len(troops),
-                          "my_troops": len(present)},
-                 prompt=f"{power} moves {len(troops)} troop(s) from {here} into {there}: intercept, evade or stand",
+                          "my_troops": len(present),
+                          "single": ";".join(f"{a}:{','.join(t.id for t in sources[a])}" for a in sorted(single))},
+                 prompt=f"{power} moves {len(troops)} troop(s) from {here} into {there}: intercept, evade or stand"
+                        + (f" ({alone}, §12.4.1)" if alone else ""),
                  rule="§12.4", eligible=eligible)
     chosen = set(answer.units)
     if answer.word == "EVADE":
@@ -203,14 +207,19 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
 
 
 def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
-                  movers: Sequence[str], *, immune: bool = False) -> dict[str, list[Troop]]:
+                  movers: Sequence[str], *, immune: bool = False) -> tuple[dict[str, list[Troop]], set[str]]:
     """§12.4.1: an army (troops with a leader) from an adjacent area, or a single troop
     from one or two areas away through a controlled area (not in revolt, §18.3) free of
     enemy troops. §17.3.2: an army commanded by a Determined leader intercepts from two
     areas away too (RR-I67). In v1.2.4 two Determined leaders interacting behave as ordinary
     ones: against a force commanded by one, the Determined army intercepts like any army;
     and a force `immune` on its first move (RR-I81) can be intercepted only by forces
-    commanded by a Determined leader, as ordinary ones."""
+    commanded by a Determined leader, as ordinary ones.
+
+    Returns the source areas with their troops, and the areas of several troops from which
+    only one of them may go (RR-I87: "a single troop … can intercept from a distance of one
+    or two areas", whatever else stands there — §31.7: two areas from Paris, "France could
+    only intercept with a troop" of its army there)."""
     mover_determined = commander_ability(state, scenario, movers) == "determined"
     cancel = state.options.determined == "v1.2.4" and mover_determined
 
@@ -221,12 +230,16 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
         return len(own) == 1 or (not cancel and determined(own))
 
     sources: dict[str, list[Troop]] = {}
+    single: set[str] = set()
     for area in scenario.areas[target].adjacent:
         own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
         if not own or (immune and not determined(own)):
             continue
         if any(state.leader_on(t.id) for t in own) or len(own) == 1:
             sources[area] = own
+        elif not immune:
+            sources[area] = own
+            single.add(area)
     for middle in scenario.areas[target].adjacent:
         status = state.areas[middle]
         if status.controller != power or status.rebellion or not state.exists(middle) \
@@ -238,7 +251,10 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
             own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
             if own and may_intercept_from_afar(own) and (not immune or determined(own)):
                 sources[area] = own
-    return dict(sorted(sources.items()))
+            elif own and not immune:
+                sources[area] = own
+                single.add(area)
+    return dict(sorted(sources.items())), single
 
 
 def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[Troop], enemies: list[Troop],

@@ -38,6 +38,10 @@ def test_the_war_as_it_was_played(played):
         "the siege of Zeeland is lifted (§13.4.5)",
         "HUG evades from Poitiers: T16 to Bordeaux (§12.4.2)",
         "subjugation of Poitiers: FRA beats HUG",
+        # the book's turn-6 events on cards 8 and 9 of war.toml (§30.2, §31.1)
+        "Rebellion in Scotland: a rebellion R3 breaks out in Glasgow",
+        "NED controls Brugge (Rebellion in Flanders)",
+        "SPA has no unit to repatriate from Brugge (§14)",
         "The war FRA–HUG ends in a truce at turn end",  # RR-I30
         "FRA declares war on HUG without a casus belli",  # turn 7
         "FRA intercepts from Poitiers into Clermont with T7, T8 (§12.4.1)",
@@ -53,4 +57,6 @@ def test_the_final_map(played):
     view = played.projection().view("gm")
     assert view["control"]["Clermont"] == "HUG" and view["control"]["Poitiers"] == "HUG"
     assert view["control"]["Zeeland"] == "NED"
-    assert view["units"]["T1"] == "Brugge" and view["units"]["F3"] == "Zeeland"
+    # Spain's army of Flanders regroups in Luxembourg: REBELLION IN FLANDERS gave Brugge to the Dutch.
+    assert view["control"]["Brugge"] == "NED"
+    assert view["units"]["T1"] == "Luxembourg" and view["units"]["F3"] == "Zeeland"
