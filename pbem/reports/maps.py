@@ -99,22 +99,25 @@ def _r(value: float) -> float:
     return round(value, 1)
 
 
-def draw_map(gmap: GameMap | dict, powers: dict[str, str] | None = None, *, scalable: bool = False) -> str:
+def draw_map(gmap: GameMap | dict, powers: dict[str, str] | None = None) -> str:
     """The SVG of a map (a view's `map` dict or a validated `GameMap`); `powers` maps a
-    controller code to the name the legend shows. `scalable` adds the CSS that shrinks it
-    to a narrow screen, for the HTML mail only: cairo reads that CSS as a zero size and
-    would draw a blank PNG."""
+    controller code to the name the legend shows."""
     model = gmap if isinstance(gmap, GameMap) else game_map(gmap)
     if model is None:
         raise ReportError("there is no map to draw")
-    return _draw(model.model_dump_json(), json.dumps(powers or {}, sort_keys=True), scalable)
+    return _draw(model.model_dump_json(), json.dumps(powers or {}, sort_keys=True))
 
 
 @lru_cache(maxsize=64)
-def _draw(map_json: str, powers_json: str, scalable: bool) -> str:
+def _draw(map_json: str, powers_json: str) -> str:
     """Drawing keyed by content: the players of a step, and most steps of a turn, share a map."""
-    picture = layout(GameMap.model_validate_json(map_json), json.loads(powers_json))
-    return render(environment(), "map.svg.j2", {**picture, "scalable": scalable})
+    return render(environment(), "map.svg.j2", layout(GameMap.model_validate_json(map_json), json.loads(powers_json)))
+
+
+def scalable(svg: str) -> str:
+    """The map as the HTML page shows it: shrunk to a narrow screen. Only there: cairo reads
+    this CSS as a zero size and would draw a blank PNG."""
+    return svg.replace("<svg ", '<svg style="max-width: 100%; height: auto; display: block;" ', 1)
 
 
 def draw_scenario_map(view_map: dict) -> str:

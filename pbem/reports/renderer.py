@@ -16,7 +16,7 @@ from jinja2 import Environment
 from pbem.core.messages import Attachment, OutgoingMail
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import Receipt
-from pbem.reports.maps import draw_map, svg_to_png
+from pbem.reports.maps import draw_map, scalable, svg_to_png
 from pbem.reports.models import (Note, OwedDecision, Report, ReportError, build_receipt, build_report, deadline,
                                  order_form)
 from pbem.reports.templating import Verbatim, environment, render
@@ -24,12 +24,11 @@ from pbem.reports.templating import Verbatim, environment, render
 Format = Literal["text", "html", "json"]
 
 
-def _map_svg(report: Report, *, scalable: bool = True) -> str | None:
-    """The report's map: scalable for the HTML page, plain for the PNG."""
+def _map_svg(report: Report) -> str | None:
     if report.map is None:
         return None
     powers = {row[0]: row[1] for row in report.powers.rows} if report.powers else {}
-    return draw_map(report.map, powers, scalable=scalable)
+    return draw_map(report.map, powers)
 
 
 def _env(templates_dir: Path | None, ruleset: str | None) -> Environment:
@@ -49,7 +48,8 @@ def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Pa
     """The HTML report. The map goes in after the CSS is inlined: the SVG carries its own
     styling, and keeping it out of the inliner's way halves its work."""
     svg = svg if svg is not None else _map_svg(report)
-    return render(_env(templates_dir, ruleset), "report.html.j2", data or report, map_svg=Verbatim(svg or ""))
+    return render(_env(templates_dir, ruleset), "report.html.j2", data or report,
+                  map_svg=Verbatim(scalable(svg) if svg else ""))
 
 
 def render_report(projection: CampaignProjection, viewer: str, fmt: Format = "text", *,
@@ -92,8 +92,7 @@ class MailRenderer:
         attachments = [Attachment(filename="report.json", content_type="application/json",
                                   data=report.model_dump_json(indent=2).encode())]
         if svg and self.attach_png:
-            png = svg_to_png(_map_svg(report, scalable=False))
-            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=png))
+            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=svg_to_png(svg)))
         record = projection.data.players.get(viewer)
         templates = self._templates(projection.data.campaign)
         data = report.model_dump(mode="json")

@@ -3,7 +3,7 @@ import io
 import pytest
 from PIL import Image
 
-from pbem.reports.maps import draw_map, draw_scenario_map, layout, svg_to_png
+from pbem.reports.maps import draw_map, draw_scenario_map, layout, scalable, svg_to_png
 from pbem.reports.models import ReportError, game_map
 
 MAP = {"areas": [{"id": "a", "name": "A & <B>", "x": 0, "y": 0, "controller": "X", "units": ["u1"]},
@@ -30,7 +30,7 @@ def test_png_shows_what_the_svg_draws():
     for area in picture["areas"]:
         fill = tuple(int(area["fill"][i:i + 2], 16) for i in (1, 3, 5))
         assert png.getpixel((round(area["x"]), round(area["y"]))) == fill, area["id"]
-    assert "max-width" in draw_map(MAP, scalable=True) and "max-width" not in draw_map(MAP)
+    assert "max-width" in scalable(draw_map(MAP)) and "max-width" not in draw_map(MAP)
 
 
 def test_bad_map_is_one_clear_error():
