@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from pbem.rules.ratio_regis.disband import read_disband
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
 
 REACTION_KINDS: dict[str, str] = {
@@ -93,8 +94,7 @@ def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
         return _read_choice(command, request, eligible)
     if request.kind in SUBJECT_WORDS:
         return _read_subject(command, request)
-    if request.kind == "disband":
-        from pbem.rules.ratio_regis.disband import read_disband  # the turn-end rule reads its own answers
+    if request.kind == "disband":  # the turn-end rule reads its own answers
         return read_disband(command, request)
     options = request.options
     bare = Reaction(command.word, None, command.place, command.unit, (), command.means)
