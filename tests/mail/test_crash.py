@@ -1,6 +1,8 @@
-"""Exactly once, nothing lost: the daemon (with the real campaign service) is SIGKILLed at
-random points while 200 mails arrive; after a final restart every mail was recorded once
-and answered once."""
+"""Nothing lost, nothing done twice: the daemon (with the real campaign service) is SIGKILLed
+at random points while 200 mails arrive; after a final restart every mail was recorded once
+and answered. SMTP gives no way to ask a server whether it already took a mail, so a kill
+that falls between the server's "250 OK" and the outbox's commit sends that one mail again —
+byte for byte, with the same Message-ID (`pbem.mail.sender`); nothing else may repeat."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ def start_daemon(home: Path, env: dict[str, str]) -> subprocess.Popen:
         )
 
 
-def test_sigkill_at_random_points_loses_nothing_and_sends_nothing_twice(
+def test_sigkill_at_random_points_loses_nothing_and_resends_only_the_mail_in_flight(
         tmp_path: Path, gm_mailbox: Dovecot, smtp_capture: SmtpCapture) -> None:
     rng = random.Random(20250303)
     create_campaign(tmp_path)
@@ -68,7 +70,9 @@ def test_sigkill_at_random_points_loses_nothing_and_sends_nothing_twice(
 
     daemon = start_daemon(tmp_path, env)
     try:
-        smtp_capture.wait_for(MAILS, timeout=60)
+        deadline = time.monotonic() + 60
+        while len({mail.key for mail in smtp_capture.mails}) < MAILS and time.monotonic() < deadline:
+            time.sleep(0.2)
         time.sleep(1.0)  # anything extra (a duplicate) would arrive now
     finally:
         daemon.send_signal(signal.SIGTERM)
@@ -76,12 +80,15 @@ def test_sigkill_at_random_points_loses_nothing_and_sends_nothing_twice(
 
     facts = recorded_mail(tmp_path)
     assert len(facts) == MAILS and len(set(facts)) == MAILS, "every mail recorded once"
-    received = smtp_capture.mails
-    keys = [mail.key for mail in received]
-    assert len(keys) == len(set(keys)), f"sent twice: {sorted(k for k in set(keys) if keys.count(k) > 1)}"
-    assert len({mail.message_id for mail in received}) == len(received)
-    receipts = [mail for mail in received if mail.key.startswith("receipt:")]
-    assert len(receipts) == MAILS, "every mail answered once"
+    sent: dict[str, list] = {}
+    for mail in smtp_capture.mails:
+        sent.setdefault(mail.key, []).append(mail)
+    resent = sorted(key for key, copies in sent.items() if len(copies) > 1)
+    assert sum(len(copies) - 1 for copies in sent.values()) <= kills, f"more resends than kills: {resent}"
+    assert all(len({copy.raw for copy in sent[key]}) == 1 for key in resent), "a resend differs from the first"
+    assert len({copies[0].message_id for copies in sent.values()}) == len(sent), "one Message-ID per mail"
+    receipts = [copies[0] for key, copies in sent.items() if key.startswith("receipt:")]
+    assert len(receipts) == MAILS, "every mail answered"
     assert {mail.in_reply_to for mail in receipts} == {f"<orders-{n}@players.test>" for n in range(MAILS)}
     assert folder_uids(gm_mailbox, "INBOX") == {}
     assert len(folder_uids(gm_mailbox, "Processed")) == MAILS
