@@ -30,11 +30,7 @@ def take_control(state: GameState, scenario: Scenario, judge: Any, power: str, a
     if scenario.areas[area].port and not status.razed:
         status.razed = True
         notes.append("its commercial port is razed (§19.2.4)")
-    fortress = state.fortress_in(area)
-    if fortress is not None and not fortress.built and fortress.power != power:
-        state.fortresses.remove(fortress)
-        notes.append(f"the fortress under construction {fortress.id} is destroyed (§9.4)")
-    notes += _ports_lost(state, scenario, judge, power, area)
+    notes += _what_control_undoes(state, scenario, judge, power, area)
     text = f"{power} takes control of {area} ({how})" + ("; " + "; ".join(notes) if notes else "")
     judge.say(text, rule="§12.5, §13.3.7")
     if loser and loser != power:
@@ -47,11 +43,17 @@ def take_control(state: GameState, scenario: Scenario, judge: Any, power: str, a
     return text
 
 
-def _ports_lost(state: GameState, scenario: Scenario, judge: Any, power: str, area: str) -> list[str]:
-    """§11.6: the other powers' squadrons in the port go to their nearest base at once,
-    operational or under repair as they were."""
-    return [send_to_base(state, scenario, judge, squadron, damaged=False) + " (§11.6)"
-            for squadron in [s for s in state.squadrons if s.port == area and s.power != power]]
+def _what_control_undoes(state: GameState, scenario: Scenario, judge: Any, power: str, area: str) -> list[str]:
+    """What any change of control to `power` undoes in `area`: another power's fortress
+    under construction is destroyed (§9.4), and the other powers' squadrons in the port go
+    to their nearest base at once, operational or under repair as they were (§11.6)."""
+    notes = []
+    fortress = state.fortress_in(area)
+    if fortress is not None and not fortress.built and fortress.power != power:
+        state.fortresses.remove(fortress)
+        notes.append(f"the fortress under construction {fortress.id} is destroyed (§9.4)")
+    return notes + [send_to_base(state, scenario, judge, squadron, damaged=False) + " (§11.6)"
+                    for squadron in [s for s in state.squadrons if s.port == area and s.power != power]]
 
 
 def place_control(state: GameState, scenario: Scenario, judge: Any, power: str, area: str, how: str) -> str:
@@ -71,12 +73,7 @@ def place_control(state: GameState, scenario: Scenario, judge: Any, power: str, 
         judge.say(text, rule="§8.2.2")
         return text
     status.controller = power
-    notes = []
-    fortress = state.fortress_in(area)
-    if fortress is not None and not fortress.built and fortress.power != power:
-        state.fortresses.remove(fortress)
-        notes.append(f"the fortress under construction {fortress.id} is destroyed (§9.4)")
-    notes += _ports_lost(state, scenario, judge, power, area)
+    notes = _what_control_undoes(state, scenario, judge, power, area)
     text = f"{power} controls {area} ({how})" + ("; " + "; ".join(notes) if notes else "")
     judge.say(text, rule="§8.2.2")
     if loser is not None:
