@@ -20,6 +20,7 @@ from pathlib import Path
 from pbem.app import build_service, queue_mail
 from pbem.core.datafile import load_data_file
 from pbem.core.gm import GameMaster
+from pbem.core.outcomes import Outcome
 from pbem.core.service import CampaignService, CommandError, PlayerSpec
 from pbem.mail.daemon import run as run_daemon
 from pbem.mail.maildir import ensure_maildir
@@ -51,18 +52,27 @@ class Delivery:
     refused: list[str] = field(default_factory=list)  # "<mail>: <reason>" for every refused line
 
 
+def create_example(service: CampaignService, source: Path,
+                   ruleset: str = "") -> tuple[str, list[PlayerSpec], Outcome]:
+    """Create the example campaign of `source` (its campaign.toml, players.toml and scenario)
+    with the demo's dice secret; `ruleset` if the campaign file does not name one."""
+    campaign = load_data_file(source / "campaign.toml")
+    name = campaign["name"]
+    players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
+    _, created = service.create(name, campaign.get("ruleset", ruleset),
+                                load_data_file((source / campaign["scenario"]).resolve()), players,
+                                options=campaign.get("options", {}), settings=campaign.get("settings", {}),
+                                secret=demo_secret(name))
+    return name, players, created
+
+
 def deliver_example(service: CampaignService, source: Path, upto: int | None = None) -> Iterator[Delivery]:
     """Create the example campaign of `source` and hand its numbered mails to the service
     one by one (the first `upto`), straight to the commands the mail gateway would run:
     orders without their SIGNON/SIGNOFF lines, and a GM's `GM …` lines one at a time.
     Yields after each mail, so a caller can look (or time) between them."""
-    campaign = load_data_file(source / "campaign.toml")
-    players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
+    name, players, _ = create_example(service, source)
     masters = {p.id for p in players if p.role == "gm"}
-    name = campaign["name"]
-    service.create(name, campaign["ruleset"], load_data_file((source / campaign["scenario"]).resolve()), players,
-                   options=campaign.get("options", {}), settings=campaign.get("settings", {}),
-                   secret=demo_secret(name))
     for path in sorted(source.glob("[0-9]*.txt"))[:upto]:
         player = path.stem.split("-", 1)[1]
         lines = [line for line in path.read_text(encoding="utf-8").splitlines()
@@ -113,8 +123,6 @@ def as_mail(body: str, *, sender: str, to: str, number: int, name: str) -> bytes
 
 def run_demo(ruleset: str, out: Path, example: str = "demo") -> str:
     source = demo_dir(ruleset, example)
-    campaign = load_data_file(source / "campaign.toml")
-    name = campaign["name"]
     out = _fresh(out)
     home = out / "home"
     home.mkdir()
@@ -126,11 +134,7 @@ def run_demo(ruleset: str, out: Path, example: str = "demo") -> str:
     )
     service = build_service(home, from_address="gm@example.org")
     service.clock = lambda: DEMO_DATE  # deadlines in the reports are the same on every run
-    players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
-    scenario = load_data_file((source / campaign["scenario"]).resolve())
-    _, created = service.create(name, campaign.get("ruleset", ruleset), scenario, players,
-                                options=campaign.get("options", {}), settings=campaign.get("settings", {}),
-                                secret=demo_secret(name))
+    name, players, created = create_example(service, source, ruleset)
     inbox = ensure_maildir(home / "inbox")
     addresses = {p.id: p.address for p in players}
     for number, path in enumerate(sorted(source.glob("[0-9]*.txt")), start=1):

@@ -87,17 +87,12 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
         if not outcome.receipt.accepted:
             raise BenchError(f"the default orders of {player} were refused: {outcome.receipt.reason}")
         if outcome.steps_resolved:
-            projection = service.projection(name)
-            started = time.perf_counter()
-            for spec in specs:
-                renderer.report(projection, spec.id, since_version=before, key="bench")
-                reports += 1
-            render += time.perf_counter() - started
+            count, seconds = _render_every_report(renderer, service.projection(name), before)
+            reports += count
+            render += seconds
     status = service.projection(name).status()
     return {"scenario": str(data.get("id", path)), "ruleset": ruleset, "turns": min(turns, len(labels)),
-            "steps": status["steps_resolved"], "finished": status["finished"], "reports": reports,
-            "adjudication_s": round(adjudication, 4), "render_s": round(render, 4),
-            "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}
+            **_figures(status, reports, adjudication, render)}
 
 
 def run_example_bench(ruleset: str, example: str) -> dict[str, Any]:
@@ -124,12 +119,23 @@ def run_example_bench(ruleset: str, example: str) -> dict[str, Any]:
             warm = True
         if not delivery.steps_resolved:
             continue
-        started = time.perf_counter()
-        for player in projection.data.players.values():
-            renderer.report(projection, player.id, since_version=delivery.version_before, key="bench")
-            reports += 1
-        render += time.perf_counter() - started
-    status = projection.status()
-    return {"scenario": f"example {example}", "ruleset": ruleset, "mails": mails, "lines_refused": refused, "steps": status["steps_resolved"],
-            "finished": status["finished"], "reports": reports, "adjudication_s": round(adjudication, 4),
-            "render_s": round(render, 4), "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}
+        count, seconds = _render_every_report(renderer, projection, delivery.version_before)
+        reports += count
+        render += seconds
+    return {"scenario": f"example {example}", "ruleset": ruleset, "mails": mails, "lines_refused": refused,
+            **_figures(projection.status(), reports, adjudication, render)}
+
+
+def _render_every_report(renderer: MailRenderer, projection: Any, since_version: int) -> tuple[int, float]:
+    """Every player's report after resolved steps, as the service mails them: how many, how long."""
+    started = time.perf_counter()
+    players = list(projection.data.players.values())
+    for player in players:
+        renderer.report(projection, player.id, since_version=since_version, key="bench")
+    return len(players), time.perf_counter() - started
+
+
+def _figures(status: dict, reports: int, adjudication: float, render: float) -> dict[str, Any]:
+    return {"steps": status["steps_resolved"], "finished": status["finished"], "reports": reports,
+            "adjudication_s": round(adjudication, 4), "render_s": round(render, 4),
+            "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}

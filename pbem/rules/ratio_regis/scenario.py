@@ -247,8 +247,7 @@ class Effect(_Element):
 
 
 #: The effects a card's event may have, in the order `Effect` declares them.
-EFFECT_NAMES = ("set_nod", "allow_piracy", "add_interest", "start_war", "give_control", "give_morale", "repatriate",
-                "rebellion", "activate")
+EFFECT_NAMES = tuple(name for name in Effect.model_fields if name != "synthetic")
 
 
 class Card(_Element):
