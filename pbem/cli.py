@@ -548,11 +548,18 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
                  turns: int = typer.Option(20, "--turns", help="Turns to play."),
                  example: str = typer.Option("", "--example",
                                              help="Play this example campaign's mails instead (e.g. war-demo)."),
-                 ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The example's ruleset.")) -> None:
-    """Adjudication time against the time to render every report of every step."""
+                 ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The example's ruleset."),
+                 reports: str = typer.Option("", "--reports",
+                                             help="The campaign's reports setting: when-owed (the default) or "
+                                                  "every-step.")) -> None:
+    """Adjudication time against the time to render every report the campaign mails."""
+    from pbem.core.service import REPORT_MODES
     from pbem.reports.bench import run_example_bench, run_report_bench
 
-    result = run_example_bench(ruleset, example) if example else run_report_bench(turns)
+    if reports and reports not in REPORT_MODES:
+        raise Failure(f"--reports {reports}: choose {' or '.join(REPORT_MODES)}")
+    result = (run_example_bench(ruleset, example, reports or None) if example
+              else run_report_bench(turns, reports=reports or REPORT_MODES[0]))
     _print_figures(result, as_json)
 
 

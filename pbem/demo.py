@@ -52,26 +52,28 @@ class Delivery:
     refused: list[str] = field(default_factory=list)  # "<mail>: <reason>" for every refused line
 
 
-def create_example(service: CampaignService, source: Path,
-                   ruleset: str = "") -> tuple[str, list[PlayerSpec], Outcome]:
+def create_example(service: CampaignService, source: Path, ruleset: str = "",
+                   settings: dict | None = None) -> tuple[str, list[PlayerSpec], Outcome]:
     """Create the example campaign of `source` (its campaign.toml, players.toml and scenario)
-    with the demo's dice secret; `ruleset` if the campaign file does not name one."""
+    with the demo's dice secret; `ruleset` if the campaign file does not name one, and
+    `settings` over the campaign file's own."""
     campaign = load_data_file(source / "campaign.toml")
     name = campaign["name"]
     players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
     _, created = service.create(name, campaign.get("ruleset", ruleset),
                                 load_data_file((source / campaign["scenario"]).resolve()), players,
-                                options=campaign.get("options", {}), settings=campaign.get("settings", {}),
+                                options=campaign.get("options", {}), settings={**campaign.get("settings", {}), **(settings or {})},
                                 secret=demo_secret(name))
     return name, players, created
 
 
-def deliver_example(service: CampaignService, source: Path, upto: int | None = None) -> Iterator[Delivery]:
+def deliver_example(service: CampaignService, source: Path, upto: int | None = None,
+                    settings: dict | None = None) -> Iterator[Delivery]:
     """Create the example campaign of `source` and hand its numbered mails to the service
     one by one (the first `upto`), straight to the commands the mail gateway would run:
     orders without their SIGNON/SIGNOFF lines, and a GM's `GM …` lines one at a time.
     Yields after each mail, so a caller can look (or time) between them."""
-    name, players, _ = create_example(service, source)
+    name, players, _ = create_example(service, source, settings=settings)
     masters = {p.id for p in players if p.role == "gm"}
     for path in sorted(source.glob("[0-9]*.txt"))[:upto]:
         player = path.stem.split("-", 1)[1]

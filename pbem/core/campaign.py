@@ -73,8 +73,15 @@ class Campaign(Aggregate):
         pass
 
     @event("StepOpened")
-    def open_step(self, step: str, kind: str, opened: str, deadline: str, earliest: str) -> None:
-        """A step started waiting for people: when, and by when its answers are due."""
+    def open_step(self, step: str, kind: str, opened: str, deadline: str, earliest: str,
+                  players: list[str], requests: list[str]) -> None:
+        """A step started waiting for people: for whom and which decisions, when, and by
+        when its answers are due."""
+
+    @event("StepAsked")
+    def ask(self, step: str, players: list[str], requests: list[str]) -> None:
+        """A step already waiting asked more: a decision that follows from another's
+        answer (an interception after a move, a retreat after a battle)."""
 
     @event("DeadlineChanged")
     def change_deadline(self, step: str, at: str, reason: str, by: str) -> None:

@@ -44,8 +44,7 @@ def tick(service: CampaignService, now: datetime) -> list[Outcome]:
             service._open_campaigns[name] = (campaign, projection)
             continue
         service.save(campaign, projection)
-        if outcome.steps_resolved:
-            outcome.mail.extend(service.reports_mail(projection, since_version=before, version=campaign.version))
+        outcome.mail.extend(service.batch_reports(projection, before, outcome.steps_resolved))
         outcomes.append(outcome)
     return outcomes
 
@@ -97,19 +96,35 @@ def held(projection: CampaignProjection, result: Any, now: datetime) -> bool:
     players = {u.request.player for u in result.used}
     return not players <= set(projection.data.ready.get(result.step, []))
 
+def wait_for_people(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
+                    now: datetime) -> None:
+    """A step stopped for people: the first time it opens (its deadline counted from now);
+    later, each decision it asks that was not asked before is recorded, so the player who
+    owes it is told (by the reports the campaign's `reports` setting sends)."""
+    if result.step not in projection.data.opened:
+        open_step(service, campaign, projection, result, now)
+        return
+    asked = set(projection.data.asked.get(result.step, []))
+    new = [r for r in result.pending if r.key not in asked]
+    if new:
+        service.record(campaign, projection, campaign.ask, step=result.step,
+                       players=sorted({r.player for r in new}), requests=[r.key for r in new])
+
+
 def open_step(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
               now: datetime) -> None:
     kind = result.pending[0].kind
     rules = read_settings(projection.data.settings).for_kind(kind)
     deadline = deadline_for(now, rules)
-    for player in sorted({r.player for r in result.pending}):
+    owing = sorted({r.player for r in result.pending})
+    for player in owing:
         spans = [(datetime.fromisoformat(a), datetime.fromisoformat(b))
                  for a, b in projection.data.absences.get(player, [])]
         deadline = later_of(deadline, spans, rules)
     earliest = now.replace(microsecond=0) + timedelta(hours=rules.earliest_hours)
     service.record(campaign, projection, campaign.open_step, step=result.step, kind=kind,
                    opened=now.replace(microsecond=0).isoformat(), deadline=deadline.isoformat(),
-                   earliest=earliest.isoformat())
+                   earliest=earliest.isoformat(), players=owing, requests=[r.key for r in result.pending])
 
 def missed(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
            now: datetime) -> bool:

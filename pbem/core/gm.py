@@ -86,8 +86,7 @@ class GameMaster:
         service.save(campaign, projection)
         if announce:
             outcome.mail.extend(self._announce(projection, announce, before))
-        if outcome.steps_resolved:
-            outcome.mail.extend(service.reports_mail(projection, since_version=before, version=campaign.version))
+        outcome.mail.extend(service.batch_reports(projection, before, outcome.steps_resolved))
         return outcome
 
     def _announce(self, projection: CampaignProjection, text: str, version: int) -> list:

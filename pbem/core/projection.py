@@ -94,6 +94,14 @@ class ProjectionData(msgspec.Struct):
     rerun_from: str | None = None
     revealed_secret: str | None = None
     policy_counter: int = 0
+    # Report mailing (the `reports` setting): the decisions each open step has asked, the
+    # turn of the last step asked from, how far each viewer's reports have told, and who is
+    # due one from where (and at which log version that was decided).
+    asked: dict[str, list[str]] = {}
+    report_turn: int | None = None
+    reported_through: dict[str, int] = {}
+    reports_due: dict[str, int] = {}
+    reports_due_at: int = 0
 
 
 _snapshot_encoder = msgspec.json.Encoder(order="sorted")
@@ -141,6 +149,7 @@ class CampaignProjection:
         self.events_folded = 0
         self.loaded_version = 0
         self.keep_history = True  # False: only the latest state (verify, benches, long-lived services)
+        self.history_from = 0  # `resolved` holds every step resolved after this log version
         self._run: tuple[StepResult, Any] | None = None
         self._pristine: Any | None = None
         self._run_valid = False
@@ -206,6 +215,27 @@ class CampaignProjection:
     def _on_StepOpened(self, e: Any) -> None:
         self.data.opened[e.step] = StepClock(e.kind, e.opened, e.earliest)
         self.data.deadlines[e.step] = e.deadline
+        self.data.asked[e.step] = list(e.requests)
+        self._reports_due(e.step, e.players, e.originator_version)
+
+    def _on_StepAsked(self, e: Any) -> None:
+        self.data.asked[e.step] = [*self.data.asked.get(e.step, []), *e.requests]
+        self._reports_due(e.step, e.players, e.originator_version)
+
+    def _reports_due(self, step: str, owing: list[str], version: int) -> None:
+        """Who is due a report now that `step` waits for `owing`: they, and everybody when
+        the step begins a new turn; each report tells what happened since that viewer's
+        last one. Kept in the fold, so who was mailed what follows from the facts and a
+        replay decides the same."""
+        data = self.data
+        turn = self.ruleset.turn_of(step)
+        new_turn = turn is not None and turn != data.report_turn
+        if turn is not None:
+            data.report_turn = turn
+        due = [p for p in data.players if new_turn or p in owing]
+        data.reports_due = {p: data.reported_through.get(p, 0) for p in due}
+        data.reported_through = {**data.reported_through, **{p: version for p in due}}
+        data.reports_due_at = version
 
     def _on_DeadlineChanged(self, e: Any) -> None:
         self.data.deadlines[e.step] = e.at
@@ -312,7 +342,7 @@ class CampaignProjection:
         """A resolved step's deadline bookkeeping is done with: dropping it keeps the
         projection (and each snapshot) the same size however long the campaign runs."""
         data = self.data
-        for table in (data.deadlines, data.opened, data.reminders, data.ready):
+        for table in (data.deadlines, data.opened, data.reminders, data.ready, data.asked):
             table.pop(step, None)
         data.deadlines_passed = [s for s in data.deadlines_passed if s != step]
         data.graces_expired = [s for s in data.graces_expired if s != step]
@@ -395,6 +425,12 @@ class CampaignProjection:
     def view(self, viewer: str) -> dict:
         """The state as `viewer` may see it (`gm`, `public` or a player id)."""
         return self.ruleset.view(self.current()[1], self.scenario, viewer)
+
+    def forget_history(self, upto: int) -> None:
+        """Drop the resolved steps up to log version `upto` (a long-lived service keeps
+        only what its next reports may still tell)."""
+        self.resolved = [r for r in self.resolved if r.version > upto]
+        self.history_from = max(self.history_from, upto)
 
     def chronicle(self, viewer: str, since_version: int = 0) -> list[ChronicleEntry]:
         """What `viewer` may read of the steps resolved after `since_version` and of the

@@ -29,6 +29,7 @@ from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, S
 __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "Receipt", "Renderer", "token_hash"]
 
 MAX_STEPS_PER_INPUT = 100_000
+REPORT_MODES = ("when-owed", "every-step")
 
 
 def utc_now() -> datetime:
@@ -59,7 +60,8 @@ class CampaignService:
             raise CampaignNotFound(name)
         cached = self.forget(name)
         if cached is not None and cached[0].version == stored.originator_version:
-            cached[1].resolved.clear()  # reported already; a long-lived service keeps no history
+            data = cached[1].data  # what the next reports may tell is kept, the rest forgotten
+            cached[1].forget_history(min(data.reported_through.values(), default=data.version))
             return cached
         campaign = self.campaign(name)
         return campaign, self.loader.load(name, upto=campaign.version)
@@ -97,6 +99,10 @@ class CampaignService:
         problems = ruleset.check_scenario(scenario)
         if problems:
             raise CommandError("the scenario has problems: " + "; ".join(problems))
+        mode = (settings or {}).get("reports", REPORT_MODES[0])
+        if mode not in REPORT_MODES:
+            raise CommandError(f"settings: reports = {mode!r} is not a way of mailing reports "
+                               f"({' or '.join(REPORT_MODES)})")
         problems = ruleset.check_options(dict(options or {}))
         if problems:
             raise CommandError("bad campaign options: " + "; ".join(problems))
@@ -126,8 +132,7 @@ class CampaignService:
         before = projection.data.version
         outcome.steps_resolved = self.advance(campaign, projection)
         self.save(campaign, projection)
-        outcome.mail.extend(self.reports_mail(projection, since_version=0, version=campaign.version,
-                                              first=before == projection.data.version))
+        outcome.mail.extend(self.reports_mail(projection, since_version=0, version=campaign.version))
         return tokens, outcome
 
     # -- orders -----------------------------------------------------------
@@ -230,7 +235,7 @@ class CampaignService:
         outcome = Outcome(name)
         outcome.steps_resolved = self.advance(campaign, projection)
         self.save(campaign, projection)
-        outcome.mail.extend(self.reports_mail(projection, since_version=before, version=campaign.version))
+        outcome.mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
         return outcome
 
     def _read_answers(self, campaign: Campaign, projection: CampaignProjection, player: str, parts: OrderText,
@@ -317,7 +322,7 @@ class CampaignService:
         outcome = Outcome(name)
         outcome.steps_resolved = self.advance(campaign, projection)
         self.save(campaign, projection)
-        outcome.mail.extend(self.reports_mail(projection, since_version=before, version=campaign.version))
+        outcome.mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
         return outcome
 
     # -- mail -------------------------------------------------------------
@@ -350,12 +355,10 @@ class CampaignService:
                             engine_version=projection.engine_version, state_hash=digest)
                 resolved += 1
                 continue
-            if result.step in projection.data.deadlines_passed:
-                if clock.missed(self, campaign, projection, result, now):
-                    continue
-                break
-            if result.step not in projection.data.opened:
-                clock.open_step(self, campaign, projection, result, now)
+            if result.step in projection.data.deadlines_passed and clock.missed(self, campaign, projection, result,
+                                                                                 now):
+                continue
+            clock.wait_for_people(self, campaign, projection, result, now)
             break
         return resolved
 
@@ -382,8 +385,7 @@ class CampaignService:
         if outcome.receipt is not None:
             mail.append(self.renderer.receipt(outcome.receipt, key=f"receipt:{outcome.campaign}:{mail_id or before}",
                                               in_reply_to=in_reply_to))
-        if outcome.steps_resolved:
-            mail.extend(self.reports_mail(projection, since_version=before, version=projection.data.version))
+        mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
         return mail
 
     def _explanations(self, name: str, player: str, parts: OrderText, mail_id: str | None) -> list[OutgoingMail]:
@@ -430,10 +432,46 @@ class CampaignService:
         owner = self.power_owner(projection, to)
         return [owner] if owner and owner != sender else []
 
-    def reports_mail(self, projection: CampaignProjection, *, since_version: int, version: int,
-                 first: bool = False) -> list[OutgoingMail]:
-        if self.renderer is None:
+    def reports_mail(self, projection: CampaignProjection, *, since_version: int, version: int) -> list[OutgoingMail]:
+        """A report to everybody, telling what happened since `since_version` (a new
+        campaign, a rollback, a rerun: whatever the mailing setting)."""
+        return self._reports(projection, [(p, since_version) for p in projection.data.players], version)
+
+    def batch_reports(self, projection: CampaignProjection, before: int, resolved: int) -> list[OutgoingMail]:
+        """The reports after one piece of work (a mail, a clock tick, a GM command) that
+        began at log version `before` and resolved `resolved` steps, as the campaign's
+        `reports` setting says."""
+        return self._reports(projection, report_recipients(projection, before, resolved), projection.data.version)
+
+    def remembering(self, projection: CampaignProjection, since: int) -> CampaignProjection:
+        """`projection`, or the same one reloaded with its history from log version `since`
+        when it remembers less (a daemon keeps only what its next reports may tell)."""
+        if since >= projection.history_from:
+            return projection
+        return self.loader.load(projection.data.campaign, upto=projection.data.version, history_from=since)
+
+    def _reports(self, projection: CampaignProjection, recipients: list[tuple[str, int]],
+                 version: int) -> list[OutgoingMail]:
+        if self.renderer is None or not recipients:
             return []
-        return [self.renderer.report(projection, player.id, since_version=since_version,
-                                     key=f"report:{projection.data.campaign}:{version}:{player.id}")
-                for player in projection.data.players.values()]
+        projection = self.remembering(projection, min(since for _, since in recipients))
+        return [self.renderer.report(projection, player, since_version=since,
+                                     key=f"report:{projection.data.campaign}:{version}:{player}")
+                for player, since in recipients]
+
+
+def report_recipients(projection: CampaignProjection, before: int, resolved: int) -> list[tuple[str, int]]:
+    """Who is mailed a report after work that began at log version `before` and resolved
+    `resolved` steps, and from which log version each report tells.
+
+    Whoever was just asked a decision is always mailed. `when-owed` (the default): only
+    they, plus everybody when a new turn begins and when the campaign ends; each report
+    tells everything since that viewer's previous report, so nothing is skipped, only
+    gathered. `every-step`: everybody after any work that resolved steps, telling that work."""
+    data = projection.data
+    due = data.reports_due if data.reports_due_at > before else {}
+    if data.settings.get("reports", REPORT_MODES[0]) == "every-step":
+        return [(p, before) for p in (data.players if resolved else due)]
+    if projection.finished and resolved:
+        return [(p, data.reported_through.get(p, 0)) for p in data.players]
+    return list(due.items())

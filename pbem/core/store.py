@@ -104,16 +104,19 @@ class ProjectionLoader:
         return projection
 
     def load(self, name: str, *, upto: int | None = None, use_snapshots: bool = True,
-             history: bool = True) -> CampaignProjection:
+             history: bool = True, history_from: int | None = None) -> CampaignProjection:
         """The projection after the facts up to `upto` (all by default); with `history`
-        it keeps every step it resolves on the way (for replays and reports)."""
+        it keeps every step it resolves on the way (for replays and reports), from log
+        version `history_from` on when given (it starts from a snapshot no later)."""
         created = self.created(name)
         projection = self.fresh(name, created)
         projection.keep_history = history
         if use_snapshots:
-            snapshot = self._newest_snapshot(name, projection.engine_version, upto)
+            start = upto if history_from is None else min(history_from, upto if upto is not None else history_from)
+            snapshot = self._newest_snapshot(name, projection.engine_version, start)
             if snapshot is not None:
                 projection.reset(decode_snapshot(snapshot.data.encode()))
+                projection.history_from = projection.data.version
         self._fold(projection, name, upto, use_snapshots)
         projection.loaded_version = projection.data.version
         return projection

@@ -4,11 +4,11 @@ A campaign is played on an in-memory store by players who answer every report wi
 own order form, unchanged — the defaults are legal by construction, so any game plays
 without a game-specific order generator. Such play seldom moves a unit, so it draws few
 maps; `--example` plays an example campaign's mails instead (moves, battles, a new map
-at most steps). Adjudication (the service resolving each order
-set) and rendering (every report, text + HTML + map, of every step) are timed apart;
-loading projections is charged to neither, nor is what a running daemon pays once per
-process (loading the PNG library, compiling the templates): one report is rendered
-before the clock starts.
+at most steps). Adjudication (the service resolving each order set) and rendering (every
+report the campaign mails, text + HTML + JSON + map, as its `reports` setting decides)
+are timed apart; loading projections is charged to neither, nor is what a running daemon
+pays once per process (loading the PNG library, compiling the templates): one report is
+rendered before the clock starts.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import ruleset as rulesets
-from pbem.core.service import CampaignService, PlayerSpec
+from pbem.core.service import REPORT_MODES, CampaignService, PlayerSpec, report_recipients
 from pbem.core.store import open_store
 from pbem.demo import deliver_example, demo_dir
 from pbem.reports.models import TOKEN_PLACEHOLDER, build_report
@@ -44,9 +44,10 @@ def default_scenario() -> Path:
 
 
 def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: int = 3,
-                     overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+                     overrides: dict[str, Any] | None = None, reports: str = REPORT_MODES[0]) -> dict[str, Any]:
     """Play `turns` turns (a turn ends when the view's `turn_label` changes; fewer if the
-    scenario ends first) and time adjudication against rendering every report."""
+    scenario ends first) and time adjudication against rendering every report mailed
+    (`reports`: the campaign's mailing setting)."""
     path = scenario or default_scenario()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     ruleset = data.get("ruleset")
@@ -61,12 +62,12 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
              for n in range(1, players + 1)]
     name = "bench"
     started = time.perf_counter()
-    service.create(name, ruleset, data, specs, secret=bytes(32))
+    service.create(name, ruleset, data, specs, secret=bytes(32), settings={"reports": reports})
     adjudication = time.perf_counter() - started
     renderer = MailRenderer()
     renderer.report(service.projection(name), specs[0].id, since_version=0, key="warm-up")
     render = 0.0
-    reports = 0
+    mailed = 0
     labels: list[str] = []
     for _ in range(MAX_ORDER_SETS):
         projection = service.projection(name)
@@ -86,21 +87,20 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
         adjudication += time.perf_counter() - started
         if not outcome.receipt.accepted:
             raise BenchError(f"the default orders of {player} were refused: {outcome.receipt.reason}")
-        if outcome.steps_resolved:
-            count, seconds = _render_every_report(renderer, service.projection(name), before)
-            reports += count
-            render += seconds
+        count, seconds = _render_mailed_reports(service, renderer, name, before, outcome.steps_resolved)
+        mailed += count
+        render += seconds
     status = service.projection(name).status()
-    return {"scenario": str(data.get("id", path)), "ruleset": ruleset, "turns": min(turns, len(labels)),
-            **_figures(status, reports, adjudication, render)}
+    return {"scenario": str(data.get("id", path)), "ruleset": ruleset, "reports_setting": reports,
+            "turns": min(turns, len(labels)), **_figures(status, mailed, adjudication, render)}
 
 
-def run_example_bench(ruleset: str, example: str) -> dict[str, Any]:
+def run_example_bench(ruleset: str, example: str, reports: str | None = None) -> dict[str, Any]:
     """Play the example campaign `examples/<ruleset>/<example>/` mail by mail and time the
     service's handling of each mail against rendering every player's report after each
     mail that resolved steps (as the service mails them)."""
     service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: CLOCK)
-    deliveries = deliver_example(service, demo_dir(ruleset, example))
+    deliveries = deliver_example(service, demo_dir(ruleset, example), settings={"reports": reports} if reports else None)
     renderer = MailRenderer()
     adjudication = render = 0.0
     reports = mails = refused = 0
@@ -117,22 +117,28 @@ def run_example_bench(ruleset: str, example: str) -> dict[str, Any]:
         if not warm:  # what a running daemon pays once, as in the 20-turn bench
             renderer.report(projection, delivery.player, since_version=0, key="warm-up")
             warm = True
-        if not delivery.steps_resolved:
-            continue
-        count, seconds = _render_every_report(renderer, projection, delivery.version_before)
+        count, seconds = _render_mailed_reports(service, renderer, delivery.campaign, delivery.version_before,
+                                                delivery.steps_resolved)
         reports += count
         render += seconds
-    return {"scenario": f"example {example}", "ruleset": ruleset, "mails": mails, "lines_refused": refused,
+    setting = projection.data.settings.get("reports", REPORT_MODES[0])
+    return {"scenario": f"example {example}", "ruleset": ruleset, "reports_setting": setting, "mails": mails,
+            "lines_refused": refused,
             **_figures(projection.status(), reports, adjudication, render)}
 
 
-def _render_every_report(renderer: MailRenderer, projection: Any, since_version: int) -> tuple[int, float]:
-    """Every player's report after resolved steps, as the service mails them: how many, how long."""
+def _render_mailed_reports(service: CampaignService, renderer: MailRenderer, name: str, before: int,
+                           resolved: int) -> tuple[int, float]:
+    """The reports the service mails after work that began at `before`: how many, how long."""
+    projection = service.projection(name)
+    recipients = report_recipients(projection, before, resolved)
+    if not recipients:
+        return 0, 0.0
+    projection = service.remembering(projection, min(since for _, since in recipients))
     started = time.perf_counter()
-    players = list(projection.data.players.values())
-    for player in players:
-        renderer.report(projection, player.id, since_version=since_version, key="bench")
-    return len(players), time.perf_counter() - started
+    for player, since in recipients:
+        renderer.report(projection, player, since_version=since, key="bench")
+    return len(recipients), time.perf_counter() - started
 
 
 def _figures(status: dict, reports: int, adjudication: float, render: float) -> dict[str, Any]:

@@ -80,6 +80,7 @@ def environment(override: Path | None = None, ruleset: str | None = None) -> Env
     kind = _Sandboxed if override else _Trusted
     env = kind(
         loader=ChoiceLoader([FileSystemLoader(str(p)) for p in search]),
+        auto_reload=bool(override),  # a GM's edits show at once; pbem's own templates change only with pbem
         undefined=StrictUndefined,
         autoescape=_escaped,
         keep_trailing_newline=True,

@@ -51,6 +51,9 @@ class ToyRules:
         procedure = self._bid if state["phase"] == "bid" else self._play
         return Step(f"T{state['turn']}-{state['phase']}", procedure)
 
+    def turn_of(self, step: str) -> int | None:
+        return int(step[1:].split("-")[0])
+
     # -- procedures -------------------------------------------------------
     def _bid(self, ctx: StepContext, state: dict) -> None:
         deck = ctx.shuffle("deal", CARDS, rule="T.1")
