@@ -16,7 +16,7 @@ from jinja2 import Environment
 from pbem.core.messages import Attachment, OutgoingMail
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import Receipt
-from pbem.reports.maps import draw_map, scalable, svg_to_png
+from pbem.reports.maps import draw_map, map_png, scalable
 from pbem.reports.models import (Note, OwedDecision, Report, ReportError, build_receipt, build_report, deadline,
                                  order_form)
 from pbem.reports.templating import Verbatim, environment, render
@@ -92,7 +92,8 @@ class MailRenderer:
         attachments = [Attachment(filename="report.json", content_type="application/json",
                                   data=report.model_dump_json(indent=2).encode())]
         if svg and self.attach_png:
-            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=svg_to_png(svg)))
+            powers = {row[0]: row[1] for row in report.powers.rows} if report.powers else {}
+            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=map_png(report.map, powers)))
         record = projection.data.players.get(viewer)
         templates = self._templates(projection.data.campaign)
         data = report.model_dump(mode="json")

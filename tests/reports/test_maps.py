@@ -3,8 +3,10 @@ import io
 import pytest
 from PIL import Image
 
-from pbem.reports.maps import draw_map, draw_scenario_map, layout, scalable, svg_to_png
+from pbem.reports.maps import (NEUTRAL, PALETTE, SEA, STYLE, UNIT_CHARS, draw_map, draw_scenario_map, layout, map_png,
+                               scalable)
 from pbem.reports.models import ReportError, game_map
+from pbem.reports.raster import paint_png
 
 MAP = {"areas": [{"id": "a", "name": "A & <B>", "x": 0, "y": 0, "controller": "X", "units": ["u1"]},
                  {"id": "s", "name": "Sea", "x": 10, "y": 5, "kind": "sea", "synthetic": True},
@@ -12,25 +14,75 @@ MAP = {"areas": [{"id": "a", "name": "A & <B>", "x": 0, "y": 0, "controller": "X
        "links": [{"a": "a", "b": "s", "kind": "sea"}, {"a": "a", "b": "ghost"}]}
 
 
+def rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def picture_of(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png))
+
+
 def test_draws_escaped_svg_with_legend_and_png():
     svg = draw_map(MAP, {"X": "Xland"})
     assert svg.startswith("<svg") and "A &amp; &lt;B&gt;" in svg
     assert "Xland (X)" in svg and "synthetic" in svg and "1 area(s) have no position" in svg
     assert svg.count("<line") == 1  # the link to an unknown area is not drawn
-    assert svg_to_png(svg).startswith(b"\x89PNG")
+    assert 'stroke-dasharray="5 4"' in svg and 'stroke-dasharray="3 2"' in svg  # a sea link, a synthetic area
+    assert map_png(MAP, {"X": "Xland"}).startswith(b"\x89PNG")
+    assert map_png(MAP, {"X": "Xland"}) != map_png(MAP)  # the legend's names are painted too
     assert draw_scenario_map(MAP) == draw_map(MAP)
 
 
 def test_png_shows_what_the_svg_draws():
     """The PNG is for mail clients that block the inline SVG: each area is there, in its
-    controller's colour (the HTML's scalable SVG once made cairo draw a blank picture)."""
+    controller's colour exactly, and named under it."""
     picture = layout(game_map(MAP), {"X": "Xland"})
-    png = Image.open(io.BytesIO(svg_to_png(draw_map(MAP, {"X": "Xland"})))).convert("RGB")
+    png = picture_of(map_png(MAP, {"X": "Xland"})).convert("RGB")
     assert png.size == (picture["width"], round(picture["height"]))
     for area in picture["areas"]:
-        fill = tuple(int(area["fill"][i:i + 2], 16) for i in (1, 3, 5))
-        assert png.getpixel((round(area["x"]), round(area["y"]))) == fill, area["id"]
+        assert png.getpixel((round(area["x"]), round(area["y"]))) == rgb(area["fill"]), area["id"]
+        name_row = [png.getpixel((x, round(area["label_y"]) - 3))
+                    for x in range(round(area["x"]) - 10, round(area["x"]) + 10)]
+        assert any(pixel != rgb(STYLE["background"]) for pixel in name_row), area["id"]
     assert "max-width" in scalable(draw_map(MAP)) and "max-width" not in draw_map(MAP)
+
+
+def test_png_paints_everything_the_layout_holds_as_a_palette_picture():
+    """Long unit lists, a legend of every colour, both notes, and areas without a position:
+    all painted into a palette PNG, where every fill keeps its exact colour."""
+    areas = [{"id": f"a{i}", "x": i % 5, "y": i // 5, "controller": f"P{i:02}", "synthetic": i % 2 == 0,
+              "kind": "sea" if i % 3 == 0 else "land", "units": [f"Regiment {j}" for j in range(8)]}
+             for i in range(len(PALETTE))]
+    gmap = {"areas": areas + [{"id": "lost"}], "links": [{"a": "a0", "b": "a1", "kind": "sea"}]}
+    picture = layout(game_map(gmap))
+    assert len(picture["legend"]) == len(PALETTE) and len(picture["notes"]) == 2
+    assert all(len(area["units"]) == UNIT_CHARS for area in picture["areas"])
+    png = picture_of(paint_png(picture))
+    assert png.mode == "P" and png.size == (picture["width"], round(picture["height"]))
+    colours = {colour for _, colour in png.convert("RGB").getcolors(1 << 16)}
+    assert {rgb(c) for c in PALETTE} | {rgb(STYLE["background"])} <= colours
+
+
+def test_every_colour_of_the_style_keeps_an_entry_of_its_own():
+    """A palette PNG is exact for the flat colours only while no two of them share a
+    palette entry: a picture made of all of them, side by side, comes back unchanged."""
+    flat = set(PALETTE) | {SEA, NEUTRAL, STYLE["background"]}
+    all_colours = {"areas": [{"id": f"a{i}", "x": i, "y": 0, "controller": f"P{i:02}"} for i in range(len(PALETTE))]
+               + [{"id": "sea", "x": 0, "y": 1, "kind": "sea"}, {"id": "land", "x": 1, "y": 1}]}
+    picture = layout(game_map(all_colours))
+    assert {area["fill"] for area in picture["areas"]} | {STYLE["background"]} == flat
+    png = picture_of(paint_png(picture)).convert("RGB")
+    for area in picture["areas"]:
+        assert png.getpixel((round(area["x"]), round(area["y"]))) == rgb(area["fill"]), area["id"]
+    assert png.getpixel((0, 0)) == rgb(STYLE["background"])
+
+
+def test_map_without_positions_is_a_note_in_both_drawings():
+    empty = {"areas": [{"id": "a"}]}
+    assert "no area of this map has a position" in draw_map(empty)
+    png = picture_of(map_png(empty)).convert("RGB")
+    assert png.size == (layout(game_map(empty))["width"], 60)
+    assert len(png.getcolors(1 << 16)) > 1  # the note is written
 
 
 def test_bad_map_is_one_clear_error():
@@ -38,3 +90,5 @@ def test_bad_map_is_one_clear_error():
         draw_map({"areas": [{"id": "a", "x": "far"}]})
     with pytest.raises(ReportError, match="no map"):
         draw_map({})
+    with pytest.raises(ReportError, match="no map"):
+        map_png({})
