@@ -551,15 +551,20 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
                  ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The example's ruleset."),
                  reports: str = typer.Option("", "--reports",
                                              help="The campaign's reports setting: when-owed (the default) or "
-                                                  "every-step.")) -> None:
+                                                  "every-step."),
+                 store: str = typer.Option("sqlite", "--store",
+                                           help="sqlite (the embedded default, in a scratch directory) or "
+                                                "memory.")) -> None:
     """Adjudication time against the time to render every report the campaign mails."""
     from pbem.core.service import REPORT_MODES
-    from pbem.reports.bench import run_example_bench, run_report_bench
+    from pbem.reports.bench import STORES, run_example_bench, run_report_bench
 
     if reports and reports not in REPORT_MODES:
         raise Failure(f"--reports {reports}: choose {' or '.join(REPORT_MODES)}")
-    result = (run_example_bench(ruleset, example, reports or None) if example
-              else run_report_bench(turns, reports=reports or REPORT_MODES[0]))
+    if store not in STORES:
+        raise Failure(f"--store {store}: choose {' or '.join(STORES)}")
+    result = (run_example_bench(ruleset, example, reports or None, store) if example
+              else run_report_bench(turns, reports=reports or REPORT_MODES[0], store=store))
     _print_figures(result, as_json)
 
 

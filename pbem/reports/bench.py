@@ -1,20 +1,25 @@
 """`pbem bench report`: is rendering cheap next to adjudication?
 
-A campaign is played on an in-memory store by players who answer every report with its
-own order form, unchanged — the defaults are legal by construction, so any game plays
-without a game-specific order generator. Such play seldom moves a unit, so it draws few
+A campaign is played on the embedded default store (SQLite in a scratch home, as a GM's
+campaign runs; `store="memory"` for the in-memory one) by players who answer every report
+with its own order form, unchanged — the defaults are legal by construction, so any game
+plays without a game-specific order generator. Such play seldom moves a unit, so it draws few
 maps; `--example` plays an example campaign's mails instead (moves, battles, a new map
 at most steps). Adjudication (the service resolving each order set) and rendering (every
 report the campaign mails, text + HTML + JSON + map, as its `reports` setting decides)
-are timed apart; loading projections is charged to neither, nor is what a running daemon
+are timed apart; loading projections (when the store changed under the service) is charged
+to neither, nor is what a running daemon
 pays once per process (loading the PNG library, compiling the templates): one report is
 rendered before the clock starts.
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -29,6 +34,7 @@ from pbem.reports.renderer import MailRenderer
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CLOCK = datetime(2026, 1, 1, tzinfo=timezone.utc)
 MAX_ORDER_SETS = 100_000
+STORES = ("sqlite", "memory")
 
 
 class BenchError(Exception):
@@ -43,11 +49,32 @@ def default_scenario() -> Path:
     return found[0]
 
 
+@contextmanager
+def bench_service(store: str) -> Iterator[CampaignService]:
+    """A campaign service on a scratch store: `sqlite` (the embedded default) or `memory`."""
+    if store not in STORES:
+        raise BenchError(f"unknown store {store!r} ({' or '.join(STORES)})")
+    if store == "memory":
+        yield CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: CLOCK)
+        return
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as home:
+        yield CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                                              "SQLITE_DBNAME": str(Path(home) / "campaigns.sqlite")}),
+                              clock=lambda: CLOCK)
+
+
 def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: int = 3,
-                     overrides: dict[str, Any] | None = None, reports: str = REPORT_MODES[0]) -> dict[str, Any]:
+                     overrides: dict[str, Any] | None = None, reports: str = REPORT_MODES[0],
+                     store: str = STORES[0]) -> dict[str, Any]:
     """Play `turns` turns (a turn ends when the view's `turn_label` changes; fewer if the
     scenario ends first) and time adjudication against rendering every report mailed
     (`reports`: the campaign's mailing setting)."""
+    with bench_service(store) as service:
+        return {"store": store, **_play_turns(service, turns, scenario, players, overrides or {}, reports)}
+
+
+def _play_turns(service: CampaignService, turns: int, scenario: Path | None, players: int,
+                overrides: dict[str, Any], reports: str) -> dict[str, Any]:
     path = scenario or default_scenario()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     ruleset = data.get("ruleset")
@@ -56,8 +83,7 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
     if scenario is None:  # the game's own long bench scenario, so `turns` turns can be played
         game = rulesets.load(ruleset)
         data = game.bench_scenario() if hasattr(game, "bench_scenario") else data
-    data = {**data, **(overrides or {})}
-    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: CLOCK)
+    data = {**data, **overrides}
     specs = [PlayerSpec(id=f"p{n}", name=f"Player {n}", address=f"p{n}@bench.invalid", token=f"t{n}")
              for n in range(1, players + 1)]
     name = "bench"
@@ -65,12 +91,12 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
     service.create(name, ruleset, data, specs, secret=bytes(32), settings={"reports": reports})
     adjudication = time.perf_counter() - started
     renderer = MailRenderer()
-    renderer.report(service.projection(name), specs[0].id, since_version=0, key="warm-up")
+    renderer.report(service.live(name), specs[0].id, since_version=0, key="warm-up")
     render = 0.0
     mailed = 0
     labels: list[str] = []
     for _ in range(MAX_ORDER_SETS):
-        projection = service.projection(name)
+        projection = service.live(name)
         label = projection.view("public").get("turn_label", "")
         if not labels or labels[-1] != label:
             labels.append(label)
@@ -90,20 +116,25 @@ def run_report_bench(turns: int = 20, *, scenario: Path | None = None, players: 
         count, seconds = _render_mailed_reports(service, renderer, name, before, outcome.steps_resolved)
         mailed += count
         render += seconds
-    status = service.projection(name).status()
+    status = service.live(name).status()
     return {"scenario": str(data.get("id", path)), "ruleset": ruleset, "reports_setting": reports,
             "turns": min(turns, len(labels)), **_figures(status, mailed, adjudication, render)}
 
 
-def run_example_bench(ruleset: str, example: str, reports: str | None = None) -> dict[str, Any]:
+def run_example_bench(ruleset: str, example: str, reports: str | None = None,
+                      store: str = STORES[0]) -> dict[str, Any]:
     """Play the example campaign `examples/<ruleset>/<example>/` mail by mail and time the
-    service's handling of each mail against rendering every player's report after each
-    mail that resolved steps (as the service mails them)."""
-    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: CLOCK)
+    service's handling of each mail against rendering the reports the service mails after
+    it (the example's own `reports` setting decides who gets one, unless `reports` is given)."""
+    with bench_service(store) as service:
+        return {"store": store, **_play_example(service, ruleset, example, reports)}
+
+
+def _play_example(service: CampaignService, ruleset: str, example: str, reports: str | None) -> dict[str, Any]:
     deliveries = deliver_example(service, demo_dir(ruleset, example), settings={"reports": reports} if reports else None)
     renderer = MailRenderer()
     adjudication = render = 0.0
-    reports = mails = refused = 0
+    mailed = mails = refused = 0
     warm = False
     while True:
         started = time.perf_counter()
@@ -113,24 +144,24 @@ def run_example_bench(ruleset: str, example: str, reports: str | None = None) ->
             break
         mails += 1
         refused += len(delivery.refused)
-        projection = service.projection(delivery.campaign)
+        projection = service.live(delivery.campaign)
         if not warm:  # what a running daemon pays once, as in the 20-turn bench
             renderer.report(projection, delivery.player, since_version=0, key="warm-up")
             warm = True
         count, seconds = _render_mailed_reports(service, renderer, delivery.campaign, delivery.version_before,
                                                 delivery.steps_resolved)
-        reports += count
+        mailed += count
         render += seconds
     setting = projection.data.settings.get("reports", REPORT_MODES[0])
     return {"scenario": f"example {example}", "ruleset": ruleset, "reports_setting": setting, "mails": mails,
-            "lines_refused": refused,
-            **_figures(projection.status(), reports, adjudication, render)}
+            "lines_refused": refused, **_figures(projection.status(), mailed, adjudication, render)}
 
 
 def _render_mailed_reports(service: CampaignService, renderer: MailRenderer, name: str, before: int,
                            resolved: int) -> tuple[int, float]:
-    """The reports the service mails after work that began at `before`: how many, how long."""
-    projection = service.projection(name)
+    """The reports the service mails after work that began at `before`, from the projection
+    it holds between commands, as a running daemon does: how many, how long."""
+    projection = service.live(name)
     recipients = report_recipients(projection, before, resolved)
     if not recipients:
         return 0, 0.0

@@ -14,11 +14,12 @@ sorted order so the same campaign always draws the same way.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 import math
 from functools import lru_cache
 from typing import Any
 
-from pbem.reports.models import GameMap, MapArea, ReportError, game_map
+from pbem.reports.models import GameMap, MapArea, ReportError, by_identity, game_map
 from pbem.reports.raster import paint_png
 from pbem.reports.templating import environment, render
 
@@ -153,23 +154,39 @@ def _r(value: float) -> float:
     return round(value, 1)
 
 
-def draw_map(gmap: GameMap | dict, powers: dict[str, str] | None = None) -> str:
-    """The SVG of a map (a view's `map` dict or a validated `GameMap`); `powers` maps a
+@dataclass(frozen=True)
+class MapDrawing:
+    """A map and its legend's names as the content its pictures are cached by: the
+    players of a step, and most steps of a turn, share a map."""
+
+    map_json: str
+    powers_json: str
+
+    def svg(self) -> str:
+        return _draw(self.map_json, self.powers_json)
+
+    def png(self) -> bytes:
+        """The `map.png` attachment of a report: the same picture as the SVG."""
+        return _paint(self.map_json, self.powers_json)
+
+
+def drawing(gmap: GameMap | dict, powers: dict[str, str] | None = None) -> MapDrawing:
+    """A map (a view's `map` dict or a validated `GameMap`) to draw; `powers` maps a
     controller code to the name the legend shows."""
-    return _draw(*_key(gmap, powers))
-
-
-def map_png(gmap: GameMap | dict, powers: dict[str, str] | None = None) -> bytes:
-    """The same map as `draw_map`, as a PNG: the `map.png` attachment of a report."""
-    return _paint(*_key(gmap, powers))
-
-
-def _key(gmap: GameMap | dict, powers: dict[str, str] | None) -> tuple[str, str]:
-    """A map and its legend's names as the content the drawings are cached by."""
     model = gmap if isinstance(gmap, GameMap) else game_map(gmap)
     if model is None:
         raise ReportError("there is no map to draw")
-    return model.model_dump_json(), json.dumps(powers or {}, sort_keys=True)
+    return MapDrawing(_content(model), json.dumps(powers or {}, sort_keys=True))
+
+
+@by_identity
+def _content(model: GameMap) -> str:
+    return model.model_dump_json()
+
+
+def draw_map(gmap: GameMap | dict, powers: dict[str, str] | None = None) -> str:
+    """The SVG of a map."""
+    return drawing(gmap, powers).svg()
 
 
 def _layout(map_json: str, powers_json: str) -> dict[str, Any]:
@@ -178,13 +195,11 @@ def _layout(map_json: str, powers_json: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=64)
 def _draw(map_json: str, powers_json: str) -> str:
-    """Drawing keyed by content: the players of a step, and most steps of a turn, share a map."""
     return render(environment(), "map.svg.j2", _layout(map_json, powers_json))
 
 
 @lru_cache(maxsize=64)
 def _paint(map_json: str, powers_json: str) -> bytes:
-    """Painting keyed by content, as the drawing is."""
     return paint_png(_layout(map_json, powers_json))
 
 

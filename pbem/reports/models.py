@@ -13,7 +13,9 @@ that is read, and every key of it may be missing.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+from collections.abc import Callable
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any, Literal
@@ -371,10 +373,37 @@ def deadline(at: str | None, zone: str) -> Deadline | None:
                     utc_text=f"{utc:%a %d %b %Y, %H:%M} UTC", timezone=str(tz.key), note=note)
 
 
+class by_identity:  # noqa: N801 - used as a decorator, like functools.cache
+    """Remember a function's result for the last few arguments by identity. For data a
+    ruleset or a report hands out again as the same object when it has not changed (the
+    map of a view): checked and serialised once, however many reports show it. The
+    arguments are kept alive, so an identity is never reused while remembered."""
+
+    def __init__(self, function: Callable[[Any], Any], size: int = 16):
+        self.function, self.size = function, size
+        self.recent: dict[int, tuple[Any, Any]] = {}
+        functools.update_wrapper(self, function)
+
+    def __call__(self, argument: Any) -> Any:
+        seen = self.recent.get(id(argument))
+        if seen is not None and seen[0] is argument:
+            return seen[1]
+        result = self.function(argument)
+        if len(self.recent) >= self.size:
+            del self.recent[next(iter(self.recent))]
+        self.recent[id(argument)] = (argument, result)
+        return result
+
+
 def game_map(raw: Any) -> GameMap | None:
     """The view's map, or None when the game has none (yet)."""
     if not raw:
         return None
+    return _checked_map(raw)
+
+
+@by_identity
+def _checked_map(raw: Any) -> GameMap:
     try:
         return GameMap.model_validate(raw)
     except ValidationError as error:

@@ -16,7 +16,7 @@ from jinja2 import Environment
 from pbem.core.messages import Attachment, OutgoingMail
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import Receipt
-from pbem.reports.maps import draw_map, map_png, scalable
+from pbem.reports.maps import MapDrawing, drawing, scalable
 from pbem.reports.models import (Note, OwedDecision, Report, ReportError, build_receipt, build_report, deadline,
                                  order_form)
 from pbem.reports.templating import Verbatim, environment, render
@@ -24,11 +24,11 @@ from pbem.reports.templating import Verbatim, environment, render
 Format = Literal["text", "html", "json"]
 
 
-def _map_svg(report: Report) -> str | None:
+def _map_drawing(report: Report) -> MapDrawing | None:
+    """The report's map with its legend naming the powers, if it has one."""
     if report.map is None:
         return None
-    powers = {row[0]: row[1] for row in report.powers.rows} if report.powers else {}
-    return draw_map(report.map, powers)
+    return drawing(report.map, {row[0]: row[1] for row in report.powers.rows} if report.powers else {})
 
 
 def _env(templates_dir: Path | None, ruleset: str | None) -> Environment:
@@ -47,7 +47,9 @@ def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Pa
                 svg: str | None = None, data: dict | None = None) -> str:
     """The HTML report. The map goes in after the CSS is inlined: the SVG carries its own
     styling, and keeping it out of the inliner's way halves its work."""
-    svg = svg if svg is not None else _map_svg(report)
+    if svg is None:
+        pictures = _map_drawing(report)
+        svg = pictures.svg() if pictures else None
     return render(_env(templates_dir, ruleset), "report.html.j2", data or report,
                   map_svg=Verbatim(scalable(svg) if svg else ""))
 
@@ -88,12 +90,12 @@ class MailRenderer:
     def report(self, projection: CampaignProjection, viewer: str, *, since_version: int, key: str) -> OutgoingMail:
         report = build_report(projection, viewer, since_version=since_version, from_address=self.from_address)
         ruleset = projection.data.ruleset
-        svg = _map_svg(report)
+        pictures = _map_drawing(report)
+        svg = pictures.svg() if pictures else None
         attachments = [Attachment(filename="report.json", content_type="application/json",
-                                  data=report.model_dump_json(indent=2).encode())]
-        if svg and self.attach_png:
-            powers = {row[0]: row[1] for row in report.powers.rows} if report.powers else {}
-            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=map_png(report.map, powers)))
+                                  data=report.model_dump_json().encode())]
+        if pictures and self.attach_png:
+            attachments.insert(0, Attachment(filename="map.png", content_type="image/png", data=pictures.png()))
         record = projection.data.players.get(viewer)
         templates = self._templates(projection.data.campaign)
         data = report.model_dump(mode="json")

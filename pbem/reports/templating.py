@@ -7,23 +7,32 @@ rendering. Both use `StrictUndefined` (a misspelt field is an error at test time
 blank in a player's mail) and autoescape for HTML and SVG. Lookup order: the override
 directory, then the ruleset's directory, then the shipped `templates/`.
 
-HTML is passed through css-inline, because most mail clients drop `<style>` blocks. Two
-kinds of HTML are set aside while a page is inlined: tables, inlined on their own once per
-content (they are most of a report, and recur in every player's report of a step and from
-step to step, so the inliner mostly sees only what is new), and `Verbatim` fragments such
-as the map's SVG, which styles itself and goes in untouched.
+HTML is passed through css-inline, because most mail clients drop `<style>` blocks. Three
+kinds of HTML are set aside while a page is inlined: tables and `{% once %}` blocks,
+inlined on their own once per content (they are most of a report, and recur in every
+player's report of a step and from step to step, so the inliner mostly sees only what is
+new), and `Verbatim` fragments such as the map's SVG, which styles itself and goes in
+untouched.
+
+`{% once value %}…{% endonce %}` renders its block once per distinct `value` (compared as
+JSON) and reuses it: a step's chronicle is told to every player who may read it, at
+whatever report each gets. The block must depend on `value` alone.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import css_inline
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, nodes
+from jinja2.ext import Extension
+from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 from pydantic import BaseModel
@@ -37,6 +46,10 @@ _set_aside: ContextVar[list[tuple[str, bool]] | None] = ContextVar("pbem_set_asi
 _PLACE = "<!--pbem-set-aside-{}-->"
 _PLACE_RE = re.compile(r"<!--pbem-set-aside-(\d+)-->")
 _STYLE_RE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
+_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+_HOLD = "<!--pbem-jinja-{}-->"
+_HOLD_RE = re.compile(r"(?:<|&lt;)!--pbem-jinja-(\d+)--(?:>|&gt;)")  # escaped where it stood in <title>
+ONCE_BLOCKS = 2048  # rendered blocks kept per environment: a few turns of chronicle
 
 
 class TemplateProblem(Exception):
@@ -57,8 +70,65 @@ class _FieldsFirst:
         return super().getattr(obj, attribute)
 
 
+class _Once(Extension):
+    """The `{% once value %}…{% endonce %}` tag (see the module's docstring)."""
+
+    tags = {"once"}
+
+    def __init__(self, environment: Environment):
+        super().__init__(environment)
+        self._blocks: dict[tuple[str | None, int, str], str] = {}
+
+    def parse(self, parser: Parser) -> nodes.Node:
+        lineno = next(parser.stream).lineno
+        value = parser.parse_expression()
+        body = parser.parse_statements(("name:endonce",), drop_needle=True)
+        call = self.call_method("_render_once", [nodes.Const(parser.name), nodes.Const(lineno), value])
+        return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+    def _render_once(self, template: str | None, line: int, value: Any, caller: Callable[[], str]) -> Markup:
+        key = (template, line, json.dumps(value, sort_keys=True, default=str))
+        block = self._blocks.get(key)
+        if block is None:
+            block = caller()
+            if _PLACE_RE.search(block):  # it holds fragments set aside for this page alone
+                return Markup(block)
+            if len(self._blocks) >= ONCE_BLOCKS:
+                del self._blocks[next(iter(self._blocks))]
+            self._blocks[key] = block
+        return Markup(block) if self.environment.pbem_css is not None else _put_aside(block, inline=True)
+
+
 class _Trusted(_FieldsFirst, Environment):
     pass
+
+
+class _InlinedLoader(BaseLoader):
+    """pbem's own HTML templates with their CSS already in `style` attributes: inlined once
+    when loaded rather than at every render. The template's Jinja is held out of the
+    inliner's way as comments (pbem's templates put none inside a tag)."""
+
+    def __init__(self, loader: BaseLoader, css: str):
+        self.loader, self.css = loader, css
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        source, filename, uptodate = self.loader.get_source(environment, template)
+        if template.endswith(".html.j2"):
+            source = inline_template(source, self.css)
+        return source, filename, uptodate
+
+
+def inline_template(source: str, css: str) -> str:
+    """A template's HTML with `css` inlined (a whole page inlines its own `<style>`)."""
+    held: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        held.append(match.group(0))
+        return _HOLD.format(len(held) - 1)
+
+    html = _JINJA_RE.sub(hold, source)
+    html = _inliner.inline(html) if "<html" in html else _inliner.inline_fragment(html, css)
+    return _HOLD_RE.sub(lambda m: held[int(m[1])], html)
 
 
 class _Sandboxed(_FieldsFirst, ImmutableSandboxedEnvironment):
@@ -78,18 +148,22 @@ def environment(override: Path | None = None, ruleset: str | None = None) -> Env
         search.append(TEMPLATES / ruleset)
     search.append(TEMPLATES)
     kind = _Sandboxed if override else _Trusted
+    loader: BaseLoader = ChoiceLoader([FileSystemLoader(str(p)) for p in search])
+    css = None if override else "\n".join(_STYLE_RE.findall(loader.get_source(Environment(), "_base.html.j2")[0]))
     env = kind(
-        loader=ChoiceLoader([FileSystemLoader(str(p)) for p in search]),
+        loader=loader if css is None else _InlinedLoader(loader, css),
         auto_reload=bool(override),  # a GM's edits show at once; pbem's own templates change only with pbem
         undefined=StrictUndefined,
         autoescape=_escaped,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=[_Once],
     )
     env.filters.update(wrap=text.wrap, heading=text.heading, table=text.table, html_table=_html_table,
                        pluck=text.pluck)
     env.globals["WIDTH"] = text.WIDTH
+    env.pbem_css = css  # set: the HTML templates are inlined already, with this stylesheet
     return env
 
 
@@ -110,11 +184,13 @@ def render(env: Environment, name: str, model: BaseModel | dict, **extra: Any) -
         _set_aside.reset(token)
     if not html:
         return out
-    page = _inliner.inline(out)
-    if aside:
+    css = env.pbem_css
+    if css is None:
         css = "\n".join(_STYLE_RE.findall(out))
-        page = _PLACE_RE.sub(lambda m: _put_back(*aside[int(m[1])], css), page)
-    return page
+        out = _inliner.inline(out)
+    if aside:
+        out = _PLACE_RE.sub(lambda m: _put_back(*aside[int(m[1])], css), out)
+    return out
 
 
 def _html_table(columns: list, rows: list, title: str = "") -> Markup:

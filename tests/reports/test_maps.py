@@ -3,7 +3,7 @@ import io
 import pytest
 from PIL import Image
 
-from pbem.reports.maps import (NEUTRAL, PALETTE, SEA, STYLE, UNIT_CHARS, draw_map, draw_scenario_map, layout, map_png,
+from pbem.reports.maps import (NEUTRAL, PALETTE, SEA, STYLE, UNIT_CHARS, draw_map, draw_scenario_map, drawing, layout,
                                scalable)
 from pbem.reports.models import ReportError, game_map
 from pbem.reports.raster import paint_png
@@ -28,8 +28,8 @@ def test_draws_escaped_svg_with_legend_and_png():
     assert "Xland (X)" in svg and "synthetic" in svg and "1 area(s) have no position" in svg
     assert svg.count("<line") == 1  # the link to an unknown area is not drawn
     assert 'stroke-dasharray="5 4"' in svg and 'stroke-dasharray="3 2"' in svg  # a sea link, a synthetic area
-    assert map_png(MAP, {"X": "Xland"}).startswith(b"\x89PNG")
-    assert map_png(MAP, {"X": "Xland"}) != map_png(MAP)  # the legend's names are painted too
+    assert drawing(MAP, {"X": "Xland"}).png().startswith(b"\x89PNG")
+    assert drawing(MAP, {"X": "Xland"}).png() != drawing(MAP).png()  # the legend's names are painted too
     assert draw_scenario_map(MAP) == draw_map(MAP)
 
 
@@ -37,7 +37,7 @@ def test_png_shows_what_the_svg_draws():
     """The PNG is for mail clients that block the inline SVG: each area is there, in its
     controller's colour exactly, and named under it."""
     picture = layout(game_map(MAP), {"X": "Xland"})
-    png = picture_of(map_png(MAP, {"X": "Xland"})).convert("RGB")
+    png = picture_of(drawing(MAP, {"X": "Xland"}).png()).convert("RGB")
     assert png.size == (picture["width"], round(picture["height"]))
     for area in picture["areas"]:
         assert png.getpixel((round(area["x"]), round(area["y"]))) == rgb(area["fill"]), area["id"]
@@ -80,7 +80,7 @@ def test_every_colour_of_the_style_keeps_an_entry_of_its_own():
 def test_map_without_positions_is_a_note_in_both_drawings():
     empty = {"areas": [{"id": "a"}]}
     assert "no area of this map has a position" in draw_map(empty)
-    png = picture_of(map_png(empty)).convert("RGB")
+    png = picture_of(drawing(empty).png()).convert("RGB")
     assert png.size == (layout(game_map(empty))["width"], 60)
     assert len(png.getcolors(1 << 16)) > 1  # the note is written
 
@@ -91,4 +91,4 @@ def test_bad_map_is_one_clear_error():
     with pytest.raises(ReportError, match="no map"):
         draw_map({})
     with pytest.raises(ReportError, match="no map"):
-        map_png({})
+        drawing({}).png()

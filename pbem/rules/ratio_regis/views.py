@@ -148,9 +148,19 @@ def scenario_map(scenario: Scenario) -> dict:
 
 def _draw_map(scenario: Scenario, controller_of, units_in, hidden: tuple[str, ...]) -> dict:
     """The map's areas in play (§18.2.1: the `hidden`, inactive ones are not drawn), seas and links."""
-    areas = [{"id": a.id, "name": a.name, "x": a.x, "y": a.y, "kind": "land", "controller": controller_of(a.id),
-              "units": units_in(a.id), "synthetic": a.synthetic}
-             for a in scenario.data.areas if a.id not in hidden]
+    areas = scenario.data.areas
+    return _map(scenario, tuple(controller_of(a.id) for a in areas), tuple(tuple(units_in(a.id)) for a in areas),
+                hidden)
+
+
+@lru_cache(maxsize=16)
+def _map(scenario: Scenario, control: tuple[str | None, ...], units: tuple[tuple[str, ...], ...],
+         hidden: tuple[str, ...]) -> dict:
+    """One map object per content, whoever views it and at whichever step: the reports
+    check and draw a map once (so it is read, never changed)."""
+    areas = [{"id": a.id, "name": a.name, "x": a.x, "y": a.y, "kind": "land", "controller": controller,
+              "units": list(placed), "synthetic": a.synthetic}
+             for a, controller, placed in zip(scenario.data.areas, control, units, strict=True) if a.id not in hidden]
     areas += [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": "sea", "controller": None, "units": [],
                "synthetic": s.synthetic} for s in scenario.data.seas]
     return {"areas": areas, "links": list(_links(scenario, hidden))}
