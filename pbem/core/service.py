@@ -60,8 +60,9 @@ class CampaignService:
             raise CampaignNotFound(name)
         cached = self.forget(name)
         if cached is not None and cached[0].version == stored.originator_version:
-            data = cached[1].data  # what the next reports may tell is kept, the rest forgotten
-            cached[1].forget_history(min(data.reported_through.values(), default=data.version))
+            data = cached[1].data  # what the reports due and the next ones may tell is kept, the rest forgotten
+            cached[1].forget_history(min([*data.reported_through.values(), *data.reports_due.values()],
+                                         default=data.version))
             return cached
         campaign = self.campaign(name)
         return campaign, self.loader.load(name, upto=campaign.version)

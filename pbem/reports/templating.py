@@ -7,21 +7,21 @@ rendering. Both use `StrictUndefined` (a misspelt field is an error at test time
 blank in a player's mail) and autoescape for HTML and SVG. Lookup order: the override
 directory, then the ruleset's directory, then the shipped `templates/`.
 
-HTML is passed through css-inline, because most mail clients drop `<style>` blocks. Three
-kinds of HTML are set aside while a page is inlined: tables and `{% once %}` blocks,
-inlined on their own once per content (they are most of a report, and recur in every
-player's report of a step and from step to step, so the inliner mostly sees only what is
-new), and `Verbatim` fragments such as the map's SVG, which styles itself and goes in
+HTML goes through css-inline, because most mail clients drop `<style>` blocks. pbem's own
+HTML templates are inlined once, when loaded (their stylesheet is `_base.html.j2`'s); a
+GM's, whose Jinja may sit anywhere, at every render. What a render adds is set aside while
+its page is inlined: tables (and, in a GM's templates, `{% once %}` blocks), inlined on
+their own once per content, since they are most of a report and recur from report to
+report; and `Verbatim` fragments such as the map's SVG, which styles itself and goes in
 untouched.
 
 `{% once value %}…{% endonce %}` renders its block once per distinct `value` (compared as
-JSON) and reuses it: a step's chronicle is told to every player who may read it, at
+JSON, in the order the report model writes it) and reuses it: a step's chronicle is told to every player who may read it, at
 whatever report each gets. The block must depend on `value` alone.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -36,6 +36,7 @@ from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 from pydantic import BaseModel
+from pydantic_core import to_json
 
 from pbem.reports import text
 
@@ -87,7 +88,7 @@ class _Once(Extension):
         return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
 
     def _render_once(self, template: str | None, line: int, value: Any, caller: Callable[[], str]) -> Markup:
-        key = (template, line, json.dumps(value, sort_keys=True, default=str))
+        key = (template, line, to_json(value, fallback=str))
         block = self._blocks.get(key)
         if block is None:
             block = caller()
@@ -103,6 +104,10 @@ class _Trusted(_FieldsFirst, Environment):
     pass
 
 
+class _Sandboxed(_FieldsFirst, ImmutableSandboxedEnvironment):
+    pass
+
+
 class _InlinedLoader(BaseLoader):
     """pbem's own HTML templates with their CSS already in `style` attributes: inlined once
     when loaded rather than at every render. The template's Jinja is held out of the
@@ -114,11 +119,11 @@ class _InlinedLoader(BaseLoader):
     def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
         source, filename, uptodate = self.loader.get_source(environment, template)
         if template.endswith(".html.j2"):
-            source = inline_template(source, self.css)
+            source = _inline_template(source, self.css)
         return source, filename, uptodate
 
 
-def inline_template(source: str, css: str) -> str:
+def _inline_template(source: str, css: str) -> str:
     """A template's HTML with `css` inlined (a whole page inlines its own `<style>`)."""
     held: list[str] = []
 
@@ -129,10 +134,6 @@ def inline_template(source: str, css: str) -> str:
     html = _JINJA_RE.sub(hold, source)
     html = _inliner.inline(html) if "<html" in html else _inliner.inline_fragment(html, css)
     return _HOLD_RE.sub(lambda m: held[int(m[1])], html)
-
-
-class _Sandboxed(_FieldsFirst, ImmutableSandboxedEnvironment):
-    pass
 
 
 def _escaped(name: str | None) -> bool:
@@ -163,7 +164,7 @@ def environment(override: Path | None = None, ruleset: str | None = None) -> Env
     env.filters.update(wrap=text.wrap, heading=text.heading, table=text.table, html_table=_html_table,
                        pluck=text.pluck)
     env.globals["WIDTH"] = text.WIDTH
-    env.pbem_css = css  # set: the HTML templates are inlined already, with this stylesheet
+    env.extend(pbem_css=css)  # set: the HTML templates are inlined already, with this stylesheet
     return env
 
 

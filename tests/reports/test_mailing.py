@@ -120,3 +120,14 @@ def test_a_replay_decides_the_same_mailing(toy_ruleset):
 def test_an_unknown_mailing_setting_is_refused_with_the_choices(toy_ruleset):
     with pytest.raises(CommandError, match="when-owed or every-step"):
         _new(reports="sometimes")
+
+
+def test_a_service_that_forgot_what_a_report_tells_reads_it_again(toy_ruleset):
+    """A daemon restarted from a late snapshot remembers less than a report must tell."""
+    service, _ = _new()
+    _play(service, "p1", "BID 2")
+    _play(service, "p2", "BID 1")  # p1 is mailed; p2 is not, so its next report starts earlier
+    live = service.live("toy-demo")
+    live.forget_history(live.data.version)
+    asked = _reports(_play(service, "p1", f"PLAY {_card(service, 'p1')}").mail)
+    assert any(line.startswith("Bids revealed") for line in _lines(asked["p2"]))

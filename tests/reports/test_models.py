@@ -72,3 +72,14 @@ def test_render_report_formats(toy_campaign):
         render_report(projection, "nobody", "text")
     with pytest.raises(ReportError, match="unknown format"):
         render_report(projection, "p1", "pdf")
+
+
+def test_a_map_handed_out_again_is_checked_once_and_an_equal_copy_again():
+    import copy
+
+    from pbem.reports.models import game_map
+
+    raw = {"areas": [{"id": "a", "x": 0, "y": 0, "units": ["u1"]}], "links": []}
+    assert game_map(raw) is game_map(raw)
+    copied = copy.deepcopy(raw)
+    assert game_map(copied) is not game_map(raw) and game_map(copied) == game_map(raw)

@@ -30,3 +30,45 @@ def test_html_escapes_player_text(toy_campaign):
     mail = MailRenderer().press(projection, "p2", "p1", "<script>alert(1)</script> & hi", key="k")
     assert "<script>" not in mail.html and "&lt;script&gt;" in mail.html
     assert mail.subject == "[toy-demo] press from Alice" and mail.to == "bob@example.org"
+
+
+def test_once_renders_a_block_once_per_value(tmp_path):
+    calls = []
+    env = environment(tmp_path)
+    env.filters["counted"] = lambda value: calls.append(value) or value
+    (tmp_path / "steps.txt.j2").write_text("{% for s in r.steps %}{% once s %}[{{ s.name | counted }}]{% endonce %}"
+                                           "{% endfor %}\n")
+    first = render(env, "steps.txt.j2", {"steps": [{"name": "a"}, {"name": "b"}]})
+    again = render(env, "steps.txt.j2", {"steps": [{"name": "b"}, {"name": "c"}, {"name": "a"}]})
+    assert (first, again) == ("[a][b]", "[b][c][a]")
+    assert calls == ["a", "b", "c"]  # b and a were not rendered again
+
+
+def test_once_keeps_no_block_holding_a_table_set_aside(tmp_path):
+    """A table inside a once block is set aside for its own page: the block is not kept."""
+    env = environment(tmp_path)
+    (tmp_path / "page.html.j2").write_text(
+        "<html><head><style>td { color: red; }</style></head><body>"
+        "{% once r.t %}{{ r.t.columns | html_table(r.t.rows) }}{% endonce %}</body></html>")
+    table = {"columns": ["A"], "rows": [["x"]]}
+    pages = [render(env, "page.html.j2", {"t": table}) for _ in range(2)]
+    assert pages[0] == pages[1] and '<td style="color: red;">x</td>' in pages[0]
+
+
+def test_shipped_html_is_inlined_when_loaded_as_a_page_would_be_at_render(toy_campaign, tmp_path):
+    """pbem's own HTML templates get their CSS when loaded; the same templates run as a
+    campaign's own (inlined at every render) give the same page."""
+    import shutil
+
+    from pbem.reports.renderer import report_html
+    from pbem.reports.models import build_report
+    from pbem.reports.templating import TEMPLATES
+
+    shutil.copytree(TEMPLATES, tmp_path / "same")
+    projection = toy_campaign.service.projection("toy-demo")
+    for viewer in ("p1", "p2", "gm", "public"):
+        report = build_report(projection, viewer, since_version=0)
+        loaded = report_html(report)
+        rendered = report_html(report, templates_dir=tmp_path / "same")
+        assert "<style" not in loaded and 'style="' in loaded
+        assert loaded.replace("&#39;", "'") == rendered.replace("&#39;", "'"), viewer
