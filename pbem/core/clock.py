@@ -1,7 +1,7 @@
 """The clock of a campaign (issue 6): reminders, deadlines and graces passing, the
 missed-orders policy, and when a step that waits for people opens and may close.
 
-The clock only appends facts (`StepOpened`, `ReminderSent`, `DeadlinePassed`,
+The clock only appends facts (`StepOpened`, `StepAsked`, `ReminderSent`, `DeadlinePassed`,
 `GraceExpired`, `MissRecorded`, `DeadlineChanged`); the projector never reads the time.
 Each fact is recorded once per step and deadline, so an outage or a clock that jumps
 never skips or doubles one, and the next step's deadline counts from when it opened.

@@ -19,7 +19,9 @@ from pbem.core.canonical import sha256_hex
 from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
 
-CORE_VERSION = "1"
+# Part of the engine version that keys snapshots: raised whenever the fold changes, so a
+# snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
+CORE_VERSION = "2"
 
 
 class PlayerRecord(msgspec.Struct, frozen=True):
@@ -215,8 +217,17 @@ class CampaignProjection:
     def _on_StepOpened(self, e: Any) -> None:
         self.data.opened[e.step] = StepClock(e.kind, e.opened, e.earliest)
         self.data.deadlines[e.step] = e.deadline
-        self.data.asked[e.step] = list(e.requests)
-        self._reports_due(e.step, e.players, e.originator_version)
+        players, requests = self._opened_for(e)
+        self.data.asked[e.step] = requests
+        self._reports_due(e.step, players, e.originator_version)
+
+    def _opened_for(self, e: Any) -> tuple[list[str], list[str]]:
+        """Whom and which decisions a step opened for. A log written before pbem recorded
+        them is read from the step itself, which the replay has run to the same point."""
+        if hasattr(e, "requests"):
+            return list(e.players), list(e.requests)
+        pending = self.pending()
+        return sorted({r.player for r in pending}), [r.key for r in pending]
 
     def _on_StepAsked(self, e: Any) -> None:
         self.data.asked[e.step] = [*self.data.asked.get(e.step, []), *e.requests]

@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import css_inline
-from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, nodes
+from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, nodes,
+                    pass_environment)
 from jinja2.ext import Extension
 from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -194,9 +196,65 @@ def render(env: Environment, name: str, model: BaseModel | dict, **extra: Any) -
     return out
 
 
-def _html_table(columns: list, rows: list, title: str = "") -> Markup:
-    """The `html_table` filter: the table is set aside while its page is inlined."""
+@pass_environment
+def _html_table(env: Environment, columns: list, rows: list, title: str = "") -> Markup:
+    """The `html_table` filter. In pbem's own templates, the table is written with its
+    styles; in a GM's, it is set aside while its page is inlined."""
+    if env.pbem_css is not None:
+        return Markup(_styled_table(*text.table_key(columns, rows), str(title), env.pbem_css))
     return _put_aside(text.html_table(columns, rows, title), inline=True)
+
+
+@dataclass(frozen=True)
+class _TableTags:
+    """The opening tags css-inline writes for a table's parts under one stylesheet."""
+
+    heading: str
+    table: str
+    body: str
+    row: str
+    header: str
+    cell: str
+    none: str
+
+
+@lru_cache(maxsize=8)
+def _table_tags(css: str) -> _TableTags:
+    """Learnt once per stylesheet by inlining a sample table: pbem's stylesheet styles a
+    table's parts by element alone, so every table of a page is styled alike."""
+    sample = _inliner.inline_fragment(text.html_table(["h"], [["c"]], "t") + text.html_table([], [], ""), css)
+
+    def tag(name: str) -> str:
+        return re.search(rf"<{name}(?:\s[^>]*)?>", sample)[0]
+
+    return _TableTags(heading=tag("h2"), table=tag("table"), body=tag("tbody"), row=tag("tr"), header=tag("th"),
+                      cell=tag("td"), none=tag("p"))
+
+
+_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\xa0": "&nbsp;", "\0": None})
+
+
+def _as_text(value: object) -> str:
+    """A cell as an HTML parser reads it (line ends made LF, NULs dropped) and a serialiser
+    writes it back."""
+    return str(value).replace("\r\n", "\n").replace("\r", "\n").translate(_TEXT_ESCAPES)
+
+
+@lru_cache(maxsize=256)
+def _styled_table(columns: tuple, rows: tuple[tuple, ...], title: str, css: str) -> str:
+    """A table as css-inline would write `text.html_table`'s markup inlined, without
+    parsing it (cells escaped as an HTML serialiser writes text)."""
+    tags = _table_tags(css)
+
+    def cells(tag: str, close: str, values: tuple) -> str:
+        return "".join(f"{tag}{_as_text(v)}{close}" for v in values)
+
+    heading = f"{tags.heading}{_as_text(title)}</h2>" if title else ""
+    if not rows:
+        return f"{heading}{tags.none}(none)</p>\n"
+    body = "\n".join(f"{tags.row}{cells(tags.cell, '</td>', row)}</tr>" for row in rows)
+    return (f"{heading}{tags.table}\n{tags.body}{tags.row}{cells(tags.header, '</th>', columns)}</tr>\n"
+            f"{body}\n</tbody></table>\n")
 
 
 def _put_aside(fragment: str, *, inline: bool) -> Markup:

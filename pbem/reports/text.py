@@ -71,10 +71,10 @@ def table(columns: Sequence[str], rows: Sequence[Sequence[object]], width: int =
     columns are narrowed and their cells wrap onto continuation lines. No rows: "(none)"."""
     if not rows:
         return indent + "(none)"
-    return _table(*_key(columns, rows), width, indent)
+    return _table(*table_key(columns, rows), width, indent)
 
 
-def _key(columns: Sequence[object], rows: Sequence[Sequence[object]]) -> tuple[tuple, tuple]:
+def table_key(columns: Sequence[object], rows: Sequence[Sequence[object]]) -> tuple[tuple, tuple]:
     """A table's cache key: its cells as given (no per-cell work on a hit), or as text
     when a cell is a list or a mapping."""
     key = (tuple(columns), tuple(map(tuple, rows)))
@@ -146,7 +146,7 @@ def _field(value: object) -> str:
 def html_table(columns: Sequence[str], rows: Sequence[Sequence[object]], title: str = "") -> Markup:
     """The HTML of a table under its `<h2>` title (if any), escaped; "(none)" when it has
     no rows."""
-    return _html_table(*_key(columns, rows), str(title))
+    return _html_table(*table_key(columns, rows), str(title))
 
 
 @lru_cache(maxsize=256)

@@ -1,6 +1,8 @@
 """Templates run sandboxed, strict, and can be overridden per campaign."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.reports.models import Note
 from pbem.reports.renderer import MailRenderer
@@ -72,3 +74,17 @@ def test_shipped_html_is_inlined_when_loaded_as_a_page_would_be_at_render(toy_ca
         rendered = report_html(report, templates_dir=tmp_path / "same")
         assert "<style" not in loaded and 'style="' in loaded
         assert loaded.replace("&#39;", "'") == rendered.replace("&#39;", "'"), viewer
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=6), max_size=4), st.lists(st.lists(st.text(max_size=8), max_size=4), max_size=4),
+       st.text(max_size=8))
+def test_a_shipped_table_is_written_as_the_inliner_would_write_it(columns, rows, title):
+    """pbem's own tables are written with their styles rather than inlined: the same
+    bytes, whatever the cells hold."""
+    from pbem.reports import templating, text
+
+    env = environment(None, None)
+    written = templating._html_table(env, columns, rows, title)
+    inlined = templating._inliner.inline_fragment(text.html_table(columns, rows, title), env.pbem_css)
+    assert written == inlined
