@@ -130,7 +130,6 @@ class CampaignService:
         self.store.save(campaign, vault)
         outcome = Outcome(name)
         projection = self.loader.load(name)
-        before = projection.data.version
         outcome.steps_resolved = self.advance(campaign, projection)
         self.save(campaign, projection)
         outcome.mail.extend(self.reports_mail(projection, since_version=0, version=campaign.version))

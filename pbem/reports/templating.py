@@ -7,30 +7,28 @@ rendering. Both use `StrictUndefined` (a misspelt field is an error at test time
 blank in a player's mail) and autoescape for HTML and SVG. Lookup order: the override
 directory, then the ruleset's directory, then the shipped `templates/`.
 
-HTML goes through css-inline, because most mail clients drop `<style>` blocks. pbem's own
-HTML templates are inlined once, when loaded (their stylesheet is `_base.html.j2`'s); a
-GM's, whose Jinja may sit anywhere, at every render. What a render adds is set aside while
-its page is inlined: tables (and, in a GM's templates, `{% once %}` blocks), inlined on
-their own once per content, since they are most of a report and recur from report to
-report; and `Verbatim` fragments such as the map's SVG, which styles itself and goes in
-untouched.
+HTML gets its CSS in `style` attributes (`inlining`). pbem's own HTML templates are inlined
+once, when loaded (their stylesheet is `_base.html.j2`'s), and write their tables styled; a
+GM's, whose Jinja may sit anywhere, are inlined at every render, with what the render adds
+set aside meanwhile: tables and `{% once %}` blocks, inlined on their own once per content,
+since they are most of a report and recur from report to report. `Verbatim` fragments such
+as the map's SVG style themselves and go in untouched.
 
 `{% once value %}…{% endonce %}` renders its block once per distinct `value` (compared as
-JSON, in the order the report model writes it) and reuses it: a step's chronicle is told to every player who may read it, at
-whatever report each gets. The block must depend on `value` alone.
+JSON, in the order the report model writes it) and reuses it: a step's chronicle is told
+to every player who may read it, at whatever report each gets. The block must depend on
+`value` alone.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import css_inline
 from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, nodes,
                     pass_environment)
 from jinja2.ext import Extension
@@ -40,18 +38,13 @@ from markupsafe import Markup
 from pydantic import BaseModel
 from pydantic_core import to_json
 
-from pbem.reports import text
+from pbem.reports import inlining, text
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
-_inliner = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 _set_aside: ContextVar[list[tuple[str, bool]] | None] = ContextVar("pbem_set_aside", default=None)
 _PLACE = "<!--pbem-set-aside-{}-->"
 _PLACE_RE = re.compile(r"<!--pbem-set-aside-(\d+)-->")
-_STYLE_RE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
-_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
-_HOLD = "<!--pbem-jinja-{}-->"
-_HOLD_RE = re.compile(r"(?:<|&lt;)!--pbem-jinja-(\d+)--(?:>|&gt;)")  # escaped where it stood in <title>
 ONCE_BLOCKS = 2048  # rendered blocks kept per environment: a few turns of chronicle
 
 
@@ -110,34 +103,6 @@ class _Sandboxed(_FieldsFirst, ImmutableSandboxedEnvironment):
     pass
 
 
-class _InlinedLoader(BaseLoader):
-    """pbem's own HTML templates with their CSS already in `style` attributes: inlined once
-    when loaded rather than at every render. The template's Jinja is held out of the
-    inliner's way as comments (pbem's templates put none inside a tag)."""
-
-    def __init__(self, loader: BaseLoader, css: str):
-        self.loader, self.css = loader, css
-
-    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
-        source, filename, uptodate = self.loader.get_source(environment, template)
-        if template.endswith(".html.j2"):
-            source = _inline_template(source, self.css)
-        return source, filename, uptodate
-
-
-def _inline_template(source: str, css: str) -> str:
-    """A template's HTML with `css` inlined (a whole page inlines its own `<style>`)."""
-    held: list[str] = []
-
-    def hold(match: re.Match[str]) -> str:
-        held.append(match.group(0))
-        return _HOLD.format(len(held) - 1)
-
-    html = _JINJA_RE.sub(hold, source)
-    html = _inliner.inline(html) if "<html" in html else _inliner.inline_fragment(html, css)
-    return _HOLD_RE.sub(lambda m: held[int(m[1])], html)
-
-
 def _escaped(name: str | None) -> bool:
     return bool(name) and name.endswith((".html.j2", ".svg.j2"))
 
@@ -152,9 +117,9 @@ def environment(override: Path | None = None, ruleset: str | None = None) -> Env
     search.append(TEMPLATES)
     kind = _Sandboxed if override else _Trusted
     loader: BaseLoader = ChoiceLoader([FileSystemLoader(str(p)) for p in search])
-    css = None if override else "\n".join(_STYLE_RE.findall(loader.get_source(Environment(), "_base.html.j2")[0]))
+    css = None if override else inlining.stylesheet(loader.get_source(Environment(), "_base.html.j2")[0])
     env = kind(
-        loader=loader if css is None else _InlinedLoader(loader, css),
+        loader=loader if css is None else inlining.InlinedLoader(loader, css),
         auto_reload=bool(override),  # a GM's edits show at once; pbem's own templates change only with pbem
         undefined=StrictUndefined,
         autoescape=_escaped,
@@ -189,8 +154,8 @@ def render(env: Environment, name: str, model: BaseModel | dict, **extra: Any) -
         return out
     css = env.pbem_css
     if css is None:
-        css = "\n".join(_STYLE_RE.findall(out))
-        out = _inliner.inline(out)
+        css = inlining.stylesheet(out)
+        out = inlining.inline_page(out)
     if aside:
         out = _PLACE_RE.sub(lambda m: _put_back(*aside[int(m[1])], css), out)
     return out
@@ -201,60 +166,8 @@ def _html_table(env: Environment, columns: list, rows: list, title: str = "") ->
     """The `html_table` filter. In pbem's own templates, the table is written with its
     styles; in a GM's, it is set aside while its page is inlined."""
     if env.pbem_css is not None:
-        return Markup(_styled_table(*text.table_key(columns, rows), str(title), env.pbem_css))
+        return Markup(inlining.styled_table(*text.table_key(columns, rows), str(title), env.pbem_css))
     return _put_aside(text.html_table(columns, rows, title), inline=True)
-
-
-@dataclass(frozen=True)
-class _TableTags:
-    """The opening tags css-inline writes for a table's parts under one stylesheet."""
-
-    heading: str
-    table: str
-    body: str
-    row: str
-    header: str
-    cell: str
-    none: str
-
-
-@lru_cache(maxsize=8)
-def _table_tags(css: str) -> _TableTags:
-    """Learnt once per stylesheet by inlining a sample table: pbem's stylesheet styles a
-    table's parts by element alone, so every table of a page is styled alike."""
-    sample = _inliner.inline_fragment(text.html_table(["h"], [["c"]], "t") + text.html_table([], [], ""), css)
-
-    def tag(name: str) -> str:
-        return re.search(rf"<{name}(?:\s[^>]*)?>", sample)[0]
-
-    return _TableTags(heading=tag("h2"), table=tag("table"), body=tag("tbody"), row=tag("tr"), header=tag("th"),
-                      cell=tag("td"), none=tag("p"))
-
-
-_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\xa0": "&nbsp;", "\0": None})
-
-
-def _as_text(value: object) -> str:
-    """A cell as an HTML parser reads it (line ends made LF, NULs dropped) and a serialiser
-    writes it back."""
-    return str(value).replace("\r\n", "\n").replace("\r", "\n").translate(_TEXT_ESCAPES)
-
-
-@lru_cache(maxsize=256)
-def _styled_table(columns: tuple, rows: tuple[tuple, ...], title: str, css: str) -> str:
-    """A table as css-inline would write `text.html_table`'s markup inlined, without
-    parsing it (cells escaped as an HTML serialiser writes text)."""
-    tags = _table_tags(css)
-
-    def cells(tag: str, close: str, values: tuple) -> str:
-        return "".join(f"{tag}{_as_text(v)}{close}" for v in values)
-
-    heading = f"{tags.heading}{_as_text(title)}</h2>" if title else ""
-    if not rows:
-        return f"{heading}{tags.none}(none)</p>\n"
-    body = "\n".join(f"{tags.row}{cells(tags.cell, '</td>', row)}</tr>" for row in rows)
-    return (f"{heading}{tags.table}\n{tags.body}{tags.row}{cells(tags.header, '</th>', columns)}</tr>\n"
-            f"{body}\n</tbody></table>\n")
 
 
 def _put_aside(fragment: str, *, inline: bool) -> Markup:
@@ -268,9 +181,4 @@ def _put_aside(fragment: str, *, inline: bool) -> Markup:
 
 
 def _put_back(fragment: str, inline: bool, css: str) -> str:
-    return _inline_fragment(fragment, css) if inline else fragment
-
-
-@lru_cache(maxsize=512)
-def _inline_fragment(fragment: str, css: str) -> str:
-    return _inliner.inline_fragment(fragment, css)
+    return inlining.inline_fragment(fragment, css) if inline else fragment

@@ -82,9 +82,9 @@ def test_shipped_html_is_inlined_when_loaded_as_a_page_would_be_at_render(toy_ca
 def test_a_shipped_table_is_written_as_the_inliner_would_write_it(columns, rows, title):
     """pbem's own tables are written with their styles rather than inlined: the same
     bytes, whatever the cells hold."""
-    from pbem.reports import templating, text
+    from pbem.reports import inlining, templating, text
 
     env = environment(None, None)
     written = templating._html_table(env, columns, rows, title)
-    inlined = templating._inliner.inline_fragment(text.html_table(columns, rows, title), env.pbem_css)
+    inlined = inlining.inline_fragment(text.html_table(columns, rows, title), env.pbem_css)
     assert written == inlined

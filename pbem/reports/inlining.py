@@ -1,0 +1,118 @@
+"""CSS into `style` attributes, since most mail clients drop `<style>` blocks (css-inline
+does the work). A page is inlined whole; pbem's own HTML templates once, when loaded, with
+their Jinja held out of the inliner's way; a table of pbem's own is written with the
+styles the inliner gives a table's parts, learnt once per stylesheet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import css_inline
+from jinja2 import BaseLoader, Environment
+
+from pbem.reports import text
+
+_inliner = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+_STYLE_RE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
+_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+_HOLD = "<!--pbem-jinja-{}-->"
+_HOLD_RE = re.compile(r"(?:<|&lt;)!--pbem-jinja-(\d+)--(?:>|&gt;)")  # escaped where it stood in <title>
+
+
+def stylesheet(html: str) -> str:
+    """The CSS of a page's `<style>` blocks."""
+    return "\n".join(_STYLE_RE.findall(html))
+
+
+def inline_page(html: str) -> str:
+    return _inliner.inline(html)
+
+
+@lru_cache(maxsize=512)
+def inline_fragment(fragment: str, css: str) -> str:
+    """Cached by content: the same table recurs from report to report."""
+    return _inliner.inline_fragment(fragment, css)
+
+
+class InlinedLoader(BaseLoader):
+    """pbem's own HTML templates with their CSS already in `style` attributes: inlined once
+    when loaded rather than at every render. The template's Jinja is held out of the
+    inliner's way as comments (pbem's templates put none inside a tag)."""
+
+    def __init__(self, loader: BaseLoader, css: str):
+        self.loader, self.css = loader, css
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        source, filename, uptodate = self.loader.get_source(environment, template)
+        if template.endswith(".html.j2"):
+            source = inline_template(source, self.css)
+        return source, filename, uptodate
+
+
+def inline_template(source: str, css: str) -> str:
+    """A template's HTML with `css` inlined (a whole page inlines its own `<style>`)."""
+    held: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        held.append(match.group(0))
+        return _HOLD.format(len(held) - 1)
+
+    html = _JINJA_RE.sub(hold, source)
+    html = _inliner.inline(html) if "<html" in html else _inliner.inline_fragment(html, css)
+    return _HOLD_RE.sub(lambda m: held[int(m[1])], html)
+
+
+@dataclass(frozen=True)
+class _TableTags:
+    """The opening tags css-inline writes for a table's parts under one stylesheet."""
+
+    heading: str
+    table: str
+    body: str
+    row: str
+    header: str
+    cell: str
+    none: str
+
+
+@lru_cache(maxsize=8)
+def _table_tags(css: str) -> _TableTags:
+    """Learnt once per stylesheet by inlining a sample table: pbem's stylesheet styles a
+    table's parts by element alone, so every table of a page is styled alike."""
+    sample = _inliner.inline_fragment(text.html_table(["h"], [["c"]], "t") + text.html_table([], [], ""), css)
+
+    def tag(name: str) -> str:
+        return re.search(rf"<{name}(?:\s[^>]*)?>", sample)[0]
+
+    return _TableTags(heading=tag("h2"), table=tag("table"), body=tag("tbody"), row=tag("tr"), header=tag("th"),
+                      cell=tag("td"), none=tag("p"))
+
+
+_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\xa0": "&nbsp;", "\0": None})
+
+
+def _as_text(value: object) -> str:
+    """A cell as an HTML parser reads it (line ends made LF, NULs dropped) and a serialiser
+    writes it back."""
+    return str(value).replace("\r\n", "\n").replace("\r", "\n").translate(_TEXT_ESCAPES)
+
+
+@lru_cache(maxsize=256)
+def styled_table(columns: tuple, rows: tuple[tuple, ...], title: str, css: str) -> str:
+    """A table as css-inline would write `text.html_table`'s markup inlined, without
+    parsing it (cells escaped as an HTML serialiser writes text)."""
+    tags = _table_tags(css)
+
+    def cells(tag: str, close: str, values: tuple) -> str:
+        return "".join(f"{tag}{_as_text(v)}{close}" for v in values)
+
+    heading = f"{tags.heading}{_as_text(title)}</h2>" if title else ""
+    if not rows:
+        return f"{heading}{tags.none}(none)</p>\n"
+    body = "\n".join(f"{tags.row}{cells(tags.cell, '</td>', row)}</tr>" for row in rows)
+    return (f"{heading}{tags.table}\n{tags.body}{tags.row}{cells(tags.header, '</th>', columns)}</tr>\n"
+            f"{body}\n</tbody></table>\n")
