@@ -22,6 +22,7 @@ to every player who may read it, at whatever report each gets. The block must de
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -73,17 +74,20 @@ class _Once(Extension):
 
     def __init__(self, environment: Environment):
         super().__init__(environment)
-        self._blocks: dict[tuple[str | None, int, str], str] = {}
+        self._blocks: dict[tuple[int, bytes], str] = {}
+        self._compiled = itertools.count()
 
     def parse(self, parser: Parser) -> nodes.Node:
         lineno = next(parser.stream).lineno
         value = parser.parse_expression()
         body = parser.parse_statements(("name:endonce",), drop_needle=True)
-        call = self.call_method("_render_once", [nodes.Const(parser.name), nodes.Const(lineno), value])
+        # Each block of each compilation has its own number: a template a GM edits while
+        # the daemon runs is compiled again, and none of its old blocks are reused.
+        call = self.call_method("_render_once", [nodes.Const(next(self._compiled)), value])
         return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
 
-    def _render_once(self, template: str | None, line: int, value: Any, caller: Callable[[], str]) -> Markup:
-        key = (template, line, to_json(value, fallback=str))
+    def _render_once(self, block_id: int, value: Any, caller: Callable[[], str]) -> Markup:
+        key = (block_id, to_json(value, fallback=str))
         block = self._blocks.get(key)
         if block is None:
             block = caller()

@@ -88,3 +88,15 @@ def test_a_shipped_table_is_written_as_the_inliner_would_write_it(columns, rows,
     written = templating._html_table(env, columns, rows, title)
     inlined = inlining.inline_fragment(text.html_table(columns, rows, title), env.pbem_css)
     assert written == inlined
+
+
+def test_a_template_edited_while_running_renders_its_once_blocks_anew(tmp_path):
+    import os
+
+    env = environment(tmp_path)
+    page = tmp_path / "step.txt.j2"
+    page.write_text("{% once r %}old {{ r.n }}{% endonce %}")
+    assert render(env, "step.txt.j2", {"n": 1}) == "old 1"
+    page.write_text("{% once r %}new {{ r.n }}{% endonce %}")
+    os.utime(page, (page.stat().st_atime, page.stat().st_mtime + 5))
+    assert render(env, "step.txt.j2", {"n": 1}) == "new 1"
