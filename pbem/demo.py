@@ -62,7 +62,8 @@ def create_example(service: CampaignService, source: Path, ruleset: str = "",
     players = [PlayerSpec.model_validate(p) for p in load_data_file(source / "players.toml")["player"]]
     _, created = service.create(name, campaign.get("ruleset", ruleset),
                                 load_data_file((source / campaign["scenario"]).resolve()), players,
-                                options=campaign.get("options", {}), settings={**campaign.get("settings", {}), **(settings or {})},
+                                options=campaign.get("options", {}),
+                                settings={**campaign.get("settings", {}), **(settings or {})},
                                 secret=demo_secret(name))
     return name, players, created
 

@@ -3,14 +3,13 @@
 A campaign is played on the embedded default store (SQLite in a scratch home, as a GM's
 campaign runs; `store="memory"` for the in-memory one) by players who answer every report
 with its own order form, unchanged — the defaults are legal by construction, so any game
-plays without a game-specific order generator. Such play seldom moves a unit, so it draws few
-maps; `--example` plays an example campaign's mails instead (moves, battles, a new map
+plays without a game-specific order generator. Such play seldom moves a unit, so it draws
+few maps; `--example` plays an example campaign's mails instead (moves, battles, a new map
 at most steps). Adjudication (the service resolving each order set) and rendering (every
 report the campaign mails, text + HTML + JSON + map, as its `reports` setting decides)
-are timed apart; loading projections (when the store changed under the service) is charged
-to neither, nor is what a running daemon
-pays once per process (loading the PNG library, compiling the templates): one report is
-rendered before the clock starts.
+are timed apart. Rendering uses the projection the service holds between mails, as a
+running daemon does; what a daemon pays once per process (loading the PNG library,
+compiling the templates) is paid before the clock starts, by rendering one report.
 """
 
 from __future__ import annotations
@@ -131,7 +130,8 @@ def run_example_bench(ruleset: str, example: str, reports: str | None = None,
 
 
 def _play_example(service: CampaignService, ruleset: str, example: str, reports: str | None) -> dict[str, Any]:
-    deliveries = deliver_example(service, demo_dir(ruleset, example), settings={"reports": reports} if reports else None)
+    settings = {"reports": reports} if reports else None
+    deliveries = deliver_example(service, demo_dir(ruleset, example), settings=settings)
     renderer = MailRenderer()
     adjudication = render = 0.0
     mailed = mails = refused = 0

@@ -4,8 +4,8 @@ inline SVG.
 Painting the layout with cairo costs a few milliseconds, where rasterising the SVG cost
 about a hundred (the SVG renderer lays out text letter by letter), and a palette PNG is
 under a third the size of a full-colour one (about 30 KB), which matters to players
-reading mail on a phone. The painter reads every colour, width, dash and font from the layout's `style`,
-as the SVG template does, so both pictures show the same map.
+reading mail on a phone. The painter reads every colour, width, dash and font from the
+layout's `style`, as the SVG template does, so both pictures show the same map.
 """
 
 from __future__ import annotations
