@@ -69,12 +69,16 @@ def _print_figures(figures: dict, as_json: bool) -> None:
         typer.echo(f"{key:>22}: {value}")
 
 
-def _players(path: Path) -> list[PlayerSpec]:
+def _players(path: Path) -> tuple[list[PlayerSpec], dict]:
+    """A players file: its `[[player]]` tables and the campaign's `[settings]`."""
     data = load_data_file(path)
     entries = data.get("player")
     if not isinstance(entries, list) or not entries:
         _fail(f"{path}: expected one or more [[player]] tables")
-    return [PlayerSpec.model_validate(entry) for entry in entries]
+    settings = data.get("settings", {})
+    if not isinstance(settings, dict):
+        _fail(f"{path}: [settings] is a table of campaign settings")
+    return [PlayerSpec.model_validate(entry) for entry in entries], settings
 
 
 def _options(values: list[str]) -> dict:
@@ -99,8 +103,9 @@ def new(campaign: str = typer.Argument(..., help="Name of the new campaign (one 
         home: Optional[Path] = HomeOption) -> None:
     """Create a campaign and print each player's SIGNON token."""
     service = build_service(home)
-    tokens, outcome = service.create(campaign, ruleset, load_data_file(scenario), _players(players),
-                                     options=_options(option))
+    specs, settings = _players(players)
+    tokens, outcome = service.create(campaign, ruleset, load_data_file(scenario), specs,
+                                     options=_options(option), settings=settings)
     queue_mail(home, outcome.mail)
     typer.echo(f"campaign {campaign} created ({ruleset}); dice commitment "
                f"{service.projection(campaign).data.commitment}")
@@ -556,7 +561,7 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
                                            help="sqlite (the embedded default, in a scratch directory) or "
                                                 "memory.")) -> None:
     """Adjudication time against the time to render every report the campaign mails."""
-    from pbem.core.service import REPORT_MODES
+    from pbem.core.settings import REPORT_MODES
     from pbem.reports.bench import STORES, run_example_bench, run_report_bench
 
     if reports and reports not in REPORT_MODES:

@@ -116,3 +116,17 @@ def test_garbage_orders_are_answered_and_only_the_refusal_is_recorded(tmp_path):
 
 def status_of_campaign(home: Path, name: str) -> dict:
     return json.loads(pbem("status", name, "--json", home=home).stdout)
+
+
+def test_bench_report_names_its_choices_when_given_another():
+    assert_clear_error(pbem("bench", "report", "--reports", "daily", check=False), "when-owed or every-step")
+    assert_clear_error(pbem("bench", "report", "--store", "disk", check=False), "sqlite or memory")
+
+
+def test_the_players_file_settings_are_checked_when_the_campaign_is_created(tmp_path):
+    players = tmp_path / "players.toml"
+    players.write_text('[settings]\nreports = "hourly"\n\n[[player]]\nid = "p1"\nname = "Ann"\n'
+                       'address = "ann@example.org"\n')
+    result = pbem("new", "c1", "--ruleset", "ratio-regis", "--scenario", str(SCENARIO), "--players", str(players),
+                  home=tmp_path, check=False)
+    assert_clear_error(result, "reports: Input should be 'when-owed' or 'every-step'")

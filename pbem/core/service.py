@@ -24,12 +24,12 @@ from pbem.core.orders import OrderText, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import Seat
+from pbem.core.settings import REPORT_MODES, check_settings
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
 
 __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "Receipt", "Renderer", "token_hash"]
 
 MAX_STEPS_PER_INPUT = 100_000
-REPORT_MODES = ("when-owed", "every-step")
 
 
 def utc_now() -> datetime:
@@ -100,10 +100,9 @@ class CampaignService:
         problems = ruleset.check_scenario(scenario)
         if problems:
             raise CommandError("the scenario has problems: " + "; ".join(problems))
-        mode = (settings or {}).get("reports", REPORT_MODES[0])
-        if mode not in REPORT_MODES:
-            raise CommandError(f"settings: reports = {mode!r} is not a way of mailing reports "
-                               f"({' or '.join(REPORT_MODES)})")
+        problems = check_settings(dict(settings or {}))
+        if problems:
+            raise CommandError("bad campaign settings: " + "; ".join(problems))
         problems = ruleset.check_options(dict(options or {}))
         if problems:
             raise CommandError("bad campaign options: " + "; ".join(problems))

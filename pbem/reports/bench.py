@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import ruleset as rulesets
-from pbem.core.service import REPORT_MODES, CampaignService, PlayerSpec, report_recipients
+from pbem.core.service import CampaignService, PlayerSpec, report_recipients
+from pbem.core.settings import REPORT_MODES
 from pbem.core.store import open_store
 from pbem.demo import deliver_example, demo_dir
 from pbem.reports.models import TOKEN_PLACEHOLDER, build_report

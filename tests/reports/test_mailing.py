@@ -118,7 +118,7 @@ def test_a_replay_decides_the_same_mailing(toy_ruleset):
 
 
 def test_an_unknown_mailing_setting_is_refused_with_the_choices(toy_ruleset):
-    with pytest.raises(CommandError, match="when-owed or every-step"):
+    with pytest.raises(CommandError, match="reports: Input should be 'when-owed' or 'every-step'"):
         _new(reports="sometimes")
 
 
