@@ -504,9 +504,9 @@ def scenario_check(file: Path, ruleset: str = typer.Option("ratio-regis", "--rul
     for problem in problems:
         typer.echo(f"{file}: {problem}")
     if draw is not None:
-        from pbem.reports.maps import draw_scenario_map
+        from pbem.reports.maps import draw_map  # the reports' own drawing
 
-        draw.write_text(draw_scenario_map(game.scenario_map(scenario)), encoding="utf-8")
+        draw.write_text(draw_map(game.scenario_map(scenario)), encoding="utf-8")
         typer.echo(f"map drawn to {draw}")
     if problems:
         raise typer.Exit(1)

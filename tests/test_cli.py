@@ -130,3 +130,16 @@ def test_the_players_file_settings_are_checked_when_the_campaign_is_created(tmp_
     result = pbem("new", "c1", "--ruleset", "ratio-regis", "--scenario", str(SCENARIO), "--players", str(players),
                   home=tmp_path, check=False)
     assert_clear_error(result, "reports: Input should be 'when-owed' or 'every-step'")
+
+
+def test_scenario_check_draws_the_map_the_reports_draw(tmp_path):
+    from pbem.core import ruleset as rulesets
+    from pbem.core.datafile import load_data_file
+    from pbem.reports.maps import draw_map
+
+    out = tmp_path / "map.svg"
+    result = pbem("scenario", "check", str(SCENARIO), "--draw", str(out))
+    assert "map drawn to" in result.stdout
+    game = rulesets.load("ratio-regis")
+    assert out.read_text(encoding="utf-8") == draw_map(game.scenario_map(game.load_scenario(load_data_file(SCENARIO))))
+    assert out.read_text(encoding="utf-8").startswith("<svg") and "Paris" in out.read_text(encoding="utf-8")

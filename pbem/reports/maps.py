@@ -208,8 +208,3 @@ def scalable(svg: str) -> str:
     such as cairo read this CSS as a zero size and draw a blank picture, so the file
     `pbem scenario check --draw` writes goes without it."""
     return svg.replace("<svg ", '<svg style="max-width: 100%; height: auto; display: block;" ', 1)
-
-
-def draw_scenario_map(view_map: dict) -> str:
-    """For `pbem scenario check --draw`: the same drawing as the reports use."""
-    return draw_map(view_map)

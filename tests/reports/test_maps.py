@@ -3,7 +3,7 @@ import io
 import pytest
 from PIL import Image
 
-from pbem.reports.maps import (NEUTRAL, PALETTE, SEA, STYLE, UNIT_CHARS, draw_map, draw_scenario_map, drawing, layout,
+from pbem.reports.maps import (NEUTRAL, PALETTE, SEA, STYLE, UNIT_CHARS, draw_map, drawing, layout,
                                scalable)
 from pbem.reports.models import ReportError, game_map
 from pbem.reports.raster import paint_png
@@ -30,7 +30,6 @@ def test_draws_escaped_svg_with_legend_and_png():
     assert 'stroke-dasharray="5 4"' in svg and 'stroke-dasharray="3 2"' in svg  # a sea link, a synthetic area
     assert drawing(MAP, {"X": "Xland"}).png().startswith(b"\x89PNG")
     assert drawing(MAP, {"X": "Xland"}).png() != drawing(MAP).png()  # the legend's names are painted too
-    assert draw_scenario_map(MAP) == draw_map(MAP)
 
 
 def test_png_shows_what_the_svg_draws():
