@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import css_inline
-from jinja2 import BaseLoader, Environment
+from jinja2 import BaseLoader, Environment, TemplateSyntaxError
 
 from pbem.reports import text
 
@@ -21,6 +21,7 @@ _STYLE_RE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
 _JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _HOLD = "<!--pbem-jinja-{}-->"
 _HOLD_RE = re.compile(r"(?:<|&lt;)!--pbem-jinja-(\d+)--(?:>|&gt;)")  # escaped where it stood in <title>
+_IN_TAG_RE = re.compile(r"<[a-zA-Z][^<>]*<!--pbem-jinja-\d+-->")
 
 
 def stylesheet(html: str) -> str:
@@ -49,11 +50,11 @@ class InlinedLoader(BaseLoader):
     def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
         source, filename, uptodate = self.loader.get_source(environment, template)
         if template.endswith(".html.j2"):
-            source = inline_template(source, self.css)
+            source = inline_template(source, self.css, template)
         return source, filename, uptodate
 
 
-def inline_template(source: str, css: str) -> str:
+def inline_template(source: str, css: str, name: str = "") -> str:
     """A template's HTML with `css` inlined (a whole page inlines its own `<style>`)."""
     held: list[str] = []
 
@@ -62,6 +63,11 @@ def inline_template(source: str, css: str) -> str:
         return _HOLD.format(len(held) - 1)
 
     html = _JINJA_RE.sub(hold, source)
+    inside = _IN_TAG_RE.search(html)
+    if inside:
+        raise TemplateSyntaxError("pbem's own HTML templates keep Jinja out of tags (their CSS is inlined when "
+                                  "loaded): " + _HOLD_RE.sub(lambda m: held[int(m[1])], inside[0]),
+                                  html.count("\n", 0, inside.start()) + 1, name)
     html = _inliner.inline(html) if "<html" in html else _inliner.inline_fragment(html, css)
     return _HOLD_RE.sub(lambda m: held[int(m[1])], html)
 

@@ -100,3 +100,14 @@ def test_a_template_edited_while_running_renders_its_once_blocks_anew(tmp_path):
     page.write_text("{% once r %}new {{ r.n }}{% endonce %}")
     os.utime(page, (page.stat().st_atime, page.stat().st_mtime + 5))
     assert render(env, "step.txt.j2", {"n": 1}) == "new 1"
+
+
+def test_jinja_inside_a_tag_of_pbems_own_html_is_refused_by_name():
+    from jinja2 import TemplateSyntaxError
+
+    from pbem.reports.inlining import inline_template
+
+    with pytest.raises(TemplateSyntaxError, match=r"out of tags.*<td\{% if bad %\}"):
+        inline_template('<table><tr>\n<td{% if bad %} class="bad"{% endif %}>x</td></tr></table>', "td {}",
+                        "page.html.j2")
+    assert inline_template("<p>{{ r.x }}</p>", "p { color: red; }") == '<p style="color: red;">{{ r.x }}</p>'
