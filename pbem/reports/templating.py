@@ -143,9 +143,9 @@ def render(env: Environment, name: str, model: BaseModel | dict, **extra: Any) -
     """Render `name` with the model's plain data as `r` (templates never get objects
     with methods), plus pre-rendered fragments such as the map's SVG."""
     data = model.model_dump(mode="json") if isinstance(model, BaseModel) else model
-    html = name.endswith(".html.j2")
+    inline_now = name.endswith(".html.j2") and env.pbem_css is None  # a GM's HTML: inlined at every render
     aside: list[tuple[str, bool]] = []
-    token = _set_aside.set(aside if html else None)
+    token = _set_aside.set(aside if inline_now else None)
     try:
         extra = {key: _put_aside(value, inline=False) if isinstance(value, Verbatim) else value
                  for key, value in extra.items()}
@@ -154,14 +154,10 @@ def render(env: Environment, name: str, model: BaseModel | dict, **extra: Any) -
         raise TemplateProblem(f"template {name}: {error}") from None
     finally:
         _set_aside.reset(token)
-    if not html:
+    if not inline_now:
         return out
-    css = env.pbem_css
-    if css is None:
-        css = inlining.stylesheet(out)
-        out = inlining.inline_page(out)
-    if aside:
-        out = _PLACE_RE.sub(lambda m: _put_back(*aside[int(m[1])], css), out)
+    css = inlining.stylesheet(out)
+    out = _PLACE_RE.sub(lambda m: _put_back(*aside[int(m[1])], css), inlining.inline_page(out))
     return out
 
 
