@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
 import css_inline
@@ -72,21 +71,8 @@ def inline_template(source: str, css: str, name: str = "") -> str:
     return _HOLD_RE.sub(lambda m: held[int(m[1])], html)
 
 
-@dataclass(frozen=True)
-class _TableTags:
-    """The opening tags css-inline writes for a table's parts under one stylesheet."""
-
-    heading: str
-    table: str
-    body: str
-    row: str
-    header: str
-    cell: str
-    none: str
-
-
 @lru_cache(maxsize=8)
-def _table_tags(css: str) -> _TableTags:
+def _table_tags(css: str) -> text.TableTags:
     """Learnt once per stylesheet by inlining a sample table: pbem's stylesheet styles a
     table's parts by element alone, so every table of a page is styled alike."""
     sample = _inliner.inline_fragment(text.html_table(["h"], [["c"]], "t") + text.html_table([], [], ""), css)
@@ -94,15 +80,15 @@ def _table_tags(css: str) -> _TableTags:
     def tag(name: str) -> str:
         return re.search(rf"<{name}(?:\s[^>]*)?>", sample)[0]
 
-    return _TableTags(heading=tag("h2"), table=tag("table"), body=tag("tbody"), row=tag("tr"), header=tag("th"),
-                      cell=tag("td"), none=tag("p"))
+    return text.TableTags(heading=tag("h2"), table=tag("table"), body=tag("tbody"), row=tag("tr"),
+                          header=tag("th"), cell=tag("td"), none=tag("p"), escape=_as_text)
 
 
 _TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\xa0": "&nbsp;", "\0": None})
 
 
 def _as_text(value: object) -> str:
-    """A cell as an HTML parser reads it (line ends made LF, NULs dropped) and a serialiser
+    """Text as an HTML parser reads it (line ends made LF, NULs dropped) and a serialiser
     writes it back."""
     return str(value).replace("\r\n", "\n").replace("\r", "\n").translate(_TEXT_ESCAPES)
 
@@ -110,15 +96,5 @@ def _as_text(value: object) -> str:
 @lru_cache(maxsize=256)
 def styled_table(columns: tuple, rows: tuple[tuple, ...], title: str, css: str) -> str:
     """A table as css-inline would write `text.html_table`'s markup inlined, without
-    parsing it (cells escaped as an HTML serialiser writes text)."""
-    tags = _table_tags(css)
-
-    def cells(tag: str, close: str, values: tuple) -> str:
-        return "".join(f"{tag}{_as_text(v)}{close}" for v in values)
-
-    heading = f"{tags.heading}{_as_text(title)}</h2>" if title else ""
-    if not rows:
-        return f"{heading}{tags.none}(none)</p>\n"
-    body = "\n".join(f"{tags.row}{cells(tags.cell, '</td>', row)}</tr>" for row in rows)
-    return (f"{heading}{tags.table}\n{tags.body}{tags.row}{cells(tags.header, '</th>', columns)}</tr>\n"
-            f"{body}\n</tbody></table>\n")
+    parsing it."""
+    return text.table_markup(columns, rows, title, _table_tags(css))

@@ -14,8 +14,8 @@ sorted order so the same campaign always draws the same way.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 

@@ -45,8 +45,8 @@ def report_text(report: Report, *, ruleset: str | None = None, templates_dir: Pa
 
 def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None,
                 svg: str | None = None, data: dict | None = None) -> str:
-    """The HTML report. The map goes in after the CSS is inlined: the SVG carries its own
-    styling, and keeping it out of the inliner's way halves its work."""
+    """The HTML report. The map's SVG carries its own styling, so it is kept out of the
+    CSS inliner's way (`Verbatim`)."""
     if svg is None:
         pictures = _map_drawing(report)
         svg = pictures.svg() if pictures else None
