@@ -96,7 +96,7 @@ class _Once(Extension):
             if len(self._blocks) >= ONCE_BLOCKS:
                 del self._blocks[next(iter(self._blocks))]
             self._blocks[key] = block
-        return Markup(block) if self.environment.pbem_css is not None else _put_aside(block, inline=True)
+        return _put_aside(block, inline=True)  # only a GM's page sets it aside, to be inlined alone
 
 
 class _Trusted(_FieldsFirst, Environment):
@@ -157,8 +157,7 @@ def render(env: Environment, name: str, model: BaseModel | dict, **extra: Any) -
     if not inline_now:
         return out
     css = inlining.stylesheet(out)
-    out = _PLACE_RE.sub(lambda m: _put_back(*aside[int(m[1])], css), inlining.inline_page(out))
-    return out
+    return _PLACE_RE.sub(lambda m: _put_back(*aside[int(m[1])], css), inlining.inline_page(out))
 
 
 @pass_environment
