@@ -172,8 +172,8 @@ class _Play:
             receipt = self.receipts.get(words[1])
             if receipt is None:
                 return f"{words[1]} sent no orders"
-            reasons = [receipt.reason] + [v["reason"] for v in receipt.verdicts if not v["accepted"]]
-            refused = not receipt.accepted or any(not v["accepted"] for v in receipt.verdicts)
+            reasons = [receipt.reason] + [v.reason for v in receipt.verdicts if not v.accepted]
+            refused = not receipt.accepted or any(not v.accepted for v in receipt.verdicts)
             if head == "accepted":
                 return None if not refused else f"refused: {[r for r in reasons if r]}"
             wanted = words[2].lower() if len(words) == 3 else ""

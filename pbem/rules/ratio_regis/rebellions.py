@@ -137,7 +137,7 @@ def _choose(state: GameState, scenario: Scenario, judge: Any, player: str, card:
                + (" — no listed area meets §18.3's limits, so they are dropped" if dropped else ""),
         rule="§18.3",
         context={"card": card.number, "level": rebellion.level, "number": number, "of": rebellion.count,
-                 "limits": limits, "eligible": ",".join(eligible), "count": 1, "noun": "area"})
+                 "limits": limits, "eligible": tuple(eligible), "count": 1, "noun": "area"})
     return judge.decide(request).split()[-1]
 
 

@@ -4,6 +4,7 @@ actions and turn end (§7.1.1, §8, §9, §10.2)."""
 from __future__ import annotations
 
 from conftest import CATHOLICS, Game, ordered_deal, three_player_game
+from pbem.core.decisions import kinds_of
 
 
 def play(game: Game, player: str, script: str):
@@ -223,7 +224,7 @@ def test_default_answer_plays_the_lowest_legal_card():
     game = started("p1")
     request = game.projection.pending_for("p1")[0]
     assert request.default == ["PLAY 1 POINTS FRA=1", "DONE"]
-    assert game.projection.ruleset.order_form(request) == "PLAY 1 POINTS FRA=1\nDONE"
+    assert kinds_of(game.projection.ruleset).order_form(request) == "PLAY 1 POINTS FRA=1\nDONE"
 
 
 def test_game_ends_after_the_last_turn():
@@ -233,10 +234,10 @@ def test_game_ends_after_the_last_turn():
             play(game, "p1", "START p1 CW")
         for _ in range(9):
             player = game.view()["impulse"]["current"]
-            play(game, player, game.projection.ruleset.order_form(game.projection.pending_for(player)[0]))
+            play(game, player, kinds_of(game.projection.ruleset).order_form(game.projection.pending_for(player)[0]))
         for player in ("p1", "p2", "p3"):  # §23.1.2 at turn end: the default form keeps every unit
             for request in game.projection.pending_for(player):
-                play(game, player, game.projection.ruleset.order_form(request))
+                play(game, player, kinds_of(game.projection.ruleset).order_form(request))
         if game.step() and game.step().endswith("half-turn"):
             play(game, "p1", "START p1 CW")
     assert game.projection.finished
@@ -259,5 +260,5 @@ def test_malformed_lines_always_get_an_answer():
                  "FRA I STRAT TROOP T1 PATH Tours>@EA>Rouen", "ZZZ I BUILD TROOP Q2 AT Paris", "START p9 CW"):
         receipt = game.send("p1", junk)
         assert junk == "" or not receipt.accepted
-        assert all(v["reason"] for v in receipt.verdicts if not v["accepted"])
+        assert all(v.reason for v in receipt.verdicts if not v.accepted)
     assert "not on the coast of @EA" in refused(game, "p1", "PLAY 1\nFRA I STRAT TROOP T1 PATH Tours>@EA>Rouen")
