@@ -130,19 +130,20 @@ def copy_state(state: GameState) -> GameState:
 class _Checkpoint:
     """Where a line that turns out illegal goes back to: a copy of the state and ledger
     after the last line that asked for dice or a decision, and the lines carried out since,
-    which asked for nothing and so are carried out again on a copy by a probe. The script
-    is thus copied once, not once per line, while its lines ask for nothing."""
+    which asked for nothing and so are carried out again on a copy by a probe. The state and
+    the ledger are thus copied once a script, not once a line, while its lines ask for
+    nothing."""
 
     state: GameState
     ledger: Ledger
     since: list[Command] = field(default_factory=list)
 
-    def restore(self, scenario: Scenario, player: str, start: ImpulseStart) -> GameState:
+    def restore(self, scenario: Scenario, player: str, start: ImpulseStart) -> tuple[GameState, Ledger]:
         work, ledger = copy_state(self.state), self.ledger.copy()
         redo = ImpulseRun(Probe(scenario), start, ledger, player)
         for command in self.since:
             _execute(work, scenario, player, command, redo)
-        return work
+        return work, ledger
 
 
 def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
@@ -174,19 +175,19 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
         # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
         # event has begun (a rebellion's area, RR-I80).
         changes = isinstance(command, Action | Play)
-        saved_ledger = run.ledger.copy()
         before = judge.interrupts
         try:
             understood = _execute(work, scenario, player, command, run)
         except NeedsInput:
-            work = checkpoint.restore(scenario, player, run.start) if changes else work
-            run.ledger, deferred = saved_ledger, True
+            if changes:
+                work, run.ledger = checkpoint.restore(scenario, player, run.start)
+            deferred = True
             later.add(number)
             results.append(verdict(number, text, True, command.text()))
             continue
         except IllegalOrder as error:
-            work = checkpoint.restore(scenario, player, run.start) if changes else work
-            run.ledger = saved_ledger
+            if changes:
+                work, run.ledger = checkpoint.restore(scenario, player, run.start)
             skipped = judge.interrupts > first and before == judge.interrupts
             if skipped:
                 judge.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
