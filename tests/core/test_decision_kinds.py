@@ -2,8 +2,11 @@
 receipts from the core: the minigame declares its two decision kinds (`LineKind`s) and has
 no code of its own for any of it (DESIGN §4)."""
 
+import pytest
+
 from pbem.core.decisions import DecisionKinds, LineVerdict, kinds_of
 from pbem.core.engine import Policy, Request
+from pbem.core.probe import NeedsInput, Probe
 from tests.support.minigame import BID, KEEP, MiniGame
 
 
@@ -109,3 +112,16 @@ def test_routing_is_by_kind_whatever_the_order_of_the_owed_requests():
     assert reading.answers == {"bid#1": 4, "keep#1": "no"}
     assert kinds.answer_policy(Policy("P1", "p", "bid", "BID 7"), owed[1]) == 7
     assert kinds.answer_policy(Policy("P1", "p", "bid", "KEEP"), owed[1]) is None
+
+
+def test_the_probe_builds_requests_like_the_live_step_and_stops_at_the_first_decision_or_die():
+    probe = Probe(scenario=None, step="s1")
+    first = probe.request(kind="keep", player="p", prompt="", default="yes")
+    assert (first.key, probe.request(kind="keep", player="p", prompt="", default="yes").key) == ("s1/keep#1",
+                                                                                              "s1/keep#2")
+    probe.say("nobody hears a dry run")
+    for ask in (lambda: probe.decide(first), lambda: probe.decide_all([first]), lambda: probe.roll("round"),
+                lambda: probe.draw_index("tie", 3), lambda: probe.shuffle("deck", [1, 2])):
+        with pytest.raises(NeedsInput):
+            ask()
+    assert probe.interrupts == 0
