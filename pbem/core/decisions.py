@@ -218,15 +218,6 @@ class DecisionKinds:
     def __init__(self, kinds: Iterable[DecisionKind]):
         self.kinds: dict[str, DecisionKind] = {kind.name: kind for kind in kinds}
 
-    def __contains__(self, name: object) -> bool:
-        return name in self.kinds
-
-    def descriptions(self) -> dict[str, str]:
-        return {name: kind.description for name, kind in self.kinds.items()}
-
-    def kind(self, name: str) -> DecisionKind | None:
-        return self.kinds.get(name)
-
     # -- order lines ------------------------------------------------------------------
     def read_orders(self, lines: Sequence[tuple[int, str]], requests: Sequence[Request], state: Any, scenario: Any,
                     player: str, step: str | None = None) -> OrderReading:
