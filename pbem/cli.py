@@ -290,10 +290,10 @@ def report(campaign: str,
         projection = service.loader.load(campaign, upto=version, use_snapshots=not gm)
     viewer = "gm" if gm else "public" if public else player
     if power is not None:
-        entry = projection.view("public").get("powers", {}).get(power.upper())
-        if not entry or not entry.get("player"):
+        holder = projection.game_view("public").owner(power)
+        if not holder:
             _fail(f"no player holds power {power!r} in {campaign}")
-        viewer = entry["player"]
+        viewer = holder
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")
     typer.echo(render_report(projection, viewer, fmt))

@@ -20,6 +20,7 @@ from pbem.core.canonical import sha256_hex
 from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
 from pbem.core.settings import CampaignSettings
+from pbem.core.view import GameView, read_view
 
 # Part of the engine version that keys snapshots: raised whenever the fold changes, so a
 # snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
@@ -457,6 +458,11 @@ class CampaignProjection:
     def view(self, viewer: str) -> dict:
         """The state as `viewer` may see it (`gm`, `public` or a player id)."""
         return self.ruleset.view(self.current()[1], self.scenario, viewer)
+
+    def game_view(self, viewer: str) -> GameView:
+        """What pbem itself reads of `viewer`'s view (powers and their holders, sections,
+        map); raises `ViewError` when the ruleset's view does not keep that contract."""
+        return read_view(self.view(viewer))
 
     def forget_history(self, upto: int) -> None:
         """Drop the resolved steps up to log version `upto` (a long-lived service keeps

@@ -156,9 +156,7 @@ class CampaignService:
 
     @staticmethod
     def power_owner(projection: CampaignProjection, power: str) -> str | None:
-        powers = projection.view("public").get("powers", {})
-        entry = powers.get(power.upper())
-        return entry.get("player") if isinstance(entry, dict) else None
+        return projection.game_view("public").owner(power)
 
     def submit(self, name: str, player: str, text: str, *, mail_id: str | None = None,
                in_reply_to: str | None = None, inbound: Callable[[list[int]], InboundMail] | None = None,
