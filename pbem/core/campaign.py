@@ -19,6 +19,8 @@ import msgspec
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import Transcoding
 
+from pbem.core.engine import Policy
+
 
 def campaign_id(name: str) -> UUID:
     return uuid5(NAMESPACE_URL, f"pbem:campaign:{name}")
@@ -47,6 +49,10 @@ class PolicyRecord(msgspec.Struct, frozen=True):
     power: str | None = None
     conditions: list[tuple[str, str, str]] = []
     step: str | None = None
+
+    def policy(self) -> Policy:
+        return Policy(self.id, self.player, self.kind, self.answer_text, self.power,
+                      tuple(tuple(c) for c in self.conditions), self.step)
 
 
 class _StructAsDict(Transcoding):

@@ -17,7 +17,7 @@ import msgspec
 
 from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord
 from pbem.core.canonical import sha256_hex
-from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
+from pbem.core.engine import Answer, ChronicleEntry, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
 from pbem.core.settings import CampaignSettings
 from pbem.core.view import GameView, read_view
@@ -25,11 +25,6 @@ from pbem.core.view import GameView, read_view
 # Part of the engine version that keys snapshots: raised whenever the fold changes, so a
 # snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
 CORE_VERSION = "2"
-
-
-def _policy(record: PolicyRecord) -> Policy:
-    return Policy(record.id, record.player, record.kind, record.answer_text, record.power,
-                  tuple(tuple(c) for c in record.conditions), record.step)
 
 
 class AnswerRecord(msgspec.Struct, frozen=True):
@@ -413,7 +408,7 @@ class CampaignProjection:
                 step=step.key,
                 secret=self.secret,
                 answers={k: Answer(v.value, v.source) for k, v in self.data.inputs.items()},
-                policies=[_policy(p) for p in self.data.policies + self.data.conditional],
+                policies=[p.policy() for p in self.data.policies + self.data.conditional],
                 read_policy=self.ruleset.read_policy,
                 by_default={p: ("dropped after missed deadlines" if p in self.data.dropped else "in civil disorder")
                             for p in self.data.civil_disorder + self.data.dropped},

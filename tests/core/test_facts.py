@@ -6,7 +6,7 @@ from __future__ import annotations
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
-from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord, campaign_id
+from pbem.core.campaign import Campaign, DiceVault, InboundMail, PlayerRecord, PolicyRecord, campaign_id
 from pbem.core.store import open_store
 
 from tests.support.old_logs import as_written_before, versioned_facts
@@ -35,6 +35,8 @@ def test_every_fact_keeps_the_topic_logs_already_hold():
     assert facts == set(FACTS)
     assert [get_topic(getattr(Campaign, name)) for name in FACTS] == \
         [f"pbem.core.campaign:Campaign.{name}" for name in FACTS]
+    assert get_topic(DiceVault.Created) == "pbem.core.campaign:DiceVault.Created"
+    assert get_topic(InboundMail.Received) == "pbem.core.campaign:InboundMail.Received"
 
 
 def test_the_old_log_helper_knows_every_versioned_fact():
