@@ -103,15 +103,15 @@ class Campaign(Aggregate):
         name: str
         ruleset: str
         ruleset_version: str
-        scenario: dict
+        scenario: dict[str, Any]  # the ruleset's own scenario data
         scenario_digest: str
-        options: dict
+        options: dict[str, Any]  # the ruleset's own options
         dice_commitment: str
-        settings: dict
+        settings: dict[str, Any]  # checked as `settings.CampaignSettings` when the campaign was created
 
     @event(Created)
-    def __init__(self, name: str, ruleset: str, ruleset_version: str, scenario: dict, scenario_digest: str,
-                 options: dict, dice_commitment: str, settings: dict):
+    def __init__(self, name: str, ruleset: str, ruleset_version: str, scenario: dict[str, Any], scenario_digest: str,
+                 options: dict[str, Any], dice_commitment: str, settings: dict[str, Any]):
         self.name = name
         self.ruleset = ruleset
         self.players: dict[str, PlayerRecord] = {}
@@ -373,11 +373,11 @@ class Campaign(Aggregate):
 
     class GMRuling(Aggregate.Event):
         kind: str
-        args: dict
+        args: dict[str, Any]  # the ruling's own arguments (`Ruleset.apply_ruling`)
         reason: str
 
     @event(GMRuling)
-    def rule(self, kind: str, args: dict, reason: str) -> None:
+    def rule(self, kind: str, args: dict[str, Any], reason: str) -> None:
         pass
 
     class RolledBack(Aggregate.Event):
