@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from pbem.app import build_service, home_dir, queue_mail
 from pbem.core import ruleset as rulesets
+from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
 from pbem.core.datafile import DataFileError, load_data_file
 from pbem.core.messages import Envelope
@@ -289,10 +290,10 @@ def report(campaign: str,
         projection = service.loader.load(campaign, upto=version, use_snapshots=not gm)
     viewer = "gm" if gm else "public" if public else player
     if power is not None:
-        entry = projection.view("public").get("powers", {}).get(power.upper())
-        if not entry or not entry.get("player"):
+        holder = projection.game_view("public").owner(power)
+        if not holder:
             _fail(f"no player holds power {power!r} in {campaign}")
-        viewer = entry["player"]
+        viewer = holder
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")
     typer.echo(render_report(projection, viewer, fmt))
@@ -410,7 +411,7 @@ def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun ever
             _fail(f"--replace takes VERSION=FILE, not {item!r}")
         events = build_service(home).loader.campaign_events(campaign, gt=int(version) - 1, lte=int(version))
         event = next(iter(events), None)
-        if event is None or type(event).__name__ not in ("OrdersSubmitted", "OrdersRejected"):
+        if not isinstance(event, (Campaign.OrdersSubmitted, Campaign.OrdersRejected)):
             _fail(f"log version {version} of {campaign} is not an order set (see `pbem replay --explain`)")
         corrections.append(Correction(event.player, Path(path).read_text(encoding="utf-8"), int(version)))
     for item in add:

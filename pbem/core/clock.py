@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbem.core.campaign import Campaign
-from pbem.core.deadlines import DeadlineRules, deadline_for, later_of, read_settings
+from pbem.core.deadlines import DeadlineRules, deadline_for, later_of
 from pbem.core.messages import OutgoingMail
 from pbem.core.outcomes import Outcome
 from pbem.core.projection import CampaignProjection
@@ -75,7 +75,7 @@ def clock_facts(service: CampaignService, campaign: Campaign, projection: Campai
 
 def rules_for(projection: CampaignProjection, step: str | None) -> DeadlineRules:
     clock = projection.data.opened.get(step or "")
-    return read_settings(projection.data.settings).for_kind(clock.kind if clock else None)
+    return projection.settings.deadline_rules.for_kind(clock.kind if clock else None)
 
 def reminders(service: CampaignService, projection: CampaignProjection, players: list[str],
               deadline: datetime) -> list[OutgoingMail]:
@@ -114,7 +114,7 @@ def wait_for_people(service: CampaignService, campaign: Campaign, projection: Ca
 def open_step(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
               now: datetime) -> None:
     kind = result.pending[0].kind
-    rules = read_settings(projection.data.settings).for_kind(kind)
+    rules = projection.settings.deadline_rules.for_kind(kind)
     deadline = deadline_for(now, rules)
     owing = sorted({r.player for r in result.pending})
     for player in owing:

@@ -25,8 +25,8 @@ from pbem.core.service import CampaignService, CommandError, Outcome, token_hash
 from pbem.core.store import open_store
 
 #: Facts a player or the clock put in the log, which a reprocess feeds again.
-REPLAYED_INPUTS = ("OrdersSubmitted", "OrdersRejected", "PolicySet", "PolicyCleared", "DiceForced", "DeadlinePassed",
-                   "PlayerReady", "AbsenceDeclared")
+REPLAYED_INPUTS = (Campaign.OrdersSubmitted, Campaign.OrdersRejected, Campaign.PolicySet, Campaign.PolicyCleared,
+                   Campaign.DiceForced, Campaign.DeadlinePassed, Campaign.PlayerReady, Campaign.AbsenceDeclared)
 
 
 @dataclass
@@ -232,9 +232,9 @@ class GameMaster:
         """The log version right after resolved step `step`; `start` means right after the
         campaign was created and its players joined."""
         if step.lower() == "start":
-            setup = ("Created", "PlayerJoined")
+            setup = (Campaign.Created, Campaign.PlayerJoined)
             return next(e.originator_version - 1 for e in self.service.loader.campaign_events(name)
-                        if type(e).__name__ not in setup)
+                        if not isinstance(e, setup))
         full = self.service.loader.load(name, use_snapshots=False)
         version = next((r.version for r in reversed(full.resolved) if r.step == step), None)
         if version is None:
@@ -264,11 +264,11 @@ class GameMaster:
         """The player and clock inputs after `version`, as the effective log has them."""
         effective: list[DomainEvent] = []
         for event in self.service.loader.campaign_events(name, gt=0):
-            if type(event).__name__ == "RolledBack":
+            if isinstance(event, Campaign.RolledBack):
                 effective = [e for e in effective if e.originator_version <= event.to_version]
                 continue
             effective.append(event)
-        return [e for e in effective if e.originator_version > version and type(e).__name__ in REPLAYED_INPUTS]
+        return [e for e in effective if e.originator_version > version and isinstance(e, REPLAYED_INPUTS)]
 
     def _replay_inputs(self, service: CampaignService, name: str, inputs: list[DomainEvent],
                        corrections: list[Correction]) -> list[str]:
@@ -280,27 +280,26 @@ class GameMaster:
             if not outcome.receipt.accepted:
                 refused.append(f"added orders of {correction.player}: {outcome.receipt.reason}")
         for event in inputs:
-            kind = type(event).__name__
-            if kind in ("OrdersSubmitted", "OrdersRejected"):
+            if isinstance(event, (Campaign.OrdersSubmitted, Campaign.OrdersRejected)):
                 correction = replacing.get(event.originator_version)
                 text = correction.text if correction else "\n".join(getattr(event, "lines", []))
-                if kind == "OrdersRejected" and correction is None:
+                if isinstance(event, Campaign.OrdersRejected) and correction is None:
                     continue  # refused then, nothing to feed again
                 outcome = service.submit(name, event.player, text, mail_id=event.mail_id)
                 if not outcome.receipt.accepted:
                     refused.append(f"orders of {event.player} (log version {event.originator_version}): "
                                    f"{outcome.receipt.reason}")
-            elif kind == "PolicySet":
+            elif isinstance(event, Campaign.PolicySet):
                 service.submit(name, event.player, event.text)
-            elif kind == "PolicyCleared":
+            elif isinstance(event, Campaign.PolicyCleared):
                 service.submit(name, event.player, f"POLICY CLEAR {event.policy_id}")
-            elif kind == "DiceForced":
+            elif isinstance(event, Campaign.DiceForced):
                 service.force_dice(name, event.purpose, list(event.values), event.reason)
-            elif kind == "DeadlinePassed":
+            elif isinstance(event, Campaign.DeadlinePassed):
                 GameMaster(service).process(name, f"as in the original run ({event.by})")
-            elif kind == "PlayerReady":
+            elif isinstance(event, Campaign.PlayerReady):
                 service.ready(name, event.player)
-            elif kind == "AbsenceDeclared":
+            elif isinstance(event, Campaign.AbsenceDeclared):
                 service.absence(name, event.player, event.start, event.end)
         return refused
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any, Callable
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from pbem.core.campaign import InboundMail
+from pbem.core.campaign import Campaign, InboundMail
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.orders import JsonOrdersError, OrderText, orders_from_json, split_orders
 from pbem.core.outcomes import CommandError, Outcome, Receipt
@@ -29,9 +30,7 @@ def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
     mail_uuid = InboundMail.create_id(envelope.message_id, digest)
     try:
         existing = service.store.repository.get(mail_uuid)
-    except Exception as error:
-        if type(error).__name__ != "AggregateNotFoundError":
-            raise
+    except AggregateNotFoundError:
         existing = None
     if existing is not None:
         return replay_mail(service, existing, envelope)
@@ -108,14 +107,14 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
     name = inbound.campaign
     projection = service.loader.load(name, upto=last)
     events = list(service.loader.campaign_events(name, gt=first - 1, lte=last))
-    orders = next((e for e in events if type(e).__name__ in ("OrdersSubmitted", "OrdersRejected")), None)
+    orders = next((e for e in events if isinstance(e, (Campaign.OrdersSubmitted, Campaign.OrdersRejected))), None)
     player = orders.player if orders is not None else inbound.outcome.removeprefix("orders of ")
     record = projection.data.players[player]
     receipt = Receipt(campaign=name, player=player, to=record.address, timezone=record.timezone,
-                      accepted=orders is None or type(orders).__name__ == "OrdersSubmitted",
+                      accepted=orders is None or isinstance(orders, Campaign.OrdersSubmitted),
                       reason=getattr(orders, "reason", ""), verdicts=getattr(orders, "verdicts", []),
                       step=getattr(orders, "step", None))
-    outcome = Outcome(name, receipt, sum(1 for e in events if type(e).__name__ == "StepResolved"))
+    outcome = Outcome(name, receipt, sum(1 for e in events if isinstance(e, Campaign.StepResolved)))
     receipt.steps_resolved = outcome.steps_resolved
     service.fill_owed(receipt, projection)
     mail = service.mail_for(outcome, projection, first - 1, str(inbound.id), envelope.message_id)

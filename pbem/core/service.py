@@ -13,9 +13,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from eventsourcing.application import AggregateNotFoundError
+
 from pbem.core import clock, inbox
 from pbem.core import ruleset as rulesets
-from pbem.core.campaign import Campaign, DiceVault, InboundMail, campaign_id
+from pbem.core.campaign import Campaign, DiceVault, InboundMail, PolicyRecord, campaign_id
 from pbem.core.canonical import canonical_json, sha256_hex
 from pbem.core.dice import commitment, new_secret
 from pbem.core.engine import Policy
@@ -24,7 +26,7 @@ from pbem.core.orders import OrderText, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import Seat
-from pbem.core.settings import REPORT_MODES, check_settings
+from pbem.core.settings import check_settings
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
 
 __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "Receipt", "Renderer", "token_hash"]
@@ -81,10 +83,8 @@ class CampaignService:
     def campaign(self, name: str) -> Campaign:
         try:
             return self.store.repository.get(campaign_id(name))
-        except Exception as error:  # the library raises AggregateNotFoundError
-            if type(error).__name__ == "AggregateNotFoundError":
-                raise CampaignNotFound(name) from None
-            raise
+        except AggregateNotFoundError:
+            raise CampaignNotFound(name) from None
 
     # -- creation ---------------------------------------------------------
     def create(self, name: str, ruleset_name: str, scenario_data: dict, players: Sequence[PlayerSpec], *,
@@ -149,16 +149,14 @@ class CampaignService:
             raise CommandError(f"wrong token for {record.id} in campaign {name}")
         copy_to = None
         if sender and sender.lower() != record.address:
-            if not projection.data.settings.get("allow_other_addresses", False):
+            if not projection.settings.allow_other_addresses:
                 raise CommandError(f"mail for {record.id} must come from the registered address")
             copy_to = record.address
         return record.id, copy_to
 
     @staticmethod
     def power_owner(projection: CampaignProjection, power: str) -> str | None:
-        powers = projection.view("public").get("powers", {})
-        entry = powers.get(power.upper())
-        return entry.get("player") if isinstance(entry, dict) else None
+        return projection.game_view("public").owner(power)
 
     def submit(self, name: str, player: str, text: str, *, mail_id: str | None = None,
                in_reply_to: str | None = None, inbound: Callable[[list[int]], InboundMail] | None = None,
@@ -197,7 +195,7 @@ class CampaignService:
         for press in parts.press:
             self.record(campaign, projection, campaign.relay_press, player=player, to=press.to,
                         text=press.text, mail_id=mail_id)
-            mode = projection.data.settings.get("press", "open")
+            mode = projection.settings.press
             receipt.press.append(f"press to {press.to} " + ("recorded (this campaign relays no press)"
                                                             if mode == "none" else f"relayed ({mode})"))
         for number, start, end in parts.absences:
@@ -259,9 +257,8 @@ class CampaignService:
             return
         known = {r.key: r for r in requests}
         replaced = [k for k in reading.answers if k in projection.data.inputs]
-        conditional = [{"id": p.id, "player": p.player, "kind": p.kind, "answer_text": p.answer_text,
-                        "text": p.answer_text, "power": p.power, "conditions": [list(c) for c in p.conditions],
-                        "step": p.step} for p in reading.conditional]
+        conditional = [PolicyRecord(p.id, p.player, p.kind, p.answer_text, p.answer_text, p.power,
+                                    list(p.conditions), p.step) for p in reading.conditional]
         self.record(campaign, projection, campaign.submit_orders, player=player, step=projection.step,
                     mail_id=mail_id, lines=lines, answers=reading.answers, conditional=conditional,
                     verdicts=receipt.verdicts)
@@ -407,13 +404,13 @@ class CampaignService:
     def _press(self, projection: CampaignProjection, before: int) -> list[OutgoingMail]:
         """Press recorded since `before`, relayed as the campaign's press option says
         (`none`, `open`: signed, `anonymous`)."""
-        mode = projection.data.settings.get("press", "open")
+        mode = projection.settings.press
         if mode == "none" or self.renderer is None:
             return []
         mail = []
         events = self.loader.campaign_events(projection.data.campaign, gt=before, lte=projection.data.version)
         for event in events:
-            if type(event).__name__ != "PressRelayed":
+            if not isinstance(event, Campaign.PressRelayed):
                 continue
             sender = "anonymous" if mode == "anonymous" else projection.data.players[event.player].name
             for player in self._press_recipients(projection, event.player, event.to):
@@ -469,7 +466,7 @@ def report_recipients(projection: CampaignProjection, before: int, resolved: int
     gathered. `every-step`: everybody after any work that resolved steps, telling that work."""
     data = projection.data
     due = data.reports_due if data.reports_due_at > before else {}
-    if data.settings.get("reports", REPORT_MODES[0]) == "every-step":
+    if projection.settings.reports == "every-step":
         return [(p, before) for p in (data.players if resolved else due)]
     if projection.finished and resolved:
         return [(p, data.reported_through.get(p, 0)) for p in data.players]

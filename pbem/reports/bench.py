@@ -153,7 +153,7 @@ def _play_example(service: CampaignService, ruleset: str, example: str, reports:
                                                 delivery.steps_resolved)
         mailed += count
         render += seconds
-    setting = projection.data.settings.get("reports", REPORT_MODES[0])
+    setting = projection.settings.reports
     return {"scenario": f"example {example}", "ruleset": ruleset, "reports_setting": setting, "mails": mails,
             "lines_refused": refused, **_figures(projection.status(), mailed, adjudication, render)}
 
