@@ -1,8 +1,8 @@
-"""The campaign service: the one door through which mail, the CLI and the clock change a
-campaign (DESIGN §1). Commands are checked against the projected state before anything
-is appended; a refused order set is still recorded, with its line diagnostics, and
-answered. Everything one input causes — the input, policy answers, resolved steps — is
-saved in one transaction.
+"""The campaign service: the one door through which mail (by way of `inbox`), the CLI and
+the clock change a campaign (DESIGN §1). Commands are checked against the projected state
+before anything is appended; a refused order set is still recorded, with its line
+diagnostics, and answered. Everything one input causes — the input, policy answers,
+resolved steps — is saved in one transaction, by one session (`CampaignService.session`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ relay, the mail to send) is read from the session rather than from the log again
 
 `CampaignService.session(name)` opens one and, when the work is done, resolves what it
 allows, saves it in one transaction and collects the mail to send: the one place that
-sequence is written. The clock, the inbox and the GM's commands work on a session.
+sequence is written. The clock and the GM's commands work on a session; mail reaches one
+through the service.
 """
 
 from __future__ import annotations
