@@ -140,6 +140,11 @@ class Campaign(Aggregate):
     def rule(self, kind: str, args: dict, reason: str) -> None:
         pass
 
+    @event("StateSet")
+    def set_state(self, edits: list[dict], reason: str) -> None:
+        """Fields of the state set by path (a case's set-up): a person's statement of the
+        position, like a ruling, applied through the ruleset's own encoding."""
+
     @event("RolledBack")
     def roll_back(self, to_version: int, reason: str) -> None:
         pass

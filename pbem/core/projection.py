@@ -18,6 +18,7 @@ import msgspec
 from pbem.core.canonical import sha256_hex
 from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
+from pbem.core.state_edits import StateEdit, apply_edits
 
 # Part of the engine version that keys snapshots: raised whenever the fold changes, so a
 # snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
@@ -314,6 +315,11 @@ class CampaignProjection:
     def _on_GMRuling(self, e: Any) -> None:
         state = self.state()
         self.ruleset.apply_ruling(state, self.scenario, e.kind, dict(e.args))
+        self.data.state = self.ruleset.encode_state(state)
+        self._invalidate()
+
+    def _on_StateSet(self, e: Any) -> None:
+        state = apply_edits(self.ruleset, self.state(), [StateEdit.from_dict(edit) for edit in e.edits])
         self.data.state = self.ruleset.encode_state(state)
         self._invalidate()
 

@@ -25,6 +25,7 @@ from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt,
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import Seat
 from pbem.core.settings import REPORT_MODES, check_settings
+from pbem.core.state_edits import StateEdit, StateEditError, apply_edits
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
 
 __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "Receipt", "Renderer", "token_hash"]
@@ -318,6 +319,22 @@ class CampaignService:
         campaign, projection = self.open_campaign(name)
         before = campaign.version
         self.record(campaign, projection, campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+        outcome = Outcome(name)
+        outcome.steps_resolved = self.advance(campaign, projection)
+        self.save(campaign, projection)
+        outcome.mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
+        return outcome
+
+    def set_state(self, name: str, edits: list[StateEdit], reason: str) -> Outcome:
+        """Set fields of the state by path (a case's set-up), at the start of the step in
+        progress; refused whole, with the first edit the state does not accept, and why."""
+        campaign, projection = self.open_campaign(name)
+        before = campaign.version
+        try:  # on a copy first, so an edit the state refuses never enters the log
+            apply_edits(projection.ruleset, projection.state(), edits)
+        except StateEditError as error:
+            raise CommandError(f"the state cannot be set: {error}") from None
+        self.record(campaign, projection, campaign.set_state, edits=[e.as_dict() for e in edits], reason=reason)
         outcome = Outcome(name)
         outcome.steps_resolved = self.advance(campaign, projection)
         self.save(campaign, projection)
