@@ -300,13 +300,14 @@ def run_case(case: Case) -> CaseResult:
     for number, line in case.expects:
         try:
             problem = play.check(projection, line)
-        except PathError as error:
-            problem = str(error)
-        except CaseFormatError as error:
+        except (PathError, CaseFormatError) as error:
             problem = str(error)
         if problem is not None:
             failures.append(f"{case.path}:{number}: expected {line} — {problem}")
-    replayed = play.replayed(projection)
+    try:
+        replayed = play.replayed(projection)
+    except Exception as error:  # as above: a log that cannot be replayed is this case's failure
+        replayed = f"the log could not be replayed: {type(error).__name__}: {error}"
     if replayed is not None:
         failures.append(f"{case.path}: {replayed}")
     return CaseResult(case, failures)

@@ -2,7 +2,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.core import ruleset as rulesets
 from pbem.core.cases import CaseFormatError, parse_case, run_case
+from tests.support.minigame import MiniGame, State
 
 CASE = """\
 # the high bidder wins and plays two rounds
@@ -168,3 +170,20 @@ def test_pbem_case_run_reports_a_bad_path_as_a_failure(tmp_path):
     outcome = CliRunner().invoke(app, ["case", "run", str(path)])
     assert outcome.exit_code == 1
     assert "no field 'nowhere' at state" in outcome.output and outcome.output.endswith("0 passed, 1 failed\n")
+
+
+class DriftingGame(MiniGame):
+    """Not deterministic (each new game starts from a higher score), so its log cannot replay."""
+
+    started = 0
+
+    def initial_state(self, scenario, options, seats):
+        DriftingGame.started += 1
+        return State(players=[s.id for s in seats], score=DriftingGame.started)
+
+
+def test_a_case_whose_log_does_not_replay_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(rulesets, "load", lambda name: DriftingGame())
+    result = run(tmp_path, CASE.replace("score = 7", "score >= 7"))
+    assert [f.split(": ", 1)[1] for f in result.failures] == [
+        "replaying the log diverges at step bidding: state hash differs"]
