@@ -380,6 +380,15 @@ class Campaign(Aggregate):
     def rule(self, kind: str, args: dict[str, Any], reason: str) -> None:
         pass
 
+    class StateSet(Aggregate.Event):
+        edits: list[dict[str, Any]]  # each a `StateEdit` as a dict: path, operation, JSON value
+        reason: str
+
+    @event(StateSet)
+    def set_state(self, edits: list[dict[str, Any]], reason: str) -> None:
+        """Fields of the state set by path (a case's set-up): a person's statement of the
+        position, like a ruling, applied through the ruleset's own encoding."""
+
     class RolledBack(Aggregate.Event):
         to_version: int
         reason: str

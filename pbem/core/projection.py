@@ -21,6 +21,7 @@ from pbem.core.engine import Answer, ChronicleEntry, Request, StepContext, StepR
 from pbem.core.ruleset import Ruleset, Seat
 from pbem.core.settings import CampaignSettings
 from pbem.core.view import GameView, read_view
+from pbem.core.state_edits import StateEdit, apply_edits
 
 # Part of the engine version that keys snapshots: raised whenever the fold changes, so a
 # snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
@@ -328,6 +329,12 @@ class CampaignProjection:
     def _on_gm_ruling(self, e: Campaign.GMRuling) -> None:
         state = self.state()
         self.ruleset.apply_ruling(state, self.scenario, e.kind, dict(e.args))
+        self.data.state = self.ruleset.encode_state(state)
+        self._invalidate()
+
+    @_folds(Campaign.StateSet)
+    def _on_state_set(self, e: Campaign.StateSet) -> None:
+        state = apply_edits(self.ruleset, self.state(), [StateEdit.from_dict(edit) for edit in e.edits])
         self.data.state = self.ruleset.encode_state(state)
         self._invalidate()
 

@@ -28,6 +28,7 @@ from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import Seat
 from pbem.core.session import CampaignSession
 from pbem.core.settings import check_settings
+from pbem.core.state_edits import StateEdit, StateEditError, apply_edits
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
 
 __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "Receipt", "Renderer", "token_hash"]
@@ -303,6 +304,17 @@ class CampaignService:
         """Supply die results for `purpose` (a face-to-face session, a test case)."""
         with self.session(name) as session:
             session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+        return session.outcome
+
+    def set_state(self, name: str, edits: list[StateEdit], reason: str) -> Outcome:
+        """Set fields of the state by path (a case's set-up), at the start of the step in
+        progress; refused whole, with the first edit the state does not accept, and why."""
+        with self.session(name) as session:
+            try:  # on a copy first, so an edit the state refuses never enters the log
+                apply_edits(session.projection.ruleset, session.projection.state(), edits)
+            except StateEditError as error:
+                raise CommandError(f"the state cannot be set: {error}") from None
+            session.record(session.campaign.set_state, edits=[e.as_dict() for e in edits], reason=reason)
         return session.outcome
 
     # -- inner workings ---------------------------------------------------

@@ -15,7 +15,7 @@ FACTS = ("Created", "PlayerJoined", "TokenRotated", "OrdersSubmitted", "OrdersRe
          "PolicyCleared", "PressRelayed", "DecisionAnswered", "StepOpened", "StepAsked", "DeadlineChanged",
          "DeadlinePassed", "GraceExpired", "ReminderSent", "MissRecorded", "PlayerReturned", "PlayerReady",
          "AbsenceDeclared", "Paused", "Resumed", "PlayerReplaced", "RerunStarted", "DiceForced", "GMRuling",
-         "RolledBack", "SeedRevealed", "StepResolved")
+         "StateSet", "RolledBack", "SeedRevealed", "StepResolved")
 
 CONDITIONAL = PolicyRecord("C1", "p1", "bid", "3", "3", "FRA", [("turn", "=", "2")], "1/bid")
 
