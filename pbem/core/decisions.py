@@ -27,15 +27,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from pbem.core.engine import Policy, Request
 from pbem.core.orders import parse_conditions, unknown_name
-
-if TYPE_CHECKING:
-    from pbem.core.ruleset import Ruleset
 
 
 class LineVerdict(BaseModel):
@@ -301,7 +298,13 @@ class DecisionKinds:
         return str(request.default) if kind is None else kind.order_form(request)
 
 
+class DeclaresKinds(Protocol):
+    """A ruleset, as far as its decisions go."""
+
+    decision_kinds: Sequence[DecisionKind]
+
+
 @cache
-def kinds_of(ruleset: Ruleset) -> DecisionKinds:
+def kinds_of(ruleset: DeclaresKinds) -> DecisionKinds:
     """The routing of a ruleset's declared kinds (rulesets hold no state, so one serves)."""
     return DecisionKinds(ruleset.decision_kinds)
