@@ -6,7 +6,7 @@ the reacting power, with the legal answers as `options`, a documented default, a
 EVADE TO Paris`), with what the answer is checked against as typed data (`eligible`, the
 units a `UNITS` subset may name, a tuple; `single`, the areas from which only one troop may
 intercept, area -> its troops). The answer is a canonical reaction line; a policy is read
-from the request alone, since a policy sees no state. `REACTION_KIND_OBJECTS` declares the
+from the request alone, since a policy sees no state. `REACTION_KINDS` declares the
 kinds to the core, which reads reaction lines, policies and order forms through them.
 """
 
@@ -22,7 +22,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.disband import read_disband
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
 
-REACTION_KINDS: dict[str, str] = {
+REACTION_DECISION_KINDS: dict[str, str] = {
     "react": "an enemy army enters your area (§12.4): INTERCEPT FROM <area> [UNITS …] | EVADE TO <area> [UNITS …] | "
              "EVADE DISPERSE [UNITS …] | JOINFORT | STAND",
     "intercept": "an enemy crosses a sea where you have a fleet (§10.2.1, §11.4.1): INTERCEPT WITH <squadron> | PASS",
@@ -213,7 +213,7 @@ class ReactionKind(DecisionKind):
         command = _reaction(text)
         if command is None:
             return None
-        candidates = [r for r in owed if r.kind in REACTION_KINDS
+        candidates = [r for r in owed if r.kind in REACTION_DECISION_KINDS
                       and (command.power is None or r.power == command.power)]
         if not candidates:
             kinds = ", ".join(sorted({r.kind for r in owed})) or "nothing"
@@ -242,4 +242,4 @@ class ReactionKind(DecisionKind):
         return str(request.default)
 
 
-REACTION_KIND_OBJECTS = tuple(ReactionKind(name, description) for name, description in REACTION_KINDS.items())
+REACTION_KINDS = tuple(ReactionKind(name, description) for name, description in REACTION_DECISION_KINDS.items())
