@@ -8,12 +8,14 @@ import json
 import os
 import sys
 from functools import partial
+from importlib import metadata
 from pathlib import Path
 from typing import Optional
 
 import typer
 from pydantic import ValidationError
 
+from pbem import __version__
 from pbem.app import build_service, home_dir, queue_mail
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
@@ -21,6 +23,7 @@ from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
 from pbem.core.datafile import DataFileError, load_data_file
 from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
+from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
 from pbem.core.store import CampaignNotFound
@@ -49,6 +52,30 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
                ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError)
+
+
+def _print_version(wanted: bool) -> None:
+    """`pbem --version`: pbem's, the engine of every installed ruleset (the version each step
+    it resolves records), and the event store library's."""
+    if not wanted:
+        return
+    typer.echo(f"pbem {__version__}")
+    for name in rulesets.available():
+        try:
+            ruleset = rulesets.load(name)
+        except Exception as error:  # a broken plug-in is reported, not fatal to the listing
+            typer.echo(f"ruleset {name}: cannot be loaded ({type(error).__name__}: {error})")
+            continue
+        typer.echo(f"ruleset {name} {ruleset.version} (engine {engine_version(ruleset)})")
+    typer.echo(f"eventsourcing {metadata.version('eventsourcing')}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                          help="Print the versions of pbem, its rulesets and its event store.")
+             ) -> None:
+    pass
 
 
 class Failure(Exception):

@@ -28,6 +28,11 @@ from pbem.core.state_edits import StateEdit, apply_edits
 CORE_VERSION = "2"
 
 
+def engine_version(ruleset: Ruleset) -> str:
+    """What a step is resolved by, recorded with it: the ruleset, its version and the fold's."""
+    return f"{ruleset.name}/{ruleset.version}+core{CORE_VERSION}"
+
+
 class AnswerRecord(msgspec.Struct, frozen=True):
     value: Any
     source: str
@@ -152,7 +157,7 @@ class CampaignProjection:
 
     @property
     def engine_version(self) -> str:
-        return f"{self.ruleset.name}/{self.ruleset.version}+core{CORE_VERSION}"
+        return engine_version(self.ruleset)
 
     # -- the fold ---------------------------------------------------------
     def apply(self, event: Any) -> None:
