@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from functools import partial
 from importlib import metadata
 from pathlib import Path
@@ -287,6 +288,28 @@ def run(once: bool = typer.Option(False, "--once", help="Process what waits, sen
     stats = run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick)
     if once:
         typer.echo(f"{stats.received} mails read, {stats.sent} mails sent")
+
+
+@app.command()
+def health(max_age: Optional[float] = typer.Option(None, "--max-age", help="Seconds the daemon's last heartbeat "
+                                                   "may be old (default: three clock ticks, at least 300)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Whether `pbem run`'s loop is alive in this home: exit 0 if its heartbeat is fresh, 1 if
+    not (for a container's HEALTHCHECK or a monitor)."""
+    from pbem.mail.daemon import HEARTBEAT
+    from pbem.mail.settings import load_settings
+
+    directory = home_dir(home)
+    limit = max_age if max_age is not None else max(300.0, 3 * load_settings(directory).tick_seconds)
+    try:
+        age = time.time() - (directory / HEARTBEAT).stat().st_mtime
+    except FileNotFoundError:
+        typer.echo(f"unhealthy: no daemon runs in {directory} (no {HEARTBEAT})", err=True)
+        raise typer.Exit(1) from None
+    if age > limit:
+        typer.echo(f"unhealthy: the daemon's loop last beat {age:.0f} s ago (more than {limit:.0f} s)", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"healthy: the daemon's loop beat {age:.0f} s ago")
 
 
 @app.command()
@@ -605,7 +628,10 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        # Outside standalone mode the CLI library returns a command's exit code instead of exiting.
+        status = app(standalone_mode=False)
+        if isinstance(status, int) and status:
+            sys.exit(status)
     except Failure as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)
