@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from functools import partial
 from importlib import metadata
 from pathlib import Path
@@ -254,11 +255,12 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
 
 @app.command()
 def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
-    """Replay the whole log and check every recorded state hash."""
+    """Replay the whole log and check every recorded state hash; says which steps another
+    engine version (an earlier pbem) resolved."""
     from pbem.core.dice import commitment
 
     service = build_service(home)
-    projection = service.loader.load(campaign, use_snapshots=False, history=False)
+    projection = service.loader.load(campaign, use_snapshots=False)
     if commitment(projection.secret) != projection.data.commitment:
         _fail(f"{campaign}: the dice secret does not match the published commitment")
     if projection.divergences:
@@ -266,6 +268,10 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
         _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
               f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
     typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
+    others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)
+    for engine, count in sorted(others.items()):
+        typer.echo(f"  {count} of them resolved by {engine}: replayed by {projection.engine_version}, "
+                   f"their recorded hashes stand")
 
 
 @app.command()

@@ -105,13 +105,15 @@ def decode_snapshot(raw: bytes) -> ProjectionData:
 
 @dataclass(frozen=True)
 class ResolvedStep:
-    """A step as it was resolved: its key, version in the log, result and hash."""
+    """A step as it was resolved: its key, version in the log, result and hash, and the
+    engine version that resolved it first (its `StepResolved` fact's)."""
 
     step: str
     version: int
     result: StepResult
     state_hash: str
     recorded_hash: str
+    engine_version: str
 
 
 @dataclass(frozen=True)
@@ -358,15 +360,17 @@ class CampaignProjection:
         if result is None or result.step != e.step or not result.completed:
             computed = "incomplete" if result is not None and not result.completed else "no such step"
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, computed,
-                                               f"the step did not resolve on replay ({computed})"))
+                                               f"the step did not resolve on replay ({computed})"
+                                               + self._engines_differ(e)))
             return
         encoded = self.ruleset.encode_state(state)
         digest = sha256_hex(encoded)
         if digest != e.state_hash:
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, digest,
-                                               "state hash differs"))
+                                               "state hash differs" + self._engines_differ(e)))
         if self.keep_history:
-            self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash))
+            self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash,
+                                              e.engine_version))
         self.data.state = encoded
         self._pristine = state
         self.data.last_hash = digest
@@ -377,6 +381,12 @@ class CampaignProjection:
         self.data.step = None
         self._forget_clock(e.step)
         self._invalidate()
+
+    def _engines_differ(self, e: Campaign.StepResolved) -> str:
+        """A divergence's note when another engine version resolved the step (pbem was upgraded)."""
+        if e.engine_version == self.engine_version:
+            return ""
+        return f" (resolved by {e.engine_version}, replayed by {self.engine_version})"
 
     def _forget_clock(self, step: str) -> None:
         """A resolved step's deadline bookkeeping is done with: dropping it keeps the
