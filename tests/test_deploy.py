@@ -217,3 +217,9 @@ def test_a_step_the_new_engine_resolves_differently_fails_verify_naming_both_eng
     assert isinstance(result.exception, Failure)
     assert f"(resolved by {before}, replayed by {projections.engine_version(rulesets.load('ratio-regis'))})" \
         in str(result.exception)
+
+
+def test_the_deployment_guide_shows_the_shipped_files_as_they_are():
+    guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    for name in ("pbem.service", "Containerfile", "pbem.env.example"):
+        assert (DEPLOY / name).read_text(encoding="utf-8") in guide, f"docs/deploy.md shows another {name}"

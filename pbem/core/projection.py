@@ -106,7 +106,7 @@ def decode_snapshot(raw: bytes) -> ProjectionData:
 @dataclass(frozen=True)
 class ResolvedStep:
     """A step as it was resolved: its key, version in the log, result and hash, and the
-    engine version that resolved it first (its `StepResolved` fact's)."""
+    engine version its `StepResolved` fact records (an earlier pbem's, after an upgrade)."""
 
     step: str
     version: int
