@@ -219,6 +219,22 @@ def test_a_step_the_new_engine_resolves_differently_fails_verify_naming_both_eng
         in str(result.exception)
 
 
+def test_a_gm_reruns_a_campaign_under_the_new_rules_and_it_verifies_again(demo_home, tmp_path, monkeypatch):
+    """The upgrade note's way out when the new rules decide old steps differently."""
+    home = tmp_path / "home"
+    shutil.copytree(demo_home, home)
+    monkeypatch.setattr(RatioRegis, "version", "99.0.0")
+    encode = RatioRegis.encode_state
+    monkeypatch.setattr(RatioRegis, "encode_state", lambda self, state: encode(self, state) + b" ")  # another state
+    assert isinstance(verify(home).exception, Failure)
+    rerun = CliRunner().invoke(app, ["gm", "reprocess", "ratio-demo", "start", "--release", "--reason",
+                                     "pbem upgraded", "--home", str(home)])
+    assert rerun.exit_code == 0, rerun.output
+    result = verify(home)
+    assert result.exit_code == 0, result.output
+    assert "steps verified" in result.output and "resolved by" not in result.output
+
+
 def test_the_deployment_guide_shows_the_shipped_files_as_they_are():
     guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
     for name in ("pbem.service", "Containerfile", "pbem.env.example"):
