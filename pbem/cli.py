@@ -74,10 +74,10 @@ def _print_version(wanted: bool) -> None:
 
 
 @app.callback()
-def _options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
-                                          help="Print the versions of pbem, its rulesets and its event store.")
-             ) -> None:
-    pass
+def _global_options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                                 help="Print the versions of pbem, its rulesets and its event "
+                                                      "store.")) -> None:
+    """The options before any command (`--version`)."""
 
 
 class Failure(Exception):
