@@ -10,6 +10,7 @@ Every game's orders travel inside the same envelope:
     GM <verb> …                             (the GM's commands, from the GM only)
     POLICY [FOR <power>] <KIND> [WHEN <field><op><value> [AND …]] DO <answer>
     POLICY CLEAR <id|ALL>
+    IF <KIND> [WHEN <field><op><value> [AND …]] THEN <answer>   (a conditional line: this step only)
     PRESS TO <power|ALL>
     … free text …
     ENDPRESS
@@ -152,17 +153,26 @@ def parse_policy(number: int, line: str) -> PolicyLine:
     if not head_words:
         return PolicyLine(number, line, error="a policy needs the kind of decision it answers")
     kind = head_words[0].lower()
-    conditions: list[tuple[str, str, str]] = []
     rest = " ".join(head_words[1:])
+    conditions: tuple[tuple[str, str, str], ...] = ()
     if rest:
         if not rest.upper().startswith("WHEN "):
             return PolicyLine(number, line, error=f"expected WHEN or DO after {head_words[0]}, found {rest.split()[0]!r}")
-        for clause in re.split(r"\s+AND\s+", rest[5:], flags=re.IGNORECASE):
-            match = _CONDITION.match(clause)
-            if not match:
-                return PolicyLine(number, line, error=f"cannot read condition {clause.strip()!r} (write e.g. area=Paris)")
-            conditions.append((match.group(1).lower(), match.group(2), match.group(3)))
-    return PolicyLine(number, line, kind=kind, power=power, conditions=tuple(conditions), answer_text=answer.strip())
+        conditions, error = parse_conditions(rest[5:])
+        if error:
+            return PolicyLine(number, line, error=error)
+    return PolicyLine(number, line, kind=kind, power=power, conditions=conditions, answer_text=answer.strip())
+
+
+def parse_conditions(text: str) -> tuple[tuple[tuple[str, str, str], ...], str]:
+    """`<field><op><value> [AND …]` (what follows WHEN) as conditions, or why it cannot be read."""
+    conditions: list[tuple[str, str, str]] = []
+    for clause in re.split(r"\s+AND\s+", text, flags=re.IGNORECASE) if text.strip() else []:
+        match = _CONDITION.match(clause)
+        if not match:
+            return (), f"cannot read condition {clause.strip()!r} (write e.g. area=Paris)"
+        conditions.append((match.group(1).lower(), match.group(2), match.group(3)))
+    return tuple(conditions), ""
 
 
 def _split_keyword(line: str, keyword: str) -> tuple[str, str, str]:

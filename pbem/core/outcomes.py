@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from pbem.core.decisions import LineVerdict
 from pbem.core.messages import OutgoingMail
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class Receipt(BaseModel):
     timezone: str = "UTC"
     accepted: bool
     reason: str = ""
-    verdicts: list[dict] = []
+    verdicts: list[LineVerdict] = []
     answered: list[str] = []
     policies: list[str] = []
     press: list[str] = []

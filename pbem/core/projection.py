@@ -17,6 +17,7 @@ import msgspec
 
 from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord
 from pbem.core.canonical import sha256_hex
+from pbem.core.decisions import kinds_of
 from pbem.core.engine import Answer, ChronicleEntry, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
 from pbem.core.settings import CampaignSettings
@@ -431,12 +432,12 @@ class CampaignProjection:
                 secret=self.secret,
                 answers={k: Answer(v.value, v.source) for k, v in self.data.inputs.items()},
                 policies=[p.policy() for p in self.data.policies + self.data.conditional],
-                read_policy=self.ruleset.read_policy,
+                answer_policy=kinds_of(self.ruleset).answer_policy,
                 by_default={p: ("dropped after missed deadlines" if p in self.data.dropped else "in civil disorder")
                             for p in self.data.civil_disorder + self.data.dropped},
                 forced=self.data.forced,
                 scenario=self.scenario,
-                players=self.data.players,
+                seats={seat.id: seat for seat in self.seats()},
             )
             self._run = (run_step(step.procedure, state, ctx), state)
         self._run_valid = True

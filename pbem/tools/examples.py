@@ -79,7 +79,7 @@ def deliver_example(service: CampaignService, source: Path, upto: int | None = N
             outcome = service.submit(name, player, "\n".join(lines))
             receipt = outcome.receipt
             delivery.steps_resolved = outcome.steps_resolved
-            delivery.refused += [f"{path.name}: {v['reason']}" for v in receipt.verdicts if not v["accepted"]]
+            delivery.refused += [f"{path.name}: {v.reason}" for v in receipt.verdicts if not v.accepted]
             if not receipt.accepted:
                 delivery.refused.append(f"{path.name}: {receipt.reason}")
         yield delivery

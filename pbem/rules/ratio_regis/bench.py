@@ -11,6 +11,7 @@ from __future__ import annotations
 import tomllib
 
 from pbem import resources
+from pbem.core.decisions import kinds_of
 from pbem.core.engine import Request
 from pbem.rules.ratio_regis.impulse import run_script
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -37,7 +38,7 @@ def bench_orders(ruleset, request: Request, state: GameState, scenario: Scenario
     if request.kind == "bid":
         return [f"BID {n % 4}"]
     if request.kind != "impulse":
-        return ruleset.order_form(request).splitlines()
+        return kinds_of(ruleset).order_form(request).splitlines()
     script = [line for line in request.default if line != "DONE"]
     budgets = _budgets(script, state, scenario, request.player)
     moves = _moves(state, scenario, request.player, budgets, n)
