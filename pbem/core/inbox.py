@@ -7,14 +7,16 @@ the same replies, derived again from the log.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any, Callable
+from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
 from pbem.core.campaign import InboundMail
+from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
-from pbem.core.orders import JsonOrdersError, OrderText, orders_from_json, split_orders
+from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
+                              split_orders, with_json_orders)
 from pbem.core.outcomes import CommandError, Outcome, Receipt
 from pbem.core.store import CampaignNotFound
 
@@ -24,24 +26,49 @@ if TYPE_CHECKING:
 
 def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
     """Record one received mail and answer it; the same mail again changes nothing
-    and returns the same replies."""
-    digest = hashlib.sha256(envelope.raw or envelope.text.encode()).hexdigest()
-    mail_uuid = InboundMail.create_id(envelope.message_id, digest)
+    and returns the same replies. Each SIGNON…SIGNOFF block is read and answered on its
+    own, recorded under the mail's key plus its place in the mail."""
+    digest, legacy_uuid = mail_identity(envelope)
+    legacy = _recorded(service, legacy_uuid)
+    if legacy is not None:  # recorded before mail keys left trace headers out: answered as it was then
+        return replay_mail(service, legacy, envelope)
+    text, json_problem = envelope.text, envelope.json_problem
+    if envelope.json_orders is not None:
+        try:
+            text = with_json_orders(orders_from_json(envelope.json_orders), envelope.text)
+        except JsonOrdersError as error:
+            json_problem = str(error)
+    blocks = signon_blocks(text)
+    if len(blocks) == 1 or json_problem:
+        return handle_block(service, envelope, text, split_orders(text), digest, json_problem)
+    outcomes = []
+    for number, block in enumerate(blocks):
+        parts = split_orders(block.text, first_line=block.first_line)
+        outside = outside_problem(text) if number == 0 else None
+        if outside:
+            parts.problems.insert(0, outside)
+        outcomes.append(handle_block(service, envelope, block.text, parts,
+                                     digest if number == 0 else f"{digest}:block{number + 1}", ""))
+    return MailOutcome(duplicate=all(o.duplicate for o in outcomes), campaign=outcomes[0].campaign,
+                       replies=tuple(reply for o in outcomes for reply in o.replies))
+
+
+def _recorded(service: CampaignService, mail_uuid: UUID) -> InboundMail | None:
     try:
-        existing = service.store.repository.get(mail_uuid)
+        return service.store.repository.get(mail_uuid)
     except Exception as error:
         if type(error).__name__ != "AggregateNotFoundError":
             raise
-        existing = None
+        return None
+
+
+def handle_block(service: CampaignService, envelope: Envelope, text: str, parts: OrderText, digest: str,
+                 json_problem: str) -> MailOutcome:
+    """Record and answer one order block of a mail (the whole mail when it has one)."""
+    mail_uuid = InboundMail.create_id(envelope.message_id, digest)
+    existing = _recorded(service, mail_uuid)
     if existing is not None:
         return replay_mail(service, existing, envelope)
-    text, json_problem = envelope.text, envelope.json_problem
-    if envelope.json_orders is not None:
-        try:  # the attachment's lines come first: the mail's own SIGNOFF must not cut them off
-            text = orders_from_json(envelope.json_orders) + "\n" + envelope.text
-        except JsonOrdersError as error:
-            json_problem = str(error)
-    parts = split_orders(text)
     name = parts.signon.campaign if parts.signon else None
 
     def inbound(outcome: str, versions: list[int]) -> InboundMail:
@@ -80,6 +107,18 @@ def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
         copy = outcome.receipt.model_copy(update={"to": copy_to})
         replies.append(service.renderer.receipt(copy, key=f"receipt-copy:{name}:{mail_uuid}", in_reply_to=None))
     return MailOutcome(campaign=name, replies=tuple(replies))
+
+def mail_identity(envelope: Envelope) -> tuple[str, UUID]:
+    """The mail's digest, which survives trace headers (`pbem.core.mailidentity`; its key is
+    Message-ID + digest), and the key it had before (the digest of the raw mail), under which
+    old logs recorded it."""
+    raw = envelope.raw or envelope.text.encode()
+    digest = content_digest(raw)
+    legacy_id = envelope.message_id
+    if legacy_id == synthetic_message_id(raw):
+        legacy_id = f"<{legacy_digest(raw)[:40]}@pbem.invalid>"
+    return digest, InboundMail.create_id(legacy_id, legacy_digest(raw))
+
 
 def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
     if parts.signon_error:

@@ -17,6 +17,7 @@ from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 
+from pbem.core.mailidentity import synthetic_message_id
 from pbem.core.messages import Envelope
 from pbem.mail.flowed import unflow
 from pbem.mail.htmltext import html_to_text
@@ -36,7 +37,7 @@ def parse_mail(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, source_key: st
     try:
         return _parse(raw, max_bytes=max_bytes, source_key=source_key)
     except Exception:  # noqa: BLE001 - whatever the stdlib trips over, the player still gets an answer
-        return Envelope(sender="", message_id=_synthetic_id(raw), source_key=source_key, raw=raw)
+        return Envelope(sender="", message_id=synthetic_message_id(raw), source_key=source_key, raw=raw)
 
 
 def _parse(raw: bytes, *, max_bytes: int, source_key: str | None) -> Envelope:
@@ -47,7 +48,7 @@ def _parse(raw: bytes, *, max_bytes: int, source_key: str | None) -> Envelope:
     attached, json_problem = (None, "") if oversize else _safe(lambda: json_attachment(msg), (None, ""))
     return Envelope(
         sender=sender_address(msg),
-        message_id=message_ids[0] if message_ids else _synthetic_id(raw),
+        message_id=message_ids[0] if message_ids else synthetic_message_id(raw),
         subject=" ".join(_header(msg, "Subject").split()),
         text="" if oversize else _safe(lambda: strip_reply(body_text(msg)), ""),
         json_orders=attached,
@@ -168,5 +169,3 @@ def _safe(compute, fallback):  # type: ignore[no-untyped-def]
         return fallback
 
 
-def _synthetic_id(raw: bytes) -> str:
-    return f"<{raw_digest(raw)[:40]}@pbem.invalid>"
