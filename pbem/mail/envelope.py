@@ -19,7 +19,7 @@ from email.utils import getaddresses
 
 from pbem.core.mailidentity import synthetic_message_id
 from pbem.core.messages import Envelope
-from pbem.mail.flowed import unflow
+from pbem.mail.flowed import is_hard_wrapped, unflow, unwrap
 from pbem.mail.htmltext import html_to_text
 from pbem.mail.replytext import strip_reply
 
@@ -33,11 +33,16 @@ def raw_digest(raw: bytes) -> str:
 
 
 def parse_mail(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, source_key: str | None = None) -> Envelope:
-    """Parse `raw` into an Envelope. A mail over `max_bytes` keeps its headers but no text."""
+    """Parse `raw` into an Envelope. A mail over `max_bytes` keeps its headers but no text;
+    so does a mail whose body the parser cannot walk (a multipart nested a thousand deep):
+    its sender still gets an answer."""
     try:
         return _parse(raw, max_bytes=max_bytes, source_key=source_key)
     except Exception:  # noqa: BLE001 - whatever the stdlib trips over, the player still gets an answer
-        return Envelope(sender="", message_id=synthetic_message_id(raw), source_key=source_key, raw=raw)
+        try:
+            return _parse(raw, max_bytes=-1, source_key=source_key)
+        except Exception:  # noqa: BLE001
+            return Envelope(sender="", message_id=synthetic_message_id(raw), source_key=source_key, raw=raw)
 
 
 def _parse(raw: bytes, *, max_bytes: int, source_key: str | None) -> Envelope:
@@ -96,18 +101,58 @@ def sender_address(msg: Message) -> str:
 
 
 def body_text(msg: Message) -> str:
-    """The readable body: text/plain preferred, else HTML converted, format=flowed undone."""
-    part = msg.get_body(preferencelist=("plain", "html")) if isinstance(msg, EmailMessage) else None
-    if part is None:
+    """The readable body: text/plain preferred, else HTML converted, format=flowed undone,
+    and the text of `.txt` attachments after it (orders sent as a file).
+
+    The HTML alternative is taken instead of the plain one when the plain part is empty
+    (some webmail sends an empty text/plain beside the real HTML) or hard-wrapped (webmail
+    breaks plain text at 76–78 columns; the HTML keeps each line whole). Plain text with no
+    HTML beside it has its hard wraps undone (`unwrap`)."""
+    plain, html = _alternative(msg, "plain"), _alternative(msg, "html")
+    plain_text = _plain_text(plain) if plain is not None else ""
+    if html is not None and (not plain_text.strip() or is_hard_wrapped(plain_text)):
+        text = html_to_text(_decoded_text(html))
+    elif plain is not None:
+        text = plain_text if _is_flowed(plain) else unwrap(plain_text)
+    else:
+        text = ""
+    attached = [_decoded_text(part) for part in text_attachments(msg)]
+    return "\n".join([text, *attached]) if attached else text
+
+
+def _alternative(msg: Message, subtype: str) -> Message | None:
+    part = msg.get_body(preferencelist=(subtype,)) if isinstance(msg, EmailMessage) else None
+    if part is None and not msg.is_multipart() and msg.get_content_type() == f"text/{subtype}":
+        part = msg
+    if part is None and subtype == "plain" and not isinstance(msg, EmailMessage):
         part = next((p for p in msg.walk() if p.get_content_maintype() == "text"), None)
-    if part is None:
-        return ""
+    return part
+
+
+def _is_flowed(part: Message) -> bool:
+    return str(part.get_param("format", "")).lower() == "flowed"
+
+
+def _plain_text(part: Message) -> str:
     text = _decoded_text(part)
     if part.get_content_subtype() == "html":
         return html_to_text(text)
-    if str(part.get_param("format", "")).lower() == "flowed":
+    if _is_flowed(part):
         text = unflow(text, delsp=str(part.get_param("delsp", "")).lower() == "yes")
     return text
+
+
+def text_attachments(msg: Message) -> list[Message]:
+    """Plain-text attachments (`*.txt`, or text/plain marked as an attachment): orders
+    written in an editor and attached. Their names are only looked at, never used as paths."""
+    found = []
+    for part in msg.walk():
+        if part.is_multipart() or part.get_content_disposition() != "attachment":
+            continue
+        filename = (part.get_filename() or "").lower()
+        if part.get_content_type() == "text/plain" or filename.endswith(".txt"):
+            found.append(part)
+    return found
 
 
 def json_attachment(msg: Message) -> tuple[list | dict | None, str]:
@@ -150,16 +195,21 @@ def _header(msg: Message, name: str) -> str:
 
 
 def _decoded_text(part: Message) -> str:
+    """The part's text: its declared charset when the bytes really are in it, else UTF-8,
+    else Windows-1252 (a client that labels 8-bit UTF-8 as ASCII is common; replacement
+    characters in an order line would make it unreadable)."""
     try:
-        return str(part.get_content())
-    except Exception:  # noqa: BLE001 - unknown charset or broken transfer encoding
         payload = part.get_payload(decode=True) or b""
-        for charset in (part.get_content_charset() or "utf-8", "utf-8"):
-            try:
-                return payload.decode(charset)
-            except (LookupError, UnicodeDecodeError):
-                continue
-        return payload.decode("latin-1")
+    except Exception:  # noqa: BLE001 - a broken transfer encoding
+        payload = str(part.get_payload()).encode("utf-8", "replace")
+    if not isinstance(payload, bytes):
+        payload = str(payload).encode("utf-8", "replace")
+    for charset in (part.get_content_charset() or "utf-8", "utf-8", "cp1252"):
+        try:
+            return payload.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("latin-1")
 
 
 def _safe(compute, fallback):  # type: ignore[no-untyped-def]
