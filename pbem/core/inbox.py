@@ -17,7 +17,7 @@ from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_mess
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
                               split_orders, with_json_orders)
-from pbem.core.outcomes import CommandError, Outcome, Receipt
+from pbem.core.outcomes import CommandError, Outcome, Receipt, reply_subject
 from pbem.core.store import CampaignNotFound
 
 if TYPE_CHECKING:
@@ -132,9 +132,9 @@ def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
 
 def refusal_mail(service: CampaignService, envelope: Envelope, reason: str, mail_uuid: Any) -> OutgoingMail:
     if service.renderer is None:
-        return OutgoingMail(key=f"refusal:{mail_uuid}", to=envelope.sender, subject="Re: " + envelope.subject,
+        return OutgoingMail(key=f"refusal:{mail_uuid}", to=envelope.sender, subject=reply_subject(envelope.subject),
                             text=reason + "\n")
-    return service.renderer.refusal(envelope.sender, "Re: " + (envelope.subject or "your orders"), reason,
+    return service.renderer.refusal(envelope.sender, reply_subject(envelope.subject), reason,
                                  key=f"refusal:{mail_uuid}", in_reply_to=envelope.message_id)
 
 def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelope) -> MailOutcome:

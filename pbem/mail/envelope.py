@@ -92,9 +92,13 @@ def auto_mail_reason(raw: bytes, *, own_addresses: tuple[str, ...] = ()) -> str 
 
 
 def sender_address(msg: Message) -> str:
-    """The bare, lower-cased address of the author (From, else Sender, else Return-Path)."""
+    """The bare, lower-cased address of the author (From, else Sender, else Return-Path).
+
+    Read from the header as sent, before encoded words are decoded: a display name
+    `=?utf-8?q?=0D=0ABcc=3A_x=40evil?=` must not decode into a second address."""
     for name in ("From", "Sender", "Return-Path"):
-        addresses = [addr for _, addr in getaddresses([_header(msg, name)]) if "@" in addr]
+        raw = next((str(value) for key, value in msg.raw_items() if key.lower() == name.lower()), "")
+        addresses = [addr for _, addr in getaddresses([printable(raw)]) if "@" in addr and addr.isprintable()]
         if addresses:
             return addresses[0].strip().lower()
     return ""
@@ -182,16 +186,24 @@ def _message(raw: bytes, *, headers_only: bool) -> Message:
 
 
 def _header(msg: Message, name: str) -> str:
-    """A header as text; a header the stdlib cannot parse falls back to its decoded raw value."""
+    """A header as text, control characters removed (they would travel into the answer's
+    headers and the logs); a header the stdlib cannot parse falls back to its decoded raw value."""
     try:
         value = msg.get(name)
-        return "" if value is None else str(value)
+        text = "" if value is None else str(value)
     except Exception:  # noqa: BLE001 - policy.default chokes on some broken headers
         raw = next((value for key, value in msg.raw_items() if key.lower() == name.lower()), "")
         try:
-            return str(make_header(decode_header(raw)))
+            text = str(make_header(decode_header(raw)))
         except Exception:  # noqa: BLE001
-            return str(raw)
+            text = str(raw)
+    return printable(text)
+
+
+def printable(text: str) -> str:
+    """`text` without control or format characters (NUL, CR, LF, escape, bidi overrides …);
+    tabs and line breaks become spaces."""
+    return "".join(c if c.isprintable() else " " for c in text if c.isprintable() or c in "\t\r\n")
 
 
 def _decoded_text(part: Message) -> str:
