@@ -2,7 +2,7 @@
 
 `<name>.expected.txt` holds the text pbem must find, or `AUTO: <reason>` for mail that must
 never be answered; `<name>.expected.json` the decoded JSON attachment, if any;
-`<name>.orders.txt` the order blocks that text yields (`orders_of`); `<name>_redelivered.eml`
+`<name>.orders.txt` the order blocks that text yields (`intakebench.orders_of`); `<name>_redelivered.eml`
 the same mail after one more delivery hop, which must be recognised as the same mail.
 """
 
@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 
 from pbem.core.mailidentity import content_digest
-from pbem.core.messages import Envelope
-from pbem.core.orders import orders_from_json, signon_blocks, split_orders, with_json_orders
 from pbem.mail.envelope import auto_mail_reason, parse_mail
 from pbem.mail.htmltext import html_to_text
+from pbem.mail.intakebench import orders_of
 from pbem.mail.replytext import strip_reply
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -28,22 +27,6 @@ MAILS = sorted(CORPUS.glob("*.eml"))
 
 def expected(eml: Path) -> str:
     return (CORPUS / f"{eml.stem}.expected.txt").read_text(encoding="utf-8").rstrip("\n")
-
-
-def orders_of(envelope: Envelope) -> str:
-    """Each SIGNON block of the mail as the service reads it: who signs on, then its order
-    lines, policies and READY; a block that will be refused says why."""
-    text = envelope.text
-    if envelope.json_orders is not None:
-        text = with_json_orders(orders_from_json(envelope.json_orders), text)
-    blocks = []
-    for block in signon_blocks(text):
-        parts = split_orders(block.text, first_line=block.first_line)
-        head = (f"SIGNON {parts.signon.player} {parts.signon.campaign}" if parts.signon
-                else f"REFUSED: {parts.signon_error or 'no SIGNON'}")
-        lines = [head, *(line for _, line in parts.orders), *(p.text for p in parts.policies)]
-        blocks.append("\n".join(lines + (["READY"] if parts.ready else [])))
-    return "\n\n".join(blocks)
 
 
 def test_corpus_is_complete() -> None:
