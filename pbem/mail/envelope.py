@@ -129,7 +129,7 @@ def body_text(msg: Message) -> str:
         text = plain_text if _is_flowed(plain) else unwrap(plain_text)
     else:
         text = ""
-    attached = [_decoded_text(part) for part in text_attachments(msg)]
+    attached = [_decoded_text(part) for part in text_attachments(msg) if part is not plain and part is not html]
     return "\n".join([text, *attached]) if attached else text
 
 

@@ -51,6 +51,8 @@ _CLOSING = re.compile(
     r"met vriendelijke groet|mvh|hälsningar)\s*[,.!]*\s*$",
     re.IGNORECASE,
 )
+_PRESS = re.compile(r"^\s*PRESS\s+TO\b", re.IGNORECASE)
+_ENDPRESS = re.compile(r"^\s*ENDPRESS\s*$", re.IGNORECASE)
 _PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"
 _PGP_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
 _PGP_END = "-----END PGP SIGNATURE-----"
@@ -133,7 +135,7 @@ def strip_reply(text: str) -> str:
     lines = unarmor(text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufeff", "").split("\n"))
     kept: list[str] = []
     last_signoff: int | None = None
-    in_orders = False
+    in_orders = in_press = False
     i = 0
     while i < len(lines):
         line = lines[i].replace("\xa0", " ").rstrip()
@@ -144,8 +146,8 @@ def strip_reply(text: str) -> str:
             continue
         if any(stop.match(line) for stop in _HARD_STOPS) or _is_header_block(lines, i):
             break
-        if in_orders and _CLOSING.match(line):
-            break
+        if in_orders and not in_press and _CLOSING.match(line):
+            break  # a signature: "Thanks!" inside a press message is the message
         if _is_quote(line):
             i += 1
             continue
@@ -156,6 +158,7 @@ def strip_reply(text: str) -> str:
             i += span
             continue
         in_orders = in_orders or bool(_SIGNON.match(line))
+        in_press = bool(_PRESS.match(line)) or (in_press and not _ENDPRESS.match(line))
         kept.append(line)
         i += 1
     if last_signoff is not None and not any(_SIGNON.match(line) for line in kept[last_signoff:]):

@@ -74,6 +74,8 @@ def test_pgp_mime_signed_mail_reads_the_signed_part_and_ignores_the_signature() 
 def test_a_closing_line_ends_the_orders_when_there_is_no_signoff() -> None:
     assert strip_reply("SIGNON a b c\nBID 3\n\nCheers,\nAnn\nMobile: +33 6 12 34 56 78") == "SIGNON a b c\nBID 3"
     assert strip_reply("Thanks!\n\nSIGNON a b c\nBID 3") == "Thanks!\n\nSIGNON a b c\nBID 3"  # before SIGNON: prose
+    press = "SIGNON a b c\nPRESS TO ENG\nDear cousin,\nThanks!\nENDPRESS\nBID 3\nSIGNOFF"
+    assert strip_reply(press) == press
 
 
 # 5. body parts
@@ -117,6 +119,9 @@ def test_a_txt_attachment_of_orders_is_read() -> None:
     message.add_attachment(ORDERS.encode(), maintype="text", subtype="plain", filename="../../etc/orders.txt")
     text = parse_mail(message.as_bytes()).text
     assert text.endswith(ORDERS) and split_orders(text).orders == [(4, "FRA I BUILD TROOP Q2 AT Paris")]
+    only_the_file = (HEAD + "Content-Type: text/plain\r\nContent-Disposition: attachment; filename=orders.txt\r\n\r\n"
+                     + ORDERS).encode()
+    assert parse_mail(only_the_file).text == ORDERS  # read once, not as body and again as attachment
 
 
 def test_text_after_a_json_attachment_is_not_more_orders() -> None:
