@@ -7,30 +7,48 @@ the same replies, derived again from the log.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from pbem.core.campaign import InboundMail
+from pbem.core.campaign import Campaign, InboundMail
+from pbem.core.gm import GameMaster
 from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
                               split_orders, with_json_orders)
 from pbem.core.outcomes import CommandError, Outcome, Receipt, reply_subject
+from pbem.core.service import CampaignService, authenticate
 from pbem.core.store import CampaignNotFound
 
-if TYPE_CHECKING:
-    from pbem.core.service import CampaignService
+
+def mail_identity(envelope: Envelope) -> tuple[str, UUID]:
+    """What makes a received mail the same mail again: its digest, which survives the trace
+    headers each delivery adds (`pbem.core.mailidentity`), and the id of the fact that
+    records it."""
+    digest = content_digest(envelope.raw or envelope.text.encode())
+    return digest, InboundMail.create_id(envelope.message_id, digest)
+
+
+def legacy_mail_id(envelope: Envelope) -> UUID:
+    """The id a mail was recorded under before its digest left trace headers out (the digest
+    of the raw mail, and so the synthetic Message-ID of a mail without one): old logs hold it."""
+    raw = envelope.raw or envelope.text.encode()
+    message_id = envelope.message_id
+    if message_id == synthetic_message_id(raw):
+        message_id = f"<{legacy_digest(raw)[:40]}@pbem.invalid>"
+    return InboundMail.create_id(message_id, legacy_digest(raw))
 
 
 def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
     """Record one received mail and answer it; the same mail again changes nothing
     and returns the same replies. Each SIGNON…SIGNOFF block is read and answered on its
-    own, recorded under the mail's key plus its place in the mail."""
-    digest, legacy_uuid = mail_identity(envelope)
-    legacy = _recorded(service, legacy_uuid)
-    if legacy is not None:  # recorded before mail keys left trace headers out: answered as it was then
+    own, recorded under the mail's id (the first) or its digest plus its place in the mail."""
+    digest, mail_uuid = mail_identity(envelope)
+    legacy = _recorded(service, legacy_mail_id(envelope))
+    if legacy is not None:  # recorded by an older pbem: answered as it was then
         return replay_mail(service, legacy, envelope)
     text, json_problem = envelope.text, envelope.json_problem
     if envelope.json_orders is not None:
@@ -56,9 +74,7 @@ def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
 def _recorded(service: CampaignService, mail_uuid: UUID) -> InboundMail | None:
     try:
         return service.store.repository.get(mail_uuid)
-    except Exception as error:
-        if type(error).__name__ != "AggregateNotFoundError":
-            raise
+    except AggregateNotFoundError:
         return None
 
 
@@ -84,10 +100,12 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
             pass
         return MailOutcome(campaign=name)
     refusal = json_problem or refusal_reason(parts, envelope)
-    player, copy_to = "", None
+    player, copy_to, role = "", None, ""
     if not refusal:
-        try:
-            player, copy_to = service.authenticate(name, parts.signon.player, parts.signon.token, envelope.sender)
+        try:  # against the campaign as the service holds it (a daemon's: no reload)
+            projection = service.live(name)
+            player, copy_to = authenticate(projection, parts.signon.player, parts.signon.token, envelope.sender)
+            role = projection.data.players[player].role
         except (CommandError, CampaignNotFound) as error:
             refusal = str(error)
     if refusal:
@@ -97,9 +115,12 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
             return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
         return MailOutcome(campaign=name, replies=(refusal_mail(service, envelope, refusal, mail_uuid),))
     try:
-        outcome = service.submit(name, player, text, mail_id=str(mail_uuid),
-                              in_reply_to=envelope.message_id,
-                              inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts)
+        if parts.gm and role == "gm":
+            outcome = gm_mail(service, name, player, parts, envelope.message_id,
+                              lambda versions: inbound(f"orders of {player}", versions))
+        else:
+            outcome = service.submit(name, player, text, mail_id=str(mail_uuid), in_reply_to=envelope.message_id,
+                                     inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts)
     except IntegrityError:
         return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
     replies = list(outcome.mail)
@@ -107,18 +128,6 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
         copy = outcome.receipt.model_copy(update={"to": copy_to})
         replies.append(service.renderer.receipt(copy, key=f"receipt-copy:{name}:{mail_uuid}", in_reply_to=None))
     return MailOutcome(campaign=name, replies=tuple(replies))
-
-def mail_identity(envelope: Envelope) -> tuple[str, UUID]:
-    """The mail's digest, which survives trace headers (`pbem.core.mailidentity`; its key is
-    Message-ID + digest), and the key it had before (the digest of the raw mail), under which
-    old logs recorded it."""
-    raw = envelope.raw or envelope.text.encode()
-    digest = content_digest(raw)
-    legacy_id = envelope.message_id
-    if legacy_id == synthetic_message_id(raw):
-        legacy_id = f"<{legacy_digest(raw)[:40]}@pbem.invalid>"
-    return digest, InboundMail.create_id(legacy_id, legacy_digest(raw))
-
 
 def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
     if parts.signon_error:
@@ -147,24 +156,23 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
     name = inbound.campaign
     projection = service.loader.load(name, upto=last)
     events = list(service.loader.campaign_events(name, gt=first - 1, lte=last))
-    orders = next((e for e in events if type(e).__name__ in ("OrdersSubmitted", "OrdersRejected")), None)
+    orders = next((e for e in events if isinstance(e, (Campaign.OrdersSubmitted, Campaign.OrdersRejected))), None)
     player = orders.player if orders is not None else inbound.outcome.removeprefix("orders of ")
     record = projection.data.players[player]
     receipt = Receipt(campaign=name, player=player, to=record.address, timezone=record.timezone,
-                      accepted=orders is None or type(orders).__name__ == "OrdersSubmitted",
+                      accepted=orders is None or isinstance(orders, Campaign.OrdersSubmitted),
                       reason=getattr(orders, "reason", ""), verdicts=getattr(orders, "verdicts", []),
                       step=getattr(orders, "step", None))
-    outcome = Outcome(name, receipt, sum(1 for e in events if type(e).__name__ == "StepResolved"))
+    outcome = Outcome(name, receipt, sum(1 for e in events if isinstance(e, Campaign.StepResolved)))
     receipt.steps_resolved = outcome.steps_resolved
     service.fill_owed(receipt, projection)
-    mail = service.mail_for(outcome, projection, first - 1, str(inbound.id), envelope.message_id)
+    mail = service.mail_for(outcome, projection, first - 1, events,
+                            (f"receipt:{name}:{inbound.id}", envelope.message_id))
     return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail))
 
 def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, in_reply_to: str | None,
              inbound: Callable[[list[int]], InboundMail] | None) -> Outcome:
     """Carry out the GM commands of a mail from the GM, each a fact of its own."""
-    from pbem.core.gm import GameMaster
-
     master = GameMaster(service)
     outcome = Outcome(name)
     lines = []

@@ -9,8 +9,8 @@ order, and the body, with line endings and trailing blanks normalised (relays re
 A mail without Message-ID is named by that digest alone, so it too survives the trace.
 
 Upgrade: mail recorded before this naming was keyed by the digest of the whole raw mail
-(`legacy_digest`). The inbox looks a mail up under its content key first, then under its
-legacy key, so an old mail delivered again byte for byte is still recognised. A copy of an
+(`legacy_digest`). The inbox looks a mail up under its legacy key as well as its content
+key, so an old mail delivered again byte for byte is still recognised. A copy of an
 old mail that gained a trace header *after* the upgrade matches neither key and is recorded
 once more: that is the one case the upgrade cannot close, since the old key kept no trace of
 which headers were trace.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.outcomes import reply_subject
 from pbem.mail.compose import compose
@@ -26,8 +27,8 @@ from tests.mail.test_intake_defects import minigame_registered, mail, receipt_te
 
 def test_wrong_token_and_wrong_address_get_the_same_refusal() -> None:
     svc = service()
-    wrong_token = svc.handle_mail(parse_mail(mail("SIGNON ann g guess\nBID 3\nSIGNOFF\n")))
-    wrong_address = svc.handle_mail(parse_mail(
+    wrong_token = handle_mail(svc, parse_mail(mail("SIGNON ann g guess\nBID 3\nSIGNOFF\n")))
+    wrong_address = handle_mail(svc, parse_mail(
         mail("SIGNON ann g ann-tok\nBID 3\nSIGNOFF\n", message_id="<other@example.org>")
         .replace(b"From: Ann Example <ann@example.org>", b"From: Mallory <mallory@example.net>")))
     assert receipt_text(wrong_token) == receipt_text(wrong_address)
@@ -51,7 +52,7 @@ def test_the_refusal_limit_follows_the_claimed_player_not_only_the_address(tmp_p
 def test_a_receipt_of_junk_is_capped() -> None:
     svc = service()
     junk = "\n".join(f"junk line {n} qwertyuiop" for n in range(1500))
-    outcome = svc.handle_mail(parse_mail(mail(f"SIGNON ann g ann-tok\n{junk}\nBID 3\nSIGNOFF\n")))
+    outcome = handle_mail(svc, parse_mail(mail(f"SIGNON ann g ann-tok\n{junk}\nBID 3\nSIGNOFF\n")))
     receipt = next(m for m in outcome.replies if m.key.startswith("receipt"))
     assert "1401 more lines not echoed" in receipt.text and "1401 more lines not echoed" in (receipt.html or "")
     assert len(receipt.text) + len(receipt.html or "") < 120_000
@@ -70,7 +71,7 @@ def test_a_multipart_nested_a_thousand_deep_still_names_its_sender_and_is_answer
     envelope = parse_mail(deep_mail(1000))
     assert (envelope.sender, envelope.message_id, envelope.subject) == ("deep@example.org", "<deep@example.org>",
                                                                         "deep")
-    outcome = service().handle_mail(envelope)
+    outcome = handle_mail(service(), envelope)
     assert [m.to for m in outcome.replies] == ["deep@example.org"]
 
 
@@ -103,7 +104,7 @@ def test_control_characters_never_reach_outgoing_headers_or_logs(caplog: pytest.
 
 def test_press_to_a_power_nobody_holds_is_not_reported_as_relayed() -> None:
     svc = service()
-    outcome = svc.handle_mail(parse_mail(mail("SIGNON ann g ann-tok\nPRESS TO Atlantis\nhello\nENDPRESS\nSIGNOFF\n")))
+    outcome = handle_mail(svc, parse_mail(mail("SIGNON ann g ann-tok\nPRESS TO Atlantis\nhello\nENDPRESS\nSIGNOFF\n")))
     text = receipt_text(outcome)
     assert "press to Atlantis not sent: no player holds Atlantis" in text and "relayed" not in text
     assert not [e for e in svc.loader.campaign_events("g") if type(e).__name__ == "PressRelayed"]
@@ -121,5 +122,5 @@ def test_subjects_do_not_grow_re_re(subject: str, answer: str) -> None:
 
 
 def test_a_refusal_to_a_reply_does_not_say_re_twice() -> None:
-    outcome = service().handle_mail(parse_mail(mail("no orders here\n")))
+    outcome = handle_mail(service(), parse_mail(mail("no orders here\n")))
     assert [m.subject for m in outcome.replies] == ["Re: [g] bidding report"]

@@ -13,6 +13,7 @@ import pytest
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import InboundMail
 from pbem.core.mailidentity import content_digest, legacy_digest
+from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
@@ -81,10 +82,10 @@ def receipt_text(outcome) -> str:  # type: ignore[no-untyped-def]
 
 def test_a_second_delivery_with_one_more_trace_header_is_the_same_mail() -> None:
     svc = service()
-    first = svc.handle_mail(parse_mail(mail("SIGNON ann g ann-tok\nBID 3\nSIGNOFF\n")))
-    newer = svc.handle_mail(parse_mail(mail("SIGNON ann g ann-tok\nBID 5\nSIGNOFF\n",
+    first = handle_mail(svc, parse_mail(mail("SIGNON ann g ann-tok\nBID 3\nSIGNOFF\n")))
+    newer = handle_mail(svc, parse_mail(mail("SIGNON ann g ann-tok\nBID 5\nSIGNOFF\n",
                                             message_id="<CAJx7Q1-def@mail.example.org>")))
-    again = svc.handle_mail(parse_mail(mail("SIGNON ann g ann-tok\nBID 3\nSIGNOFF\n", trace=SECOND_HOP)))
+    again = handle_mail(svc, parse_mail(mail("SIGNON ann g ann-tok\nBID 3\nSIGNOFF\n", trace=SECOND_HOP)))
     assert not first.duplicate and not newer.duplicate and again.duplicate
     assert list(bids(svc).values()) == [5]  # the old bid did not overwrite the newer one
     assert [m.key for m in again.replies] == [m.key for m in first.replies if m.key.startswith("receipt")]
@@ -96,8 +97,8 @@ def test_a_mail_without_message_id_keeps_its_identity_through_relays() -> None:
     assert parse_mail(raw).message_id == parse_mail(relayed).message_id
     assert content_digest(raw) == content_digest(relayed)
     svc = service()
-    svc.handle_mail(parse_mail(raw))
-    assert svc.handle_mail(parse_mail(relayed)).duplicate
+    handle_mail(svc, parse_mail(raw))
+    assert handle_mail(svc, parse_mail(relayed)).duplicate
 
 
 def test_the_identity_still_tells_different_mails_apart() -> None:
@@ -116,7 +117,7 @@ def test_a_mail_recorded_under_the_old_key_is_still_recognised() -> None:
                       outcome="refused: recorded by an older pbem")
     assert old.id == InboundMail.create_id(envelope.message_id, legacy_digest(raw))
     svc.store.save(old)
-    outcome = svc.handle_mail(envelope)
+    outcome = handle_mail(svc, envelope)
     assert outcome.duplicate and "recorded by an older pbem" in receipt_text(outcome)
     assert bids(svc) == {}
 
@@ -125,7 +126,7 @@ def test_a_mail_recorded_under_the_old_key_is_still_recognised() -> None:
 
 def test_a_greeting_above_signon_is_not_an_order_and_is_mentioned_once() -> None:
     svc = service()
-    outcome = svc.handle_mail(parse_mail(mail(
+    outcome = handle_mail(svc, parse_mail(mail(
         "Hi GM,\n\nhere are my orders for this turn.\n\nSIGNON ann g ann-tok\nBID 3\nSIGNOFF\n\nCheers,\nAnn\n")))
     text = receipt_text(outcome)
     assert list(bids(svc).values()) == [3]
@@ -144,19 +145,19 @@ def test_two_blocks_in_one_mail_are_each_read_and_answered() -> None:
     raw = mail(body).replace(b"From: Ann Example <ann@example.org>", b"From: Ann Example <ann@example.org>")
     svc.create("h", "minigame", {"rounds": 3}, [PLAYERS[0], PLAYERS[1].model_copy(update={"address": "ann@example.org"})],
                settings={"deadline_hours": 24}, secret=bytes(range(32)))
-    outcome = svc.handle_mail(parse_mail(raw.replace(b" g ", b" h ")))
+    outcome = handle_mail(svc, parse_mail(raw.replace(b" g ", b" h ")))
     receipts = [m for m in outcome.replies if m.key.startswith("receipt")]
     assert len(receipts) == 2 and all("orders received" in m.subject for m in receipts)
     submitted = [e for e in svc.loader.campaign_events("h") if type(e).__name__ == "OrdersSubmitted"]
     assert sorted((e.player, e.lines) for e in submitted) == [("ann", ["BID 3"]), ("bob", ["BID 1"])]
-    again = svc.handle_mail(parse_mail(raw.replace(b" g ", b" h ")))
+    again = handle_mail(svc, parse_mail(raw.replace(b" g ", b" h ")))
     assert again.duplicate and [m.key for m in again.replies if m.key.startswith("receipt")] == \
         [m.key for m in receipts]
 
 
 def test_a_malformed_later_signon_does_not_refuse_the_valid_block() -> None:
     svc = service()
-    outcome = svc.handle_mail(parse_mail(mail("SIGNON ann g ann-tok\nBID 3\nSIGNOFF\n\nSIGNON bob\nBID 1\n")))
+    outcome = handle_mail(svc, parse_mail(mail("SIGNON ann g ann-tok\nBID 3\nSIGNOFF\n\nSIGNON bob\nBID 1\n")))
     keys = [m.key.split(":")[0] for m in outcome.replies if m.key.startswith(("receipt", "refusal"))]
     assert keys == ["receipt", "refusal"]
     assert list(bids(svc).values()) == [3]
@@ -166,5 +167,5 @@ def test_a_malformed_later_signon_does_not_refuse_the_valid_block() -> None:
 def test_a_block_recorded_alone_is_keyed_apart_from_the_mail() -> None:
     envelope = Envelope(sender="ann@example.org", message_id="<m@x>", text="SIGNON ann g ann-tok\nBID 3", raw=b"x")
     svc = service()
-    assert not svc.handle_mail(envelope).duplicate
-    assert svc.handle_mail(envelope).duplicate
+    assert not handle_mail(svc, envelope).duplicate
+    assert handle_mail(svc, envelope).duplicate

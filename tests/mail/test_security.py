@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pbem.core import service as service_module
+from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
@@ -50,7 +51,7 @@ def every_mail(svc: CampaignService) -> list:
             ("ann", "SIGNON ann g ann-tok\nREROLL\nSIGNOFF")]):
         envelope = Envelope(sender=f"{who}@example.org", message_id=f"<s{n}@example.org>", text=body,
                             raw=body.encode() + bytes([n]))
-        mails += svc.handle_mail(envelope).replies
+        mails += handle_mail(svc, envelope).replies
     return mails
 
 
