@@ -134,11 +134,10 @@ def body_text(msg: Message) -> str:
 
 
 def _alternative(msg: Message, subtype: str) -> Message | None:
+    """The body part of `subtype`; a lone text part counts even when marked as an attachment."""
     part = msg.get_body(preferencelist=(subtype,)) if isinstance(msg, EmailMessage) else None
     if part is None and not msg.is_multipart() and msg.get_content_type() == f"text/{subtype}":
         part = msg
-    if part is None and subtype == "plain" and not isinstance(msg, EmailMessage):
-        part = next((p for p in msg.walk() if p.get_content_maintype() == "text"), None)
     return part
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 
+from pbem.core.orders import ENVELOPE_KEYWORDS
+
 WRAP_WIDTH = 78
 _MIN_WRAPPED = 60  # a line shorter than this was ended by its writer, not by a wrap
-_KEYWORD = re.compile(r"^\s*(SIGNON|SIGNOFF|PRESS|ENDPRESS|READY|POLICY|GM|ABSENT|EXPLAIN)\b", re.IGNORECASE)
+_KEYWORD = re.compile(r"^\s*(" + "|".join(ENVELOPE_KEYWORDS) + r")\b", re.IGNORECASE)
 
 
 def _split_quote(line: str) -> tuple[int, str]:
