@@ -43,8 +43,9 @@ _FRAGMENTS = [
 @dataclass(frozen=True)
 class FuzzTarget:
     """A reader of untrusted text (an order grammar, a scenario loader): `call` on mutated
-    `seeds` (and, for `takes_lines`, on the order lines of each fuzzed mail) may only raise
-    one of `refusals`, its way of saying the text is wrong."""
+    `seeds` may only raise one of `refusals`, its way of saying the text is wrong. A target
+    that `takes_lines` (a grammar) is given order lines as the order envelope hands them
+    over — the lines of each fuzzed mail, and of each mutated seed: stripped, never blank."""
 
     name: str
     seeds: tuple[str, ...]
@@ -186,8 +187,11 @@ def run_intake_bench(n_inputs: int = 100_000, *, seed: int = 0, targets: Sequenc
         for target in targets:
             if number % target.every:
                 continue
-            texts = list(lines[:20]) if target.takes_lines else []
-            texts.append(mutate(rng.choice(target.seeds).encode(), rng).decode("utf-8", "replace"))
+            mutated = mutate(rng.choice(target.seeds).encode(), rng).decode("utf-8", "replace")
+            if target.takes_lines:  # as the order envelope hands them over: stripped, never blank
+                texts = lines[:20] + [line for _, line in split_orders(mutated).orders]
+            else:
+                texts = [mutated]
             for text in texts:
                 runs[target.name] += 1
                 attempt(target.name, text, lambda: target.call(text), target.refusals)
