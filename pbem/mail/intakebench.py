@@ -189,7 +189,7 @@ def run_intake_bench(n_inputs: int = 100_000, *, seed: int = 0, targets: Sequenc
                 continue
             mutated = mutate(rng.choice(target.seeds).encode(), rng).decode("utf-8", "replace")
             if target.takes_lines:  # as the order envelope hands them over: stripped, never blank
-                texts = lines[:20] + [line for _, line in split_orders(mutated).orders]
+                texts = lines[:20] + [line for _, line in split_orders(mutated).orders][:20]
             else:
                 texts = [mutated]
             for text in texts:
