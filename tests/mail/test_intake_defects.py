@@ -13,7 +13,7 @@ import pytest
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import InboundMail
 from pbem.core.mailidentity import content_digest, legacy_digest
-from pbem.core.inbox import handle_mail
+from pbem.core.inbox import handle_mail, mail_identity
 from pbem.core.messages import Envelope
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
@@ -164,8 +164,10 @@ def test_a_malformed_later_signon_does_not_refuse_the_valid_block() -> None:
     assert "SIGNON needs three words" in receipt_text(outcome)
 
 
-def test_a_block_recorded_alone_is_keyed_apart_from_the_mail() -> None:
+def test_a_mail_with_one_block_keeps_the_mail_key() -> None:
     envelope = Envelope(sender="ann@example.org", message_id="<m@x>", text="SIGNON ann g ann-tok\nBID 3", raw=b"x")
     svc = service()
-    assert not handle_mail(svc, envelope).duplicate
-    assert handle_mail(svc, envelope).duplicate
+    first = handle_mail(svc, envelope)
+    assert not first.duplicate and handle_mail(svc, envelope).duplicate
+    _, mail_uuid = mail_identity(envelope)
+    assert [m.key for m in first.replies if m.key.startswith("receipt")] == [f"receipt:g:{mail_uuid}"]
