@@ -7,13 +7,17 @@ import hashlib
 import json
 import os
 import sys
+import time
+from collections import Counter
 from functools import partial
+from importlib import metadata
 from pathlib import Path
 from typing import Optional
 
 import typer
 from pydantic import ValidationError
 
+from pbem import __version__
 from pbem.app import build_service, home_dir, queue_mail
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
@@ -21,6 +25,7 @@ from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
 from pbem.core.datafile import DataFileError, load_data_file
 from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
+from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
 from pbem.core.store import CampaignNotFound
@@ -49,6 +54,30 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
                ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError)
+
+
+def _print_version(wanted: bool) -> None:
+    """`pbem --version`: pbem's, the engine of every installed ruleset (the version each step
+    it resolves records), and the event store library's."""
+    if not wanted:
+        return
+    typer.echo(f"pbem {__version__}")
+    for name in rulesets.available():
+        try:
+            ruleset = rulesets.load(name)
+        except Exception as error:  # a broken plug-in is reported, not fatal to the listing
+            typer.echo(f"ruleset {name}: cannot be loaded ({type(error).__name__}: {error})")
+            continue
+        typer.echo(f"ruleset {name} {ruleset.version} (engine {engine_version(ruleset)})")
+    typer.echo(f"eventsourcing {metadata.version('eventsourcing')}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _global_options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                                 help="Print the versions of pbem, its rulesets and its event "
+                                                      "store.")) -> None:
+    """The options before any command (`--version`)."""
 
 
 class Failure(Exception):
@@ -226,11 +255,12 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
 
 @app.command()
 def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
-    """Replay the whole log and check every recorded state hash."""
+    """Replay the whole log and check every recorded state hash; says which steps another
+    engine version (an earlier pbem) resolved."""
     from pbem.core.dice import commitment
 
     service = build_service(home)
-    projection = service.loader.load(campaign, use_snapshots=False, history=False)
+    projection = service.loader.load(campaign, use_snapshots=False)
     if commitment(projection.secret) != projection.data.commitment:
         _fail(f"{campaign}: the dice secret does not match the published commitment")
     if projection.divergences:
@@ -238,6 +268,10 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
         _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
               f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
     typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
+    others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)
+    for engine, count in sorted(others.items()):
+        typer.echo(f"  {count} of them resolved by {engine}: replayed by {projection.engine_version}, "
+                   f"their recorded hashes stand")
 
 
 @app.command()
@@ -260,6 +294,28 @@ def run(once: bool = typer.Option(False, "--once", help="Process what waits, sen
     stats = run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick)
     if once:
         typer.echo(f"{stats.received} mails read, {stats.sent} mails sent")
+
+
+@app.command()
+def health(max_age: Optional[float] = typer.Option(None, "--max-age", help="Seconds the daemon's last heartbeat "
+                                                   "may be old (default: three clock ticks, at least 300)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Whether `pbem run`'s loop is alive in this home: exit 0 if its heartbeat is fresh, 1 if
+    not (for a container's HEALTHCHECK or a monitor)."""
+    from pbem.mail.daemon import HEARTBEAT
+    from pbem.mail.settings import load_settings
+
+    directory = home_dir(home)
+    limit = max_age if max_age is not None else max(300.0, 3 * load_settings(directory).tick_seconds)
+    try:
+        age = time.time() - (directory / HEARTBEAT).stat().st_mtime
+    except FileNotFoundError:
+        typer.echo(f"unhealthy: no daemon runs in {directory} (no {HEARTBEAT})", err=True)
+        raise typer.Exit(1) from None
+    if age > limit:
+        typer.echo(f"unhealthy: the daemon's loop last beat {age:.0f} s ago (more than {limit:.0f} s)", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"healthy: the daemon's loop beat {age:.0f} s ago")
 
 
 @app.command()
@@ -603,7 +659,10 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        # Outside standalone mode the CLI library returns a command's exit code instead of exiting.
+        status = app(standalone_mode=False)
+        if isinstance(status, int) and status:
+            sys.exit(status)
     except Failure as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)

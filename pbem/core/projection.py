@@ -28,6 +28,11 @@ from pbem.core.state_edits import StateEdit, apply_edits
 CORE_VERSION = "2"
 
 
+def engine_version(ruleset: Ruleset) -> str:
+    """What a step is resolved by, recorded with it: the ruleset, its version and the fold's."""
+    return f"{ruleset.name}/{ruleset.version}+core{CORE_VERSION}"
+
+
 class AnswerRecord(msgspec.Struct, frozen=True):
     value: Any
     source: str
@@ -100,13 +105,15 @@ def decode_snapshot(raw: bytes) -> ProjectionData:
 
 @dataclass(frozen=True)
 class ResolvedStep:
-    """A step as it was resolved: its key, version in the log, result and hash."""
+    """A step as it was resolved: its key, version in the log, result and hash, and the
+    engine version its `StepResolved` fact records (an earlier pbem's, after an upgrade)."""
 
     step: str
     version: int
     result: StepResult
     state_hash: str
     recorded_hash: str
+    engine_version: str
 
 
 @dataclass(frozen=True)
@@ -152,7 +159,7 @@ class CampaignProjection:
 
     @property
     def engine_version(self) -> str:
-        return f"{self.ruleset.name}/{self.ruleset.version}+core{CORE_VERSION}"
+        return engine_version(self.ruleset)
 
     # -- the fold ---------------------------------------------------------
     def apply(self, event: Any) -> None:
@@ -353,15 +360,17 @@ class CampaignProjection:
         if result is None or result.step != e.step or not result.completed:
             computed = "incomplete" if result is not None and not result.completed else "no such step"
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, computed,
-                                               f"the step did not resolve on replay ({computed})"))
+                                               f"the step did not resolve on replay ({computed})"
+                                               + self._engines_differ(e)))
             return
         encoded = self.ruleset.encode_state(state)
         digest = sha256_hex(encoded)
         if digest != e.state_hash:
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, digest,
-                                               "state hash differs"))
+                                               "state hash differs" + self._engines_differ(e)))
         if self.keep_history:
-            self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash))
+            self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash,
+                                              e.engine_version))
         self.data.state = encoded
         self._pristine = state
         self.data.last_hash = digest
@@ -372,6 +381,12 @@ class CampaignProjection:
         self.data.step = None
         self._forget_clock(e.step)
         self._invalidate()
+
+    def _engines_differ(self, e: Campaign.StepResolved) -> str:
+        """A divergence's note when another engine version resolved the step (pbem was upgraded)."""
+        if e.engine_version == self.engine_version:
+            return ""
+        return f" (resolved by {e.engine_version}, replayed by {self.engine_version})"
 
     def _forget_clock(self, step: str) -> None:
         """A resolved step's deadline bookkeeping is done with: dropping it keeps the

@@ -44,6 +44,9 @@ logger = logging.getLogger("pbem.mail.daemon")
 TickHook = Callable[[datetime], Iterable[OutgoingMail] | None]
 BATCH = 50
 RECONNECT_CAP_SECONDS = 60.0
+HEARTBEAT = "daemon.heartbeat"
+"""A file in the home touched at every turn of the receive loop (so at least every tick or
+reconnect wait) and removed when the daemon stops: `pbem health` reads its age."""
 
 
 @dataclass
@@ -83,6 +86,7 @@ class Daemon:
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._next_tick = 0.0
+        self._heartbeat = settings.home / HEARTBEAT
 
     def _outbox(self) -> Outbox:
         return Outbox(self.settings.state_path, retry_base=self.settings.retry_base_seconds,
@@ -117,6 +121,7 @@ class Daemon:
             self._worker.shutdown(wait=True)
             self._intake.outbox.close()
             self._send_outbox.close()
+            self._heartbeat.unlink(missing_ok=True)
             log_event(logger, "daemon.stop", received=self.stats.received, sent=self.stats.sent)
         return self.stats
 
@@ -124,6 +129,7 @@ class Daemon:
         failures = 0
         skipped: set[str] = set()  # mails the handler failed on: retried on the next start
         while not self.stop_event.is_set():
+            self._heartbeat.touch()
             await self._tick_if_due()
             try:
                 batch = [m for m in await self._in_worker(self.source.fetch, BATCH) if m.source_key not in skipped]

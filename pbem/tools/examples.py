@@ -10,12 +10,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem import resources
 from pbem.core.datafile import load_data_file
 from pbem.core.gm import GameMaster
 from pbem.core.outcomes import Outcome
 from pbem.core.service import CampaignService, CommandError, PlayerSpec
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = resources.examples_dir()
 
 
 def demo_dir(ruleset: str, example: str = "demo") -> Path:

@@ -9,14 +9,14 @@ so order sets are several lines long and every line is checked and carried out.
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
+from pbem import resources
 from pbem.core.engine import Request
 from pbem.rules.ratio_regis.impulse import run_script
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "ratio-regis" / "scenario.toml"
+EXAMPLE = resources.examples_dir() / "ratio-regis" / "scenario.toml"
 BENCH_TURNS = 5000
 
 
