@@ -607,6 +607,31 @@ def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
     _print_figures(result, as_json)
 
 
+@bench_app.command("intake")
+def bench_intake(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                 inputs: int = typer.Option(100_000, "--inputs", help="Mutated mails to try."),
+                 seed: int = typer.Option(0, "--seed", help="Seed of the mutations (the run is deterministic).")) -> None:
+    """Real-client mail read exactly (the corpus), and mutated mail, order lines and scenarios
+    never escaping as an exception, one mail in 100 through the real campaign service."""
+    import tempfile
+    import tomllib
+
+    from pbem.mail.intakebench import FuzzTarget, run_intake_bench
+    from pbem.rules.ratio_regis.orders import OrderSyntaxError, parse_line
+    from pbem.tools.examples import EXAMPLES
+    from pbem.tools.mail_bench import mail_bench_handler
+
+    game = rulesets.load("ratio-regis")
+    grammar = FuzzTarget("ratio-regis orders", ("FRA I BUILD TROOP Q2 AT Paris", "FRA II MOVE TROOP FROM Paris TO Lyon"),
+                         parse_line, (OrderSyntaxError,), takes_lines=True)
+    scenario = FuzzTarget("ratio-regis scenario", ((EXAMPLES / "ratio-regis" / "scenario.toml").read_text(),),
+                          lambda text: game.check_scenario(game.load_scenario(tomllib.loads(text))),
+                          (tomllib.TOMLDecodeError, ScenarioError), every=20)
+    with tempfile.TemporaryDirectory(prefix="pbem-intakebench-") as home:
+        result = run_intake_bench(inputs, seed=seed, targets=[grammar, scenario], handler=mail_bench_handler(Path(home)))
+    _print_figures(result, as_json)
+
+
 @bench_app.command("report")
 def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                  turns: int = typer.Option(20, "--turns", help="Turns to play."),

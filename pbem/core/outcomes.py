@@ -4,6 +4,7 @@ renderer port the report side implements, and the errors a user sees as one line
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -87,6 +88,14 @@ class Outcome:
     receipt: Receipt | None = None
     steps_resolved: int = 0
     mail: list[OutgoingMail] = field(default_factory=list)
+
+
+_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|vs|antw|réf|rif|odp|fwd?|tr|wg)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+def reply_subject(subject: str, fallback: str = "your orders") -> str:
+    """`Re: ` and the subject without the reply prefixes clients pile up (`Re: Re: AW:`)."""
+    return "Re: " + (_REPLY_PREFIX.sub("", subject).strip() or fallback)
 
 
 def token_hash(campaign: str, player: str, token: str) -> str:

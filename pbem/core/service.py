@@ -187,6 +187,9 @@ class CampaignService:
         self._read_answers(session, player, parts, receipt, mail_id)
         self._read_policies(session, player, parts, receipt)
         for press in parts.press:
+            if not self._press_recipients(projection, player, press.to):
+                receipt.press.append(f"press to {press.to} not sent: no player holds {press.to}")
+                continue
             session.record(campaign.relay_press, player=player, to=press.to, text=press.text, mail_id=mail_id)
             mode = projection.settings.press
             receipt.press.append(f"press to {press.to} " + ("recorded (this campaign relays no press)"
@@ -424,14 +427,13 @@ def authenticate(projection: CampaignProjection, player: str, token: str, sender
         record = projection.data.players.get(owner) if owner else None
     if record is None:
         raise CommandError(f"{player!r} is not a player of campaign {name}")
-    if not hmac.compare_digest(record.token_hash, token_hash(name, record.id, token)):
-        raise CommandError(f"wrong token for {record.id} in campaign {name}")
-    copy_to = None
-    if sender and sender.lower() != record.address:
-        if not projection.settings.allow_other_addresses:
-            raise CommandError(f"mail for {record.id} must come from the registered address")
-        copy_to = record.address
-    return record.id, copy_to
+    token_ok = hmac.compare_digest(record.token_hash, token_hash(name, record.id, token))
+    other_address = bool(sender) and sender.lower() != record.address
+    if not token_ok or (other_address and not projection.settings.allow_other_addresses):
+        # One answer for both, so that a refusal never tells a stranger the token was right.
+        raise CommandError(f"wrong token or wrong address for {record.id} in campaign {name}: orders must "
+                           "carry the player's token and come from the player's registered address")
+    return record.id, (record.address if other_address else None)
 
 
 def power_owner(projection: CampaignProjection, power: str) -> str | None:

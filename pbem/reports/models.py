@@ -208,6 +208,10 @@ class ReceiptReport(_Model):
     owed: list[OwedDecision] = []
     order_form: str | None = None
     deadline: Deadline | None = None
+    not_echoed: int = 0  # lines past ECHO_LIMIT: a mail of junk must not come back a thousandfold
+
+
+ECHO_LIMIT = 100
 
 
 class Note(_Model):
@@ -290,7 +294,8 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
     return ReceiptReport(
         campaign=receipt.campaign, player=receipt.player, accepted=receipt.accepted, reason=receipt.reason,
         step=receipt.step, steps_resolved=receipt.steps_resolved, from_address=from_address,
-        lines=list(receipt.verdicts),
+        lines=list(receipt.verdicts[:ECHO_LIMIT]),
+        not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), press=list(receipt.press),
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
