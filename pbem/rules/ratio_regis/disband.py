@@ -1,4 +1,6 @@
-"""Voluntary elimination and degradation of units at turn end (§23.1.2; example §32.6).
+"""The `disband` decision of voluntary elimination and degradation at turn end (§23.1.2;
+example §32.6): whom it asks, what it offers and how an answer reads (`elimination.py`
+carries the answers out).
 
 "Major powers can now eliminate (return to their reserve of available units) the units
 they do not want for the next turn. They can also degrade them (i.e. pass naval squadrons
@@ -12,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
-from pbem.rules.ratio_regis.scenario import Scenario
-from pbem.rules.ratio_regis.state import GameState, regular_quality
+from pbem.rules.ratio_regis.orders import Reaction
+from pbem.rules.ratio_regis.state import GameState
 
 KEEP = "KEEP"
 _ANSWERS = "KEEP, ELIMINATE <unit>,… [DEGRADE <unit>,…] or DEGRADE <unit>,…"
@@ -66,30 +67,24 @@ def _describe(key: str) -> str:
     return f"{counter} troop" if kind == "troop" else f"Q{counter} squadron"
 
 
-def voluntary(ctx: Any, state: GameState, scenario: Scenario) -> None:
-    """§23.1.2: every power with a player and units may give up units (back to its pool)
-    and degrade others; the owners answer at once, default `KEEP` (RR-I85)."""
-    asks: list[tuple[str, Any]] = []
-    for code in scenario.power_order:
-        power = state.powers[code]
-        units = units_of(state, code)
-        if not power.active or power.player is None or not units:
-            continue
-        needs = {u: need for u in units if (need := degrade_need(state, u)) is not None}
-        spare = {key: _spare(state, code, key) for key in sorted(set(needs.values())) if key}
-        asks.append((code, ctx.request(
-            kind="disband", player=power.player, power=code, purpose="disband", default=KEEP,
-            options=[KEEP, f"ELIMINATE <unit>,… of {','.join(units)} [DEGRADE <unit>,…]"]
-            + ([f"DEGRADE <unit>,… of {','.join(needs)}"] if needs else []),
-            prompt=f"{code} may eliminate the units it does not want for the next turn (back to its pool) and "
-                   f"degrade others: {_ANSWERS}",
-            rule="§23.1.2",
-            context={"power": code, "eligible": ",".join(units), "degradable": ",".join(needs), "needs": needs,
-                     "counters": {u: c for u in units if (c := counter_of(state, u))}, "spare": spare})))
-    answers = ctx.decide_all([request for _, request in asks]) if asks else []
-    for (code, _), answer in zip(asks, answers, strict=True):
-        if answer != KEEP:
-            ctx.say(apply(state, scenario, ctx, code, answer), rule="§23.1.2")
+def request(ctx: Any, state: GameState, code: str) -> Any | None:
+    """The `disband` request to a power with a player and units (RR-I85), or None: what
+    it may eliminate, what it may degrade and the counters that needs (RR-I86)."""
+    power = state.powers[code]
+    units = units_of(state, code)
+    if not power.active or power.player is None or not units:
+        return None
+    needs = {u: need for u in units if (need := degrade_need(state, u)) is not None}
+    spare = {key: _spare(state, code, key) for key in sorted(set(needs.values())) if key}
+    return ctx.request(
+        kind="disband", player=power.player, power=code, purpose="disband", default=KEEP,
+        options=[KEEP, f"ELIMINATE <unit>,… of {','.join(units)} [DEGRADE <unit>,…]"]
+        + ([f"DEGRADE <unit>,… of {','.join(needs)}"] if needs else []),
+        prompt=f"{code} may eliminate the units it does not want for the next turn (back to its pool) and "
+               f"degrade others: {_ANSWERS}",
+        rule="§23.1.2",
+        context={"power": code, "eligible": ",".join(units), "degradable": ",".join(needs), "needs": needs,
+                 "counters": {u: c for u in units if (c := counter_of(state, u))}, "spare": spare})
 
 
 def read_disband(command: Reaction, request: Any) -> tuple[str | None, str]:
@@ -129,58 +124,3 @@ def read_disband(command: Reaction, request: Any) -> tuple[str | None, str]:
     if not gone:
         return f"DEGRADE {lowered_text}", ""
     return f"ELIMINATE {gone_text}" + (f" DEGRADE {lowered_text}" if lowered else ""), ""
-
-
-def apply(state: GameState, scenario: Scenario, ctx: Any, power: str, answer: str) -> str:
-    """Carry out a `disband` answer: leaders first (back to the pool), then the units (their
-    counters back to the pool, RR-I33; a unit's leader with it), then the degradations."""
-    from pbem.rules.ratio_regis import battles, sieges  # the combat bridge sits above the turn-end rules
-
-    try:
-        command = parse_line(answer)
-    except OrderSyntaxError:  # a recorded answer was checked when given
-        return f"{power}: the answer {answer!r} cannot be read and is ignored (§23.1.2)"
-    gone, lowered = (command.units, command.degrade) if command.word == "ELIMINATE" else ((), command.units)
-    for unit in gone:
-        leader = state.leader(unit)
-        if leader is not None and unit.startswith("L"):
-            state.leaders.remove(leader)
-            state.leader_pool.append(leader.id)
-    for unit in gone:
-        if not unit.startswith("L"):
-            battles.eliminate(state, unit)
-    for squadron in state.squadrons:
-        if squadron.fleet is not None and state.leader(squadron.fleet) is None:
-            squadron.fleet = None
-    for unit in lowered:
-        _degrade(state, power, unit)
-    sieges.lift_ended_sieges(state, ctx)
-    parts = []
-    if gone:
-        parts.append(f"eliminates {', '.join(gone)} (back to its pool)")
-    if lowered:
-        parts.append(f"degrades {', '.join(f'{u} to Q{_quality(state, u)}' for u in lowered)}")
-    return f"{power} " + " and ".join(parts) + " (§23.1.2)"
-
-
-def _degrade(state: GameState, power: str, unit: str) -> None:
-    troop = state.troop(unit)
-    if troop is not None:
-        if troop.veteran:
-            troop.quality = regular_quality(troop.counter)
-            return
-        pool = state.powers[power].pool
-        pool["3-4"] = pool.get("3-4", 0) + 1
-        pool["2-3"] -= 1
-        troop.counter, troop.quality = "2-3", regular_quality("2-3")
-        return
-    squadron = state.squadron(unit)
-    pool = state.powers[power].squadron_pool
-    pool["3"] = pool.get("3", 0) + 1
-    pool["2"] -= 1
-    squadron.quality = 2
-
-
-def _quality(state: GameState, unit: str) -> int:
-    found = state.troop(unit) or state.squadron(unit)
-    return found.quality

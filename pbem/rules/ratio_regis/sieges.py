@@ -9,7 +9,8 @@ from pbem.rules.ratio_regis import battles, naval_support
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
-from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
+from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.movement import resolve_area
 from pbem.rules.ratio_regis.orders import Assault, Sortie
 from pbem.rules.ratio_regis.retreat import retreat
 from pbem.rules.ratio_regis.scenario import Scenario

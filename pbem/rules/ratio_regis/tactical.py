@@ -12,8 +12,9 @@ from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troo
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import commander_ability, leaders_with
-from pbem.rules.ratio_regis.movement import IllegalOrder, interested, resolve_area
+from pbem.rules.ratio_regis.movement import interested, resolve_area
 from pbem.rules.ratio_regis.orders import Move, Subjugate
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.retreat import fortress_room, retreat, retreat_areas

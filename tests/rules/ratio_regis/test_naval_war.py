@@ -11,9 +11,10 @@ import pytest
 from conftest import ROOT
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptor_seas, interceptors
 from pbem.rules.ratio_regis.landing import crossing
-from pbem.rules.ratio_regis.movement import IllegalOrder, plan_route
+from pbem.rules.ratio_regis.movement import plan_route
 from pbem.rules.ratio_regis.naval import bases
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.state import War
