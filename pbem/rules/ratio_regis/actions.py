@@ -34,7 +34,12 @@ def stacking_limit(state: GameState, scenario: Scenario, area: str, power: str |
 def stack_count(state: GameState, area: str, power: str | None = None) -> int:
     """Troops counted for stacking (§15.1.1): unbesieged troops of one side, or the
     besieged and their fortress."""
-    troops = [t for t in state.troops_in(area) if power is None or t.power == power]
+    return counted([t for t in state.troops_in(area) if power is None or t.power == power])
+
+
+def counted(troops: Sequence[Troop]) -> int:
+    """§15.1.1: one side's troops in an area count one each, their fortress one more when
+    they are besieged in it."""
     return len(troops) + any(t.besieged for t in troops)
 
 
@@ -45,13 +50,15 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
     rather than carried out with the excess dispersed. Each power's troops are counted
     apart (besiegers and besieged, §13.3.5).
     """
+    stacks = state.stacks()
     for area in sorted(set(areas)):
         if area not in scenario.areas:
             continue
-        powers = sorted({t.power for t in state.troops_in(area)})
-        counts = {p: stack_count(state, area, p) for p in powers}
-        power = max(powers, key=lambda p: counts[p]) if powers else None
+        counts = {p: counted(troops) for p, troops in sorted(stacks.get(area, {}).items())}
+        power = max(counts, key=lambda p: counts[p]) if counts else None
         count = counts.get(power, 0)
+        if count <= scenario.areas[area].stacking:  # within the limit before any Organizer's +1
+            continue
         limit = stacking_limit(state, scenario, area, power)
         if count > limit:
             raise IllegalOrder(f"{area} would hold {count} troops, over its stacking limit of {limit} (§15.1.1)")

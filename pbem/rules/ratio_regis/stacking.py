@@ -9,7 +9,7 @@ each owner choosing which troops go (RR-I65).
 from __future__ import annotations
 
 from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
+from pbem.rules.ratio_regis.actions import counted, stack_count, stacking_limit
 from pbem.rules.ratio_regis.reactions import choice_request, chosen_units
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -19,13 +19,13 @@ def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, in
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
     found = []
-    powers_in: dict[str, set[str]] = {}
-    for troop in state.troops:  # one pass over the troops, not one per area
-        if troop.area is not None:
-            powers_in.setdefault(troop.area, set()).add(troop.power)
+    stacks = state.stacks()  # one pass over the troops, not one per area
     for area in scenario.areas:
-        for power in sorted(powers_in.get(area, ())):
-            excess = stack_count(state, area, power) - stacking_limit(state, scenario, area, power)
+        for power, troops in sorted(stacks.get(area, {}).items()):
+            count = counted(troops)
+            if count <= scenario.areas[area].stacking:  # within the limit before any Organizer's +1
+                continue
+            excess = count - stacking_limit(state, scenario, area, power)
             if excess > 0:
                 found.append((area, power, excess))
     return found
