@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.rules.ratio_regis.orders import Reaction
-from pbem.rules.ratio_regis.state import GameState
+from pbem.rules.ratio_regis.state import Fortress, GameState, Leader, Squadron, Troop
 
 KEEP = "KEEP"
 _ANSWERS = "KEEP, ELIMINATE <unit>,… [DEGRADE <unit>,…] or DEGRADE <unit>,…"
@@ -24,34 +24,34 @@ _ANSWERS = "KEEP, ELIMINATE <unit>,… [DEGRADE <unit>,…] or DEGRADE <unit>,�
 def units_of(state: GameState, power: str) -> list[str]:
     """What a power may eliminate (RR-I85): its troops (on the map or dispersed), squadrons,
     fortresses (not under siege) and leaders, in that order, each in engine order."""
-    units = [t.id for t in state.troops if t.power == power]
-    units += [s.id for s in state.squadrons if s.power == power]
-    units += [f.id for f in state.fortresses if f.power == power and state.areas[f.area].besieger is None]
-    units += [lead.id for lead in state.leaders if lead.power == power]
+    return [unit.id for unit in _units(state, power)]
+
+
+def _units(state: GameState, power: str) -> list[Troop | Squadron | Fortress | Leader]:
+    units: list[Troop | Squadron | Fortress | Leader] = [t for t in state.troops if t.power == power]
+    units += [s for s in state.squadrons if s.power == power]
+    units += [f for f in state.fortresses if f.power == power and state.areas[f.area].besieger is None]
+    units += [lead for lead in state.leaders if lead.power == power]
     return units
 
 
-def counter_of(state: GameState, unit: str) -> str:
+def counter_of(unit: Troop | Squadron | Fortress | Leader) -> str:
     """The pool a troop's or squadron's counter returns to ("troop:2-3", "squadron:3");
     "" for fortresses and leaders."""
-    troop = state.troop(unit)
-    if troop is not None:
-        return f"troop:{troop.counter}"
-    squadron = state.squadron(unit)
-    return f"squadron:{squadron.quality}" if squadron is not None else ""
+    if isinstance(unit, Troop):
+        return f"troop:{unit.counter}"
+    return f"squadron:{unit.quality}" if isinstance(unit, Squadron) else ""
 
 
-def degrade_need(state: GameState, unit: str) -> str | None:
+def degrade_need(unit: Troop | Squadron | Fortress | Leader) -> str | None:
     """RR-I86: a veteran troop turns to its regular side (no counter needed, ""); a regular
     3-4 troop becomes a 2-3 troop and a Q3 squadron a Q2 one, each taking the lower counter
     from the pool (the counter it needs); anything else cannot be degraded (None)."""
-    troop = state.troop(unit)
-    if troop is not None:
-        if troop.veteran:
+    if isinstance(unit, Troop):
+        if unit.veteran:
             return ""
-        return "troop:2-3" if troop.counter == "3-4" else None
-    squadron = state.squadron(unit)
-    if squadron is not None and squadron.quality == 3:
+        return "troop:2-3" if unit.counter == "3-4" else None
+    if isinstance(unit, Squadron) and unit.quality == 3:
         return "squadron:2"
     return None
 
@@ -71,10 +71,11 @@ def request(ctx: Any, state: GameState, code: str) -> Any | None:
     """The `disband` request to a power with a player and units (RR-I85), or None: what
     it may eliminate, what it may degrade and the counters that needs (RR-I86)."""
     power = state.powers[code]
-    units = units_of(state, code)
+    pieces = _units(state, code)
+    units = [unit.id for unit in pieces]
     if not power.active or power.player is None or not units:
         return None
-    needs = {u: need for u in units if (need := degrade_need(state, u)) is not None}
+    needs = {u.id: need for u in pieces if (need := degrade_need(u)) is not None}
     spare = {key: _spare(state, code, key) for key in sorted(set(needs.values())) if key}
     return ctx.request(
         kind="disband", player=power.player, power=code, purpose="disband", default=KEEP,
@@ -84,7 +85,7 @@ def request(ctx: Any, state: GameState, code: str) -> Any | None:
                f"degrade others: {_ANSWERS}",
         rule="§23.1.2",
         context={"power": code, "eligible": ",".join(units), "degradable": ",".join(needs), "needs": needs,
-                 "counters": {u: c for u in units if (c := counter_of(state, u))}, "spare": spare})
+                 "counters": {u.id: c for u in pieces if (c := counter_of(u))}, "spare": spare})
 
 
 def read_disband(command: Reaction, request: Any) -> tuple[str | None, str]:

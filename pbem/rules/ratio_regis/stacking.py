@@ -18,16 +18,17 @@ from pbem.rules.ratio_regis.state import GameState, Troop
 def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, int]]:
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
+    over = [(area, power, count) for area, powers in state.stacks().items() if area in scenario.areas
+            for power, troops in powers.items()
+            if (count := counted(troops)) > scenario.areas[area].stacking]  # the limit before an Organizer's +1
+    if not over:
+        return []
+    order = {area: index for index, area in enumerate(scenario.areas)}
     found = []
-    stacks = state.stacks()  # one pass over the troops, not one per area
-    for area in scenario.areas:
-        for power, troops in sorted(stacks.get(area, {}).items()):
-            count = counted(troops)
-            if count <= scenario.areas[area].stacking:  # within the limit before any Organizer's +1
-                continue
-            excess = count - stacking_limit(state, scenario, area, power)
-            if excess > 0:
-                found.append((area, power, excess))
+    for area, power, count in sorted(over, key=lambda entry: (order[entry[0]], entry[1])):
+        excess = count - stacking_limit(state, scenario, area, power)
+        if excess > 0:
+            found.append((area, power, excess))
     return found
 
 
