@@ -50,10 +50,9 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
     rather than carried out with the excess dispersed. Each power's troops are counted
     apart (besiegers and besieged, §13.3.5).
     """
-    stacks = state.stacks()
-    for area in sorted(set(areas)):
-        if area not in scenario.areas:
-            continue
+    checked = sorted(area for area in set(areas) if area in scenario.areas)
+    stacks = state.stacks(set(checked))
+    for area in checked:
         counts = {p: counted(troops) for p, troops in sorted(stacks.get(area, {}).items())}
         power = max(counts, key=lambda p: counts[p]) if counts else None
         count = counts.get(power, 0)

@@ -7,7 +7,7 @@ information (hands) lives here too; it leaves only through `views.py`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import msgspec
 
@@ -193,12 +193,12 @@ class GameState(msgspec.Struct):
     def troops_in(self, area: str) -> list[Troop]:
         return [t for t in self.troops if t.area == area]
 
-    def stacks(self) -> dict[str, dict[str, list[Troop]]]:
-        """The troops on the map by area, then by power, in engine order: one pass over
-        the troops for rules that look at every area (stacking, §15.1.1)."""
+    def stacks(self, areas: Collection[str] | None = None) -> dict[str, dict[str, list[Troop]]]:
+        """The troops on the map (in `areas` if given) by area, then by power, in engine
+        order: one pass over the troops for rules that look at many areas (stacking, §15.1.1)."""
         found: dict[str, dict[str, list[Troop]]] = {}
         for troop in self.troops:
-            if troop.area is not None:
+            if troop.area is not None and (areas is None or troop.area in areas):
                 found.setdefault(troop.area, {}).setdefault(troop.power, []).append(troop)
         return found
 
