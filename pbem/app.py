@@ -39,20 +39,3 @@ def queue_mail(home: Path | None, mail: list) -> None:
     now = time.time()
     Outbox(settings.state_path).enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail],
                                         now=now)
-
-
-def mail_bench_handler(home: Path):
-    """The real campaign service for `pbem bench mail`: a fresh home with the example
-    campaign the bench mails sign on to (`SIGNON fra ratio-demo s3cret`), so every mail
-    goes through authentication, order reading, the event store and a rendered receipt."""
-    from pbem.core.datafile import load_data_file
-    from pbem.core.service import PlayerSpec
-    from pbem.demo import EXAMPLES
-
-    service = build_service(home, from_address="gm@pbem.test")
-    scenario = load_data_file(EXAMPLES / "ratio-regis" / "scenario.toml")
-    players = [PlayerSpec(id="fra", address="fra@pbem.test", token="s3cret"),
-               PlayerSpec(id="hug", address="hug@pbem.test", token="hug"),
-               PlayerSpec(id="eng", address="eng@pbem.test", token="eng")]
-    service.create("ratio-demo", "ratio-regis", scenario, players)
-    return service.handle_mail

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -15,8 +16,10 @@ from pydantic import ValidationError
 
 from pbem.app import build_service, home_dir, queue_mail
 from pbem.core import ruleset as rulesets
+from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
 from pbem.core.datafile import DataFileError, load_data_file
+from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
@@ -147,7 +150,7 @@ def submit(campaign: str = typer.Argument(..., help="The campaign the orders are
         projection = service.projection(campaign)
         record = projection.data.players.get(parts.signon.player)
         envelope = envelope.model_copy(update={"sender": record.address if record else "unknown@invalid"})
-    outcome = service.handle_mail(envelope)
+    outcome = handle_mail(service, envelope)
     queue_mail(home, list(outcome.replies))
     if outcome.duplicate:
         typer.echo("this mail was already received; nothing changed (the same answer follows)")
@@ -279,7 +282,7 @@ def run(once: bool = typer.Option(False, "--once", help="Process what waits, sen
     def on_tick(now):
         return [mail for outcome in service.tick(now) for mail in outcome.mail]
 
-    stats = run_daemon(settings, service.handle_mail, once=once, on_tick=on_tick)
+    stats = run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick)
     if once:
         typer.echo(f"{stats.received} mails read, {stats.sent} mails sent")
 
@@ -314,10 +317,10 @@ def report(campaign: str,
         projection = service.loader.load(campaign, upto=version, use_snapshots=not gm)
     viewer = "gm" if gm else "public" if public else player
     if power is not None:
-        entry = projection.view("public").get("powers", {}).get(power.upper())
-        if not entry or not entry.get("player"):
+        holder = projection.game_view("public").owner(power)
+        if not holder:
             _fail(f"no player holds power {power!r} in {campaign}")
-        viewer = entry["player"]
+        viewer = holder
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")
     typer.echo(render_report(projection, viewer, fmt))
@@ -435,7 +438,7 @@ def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun ever
             _fail(f"--replace takes VERSION=FILE, not {item!r}")
         events = build_service(home).loader.campaign_events(campaign, gt=int(version) - 1, lte=int(version))
         event = next(iter(events), None)
-        if event is None or type(event).__name__ not in ("OrdersSubmitted", "OrdersRejected"):
+        if not isinstance(event, (Campaign.OrdersSubmitted, Campaign.OrdersRejected)):
             _fail(f"log version {version} of {campaign} is not an order set (see `pbem replay --explain`)")
         corrections.append(Correction(event.player, Path(path).read_text(encoding="utf-8"), int(version)))
     for item in add:
@@ -544,7 +547,7 @@ def demo(ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The game.
                                                                 "(examples/<ruleset>/<example>/)."),
          out: Path = typer.Option(Path("demo-out"), "--out", help="Where the home and the reports go.")) -> None:
     """Play an example campaign from examples/ through the mail path; reports go under OUT."""
-    from pbem.demo import run_demo
+    from pbem.tools.demo import run_demo
 
     summary = run_demo(ruleset, out, example)
     typer.echo(summary)
@@ -555,7 +558,7 @@ def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON.
                  events: int = typer.Option(100_000, "--events", help="Size of the generated campaign."),
                  ruleset: str = typer.Option("ratio-regis", "--ruleset")) -> None:
     """Replay speed, replay vs read ratio, append cost and its growth, peak memory."""
-    from pbem.bench import run_replay_bench
+    from pbem.tools.replay_bench import run_replay_bench
 
     result = run_replay_bench(ruleset, events)
     _print_figures(result, as_json)
@@ -566,8 +569,8 @@ def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
                mails: int = typer.Option(200, "--mails", help="Mails in the throughput burst.")) -> None:
     """Latency from delivery into Dovecot to the receipt at the SMTP server, and mails/s,
     through the real campaign service (starts its own Dovecot and SMTP server)."""
-    from pbem.app import mail_bench_handler
     from pbem.mail.bench import run_mail_bench
+    from pbem.tools.mail_bench import mail_bench_handler
 
     result = run_mail_bench(mails, handler_factory=mail_bench_handler)
     _print_figures(result, as_json)
@@ -587,7 +590,7 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
                                                 "memory.")) -> None:
     """Adjudication time against the time to render every report the campaign mails."""
     from pbem.core.settings import REPORT_MODES
-    from pbem.reports.bench import STORES, run_example_bench, run_report_bench
+    from pbem.tools.report_bench import STORES, run_example_bench, run_report_bench
 
     if reports and reports not in REPORT_MODES:
         raise Failure(f"--reports {reports}: choose {' or '.join(REPORT_MODES)}")

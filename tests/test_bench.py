@@ -1,7 +1,7 @@
 """The replay bench runs end to end and reports every promised figure (its numbers are
 measured by `pbem bench replay`, never asserted here)."""
 
-from pbem.bench import run_replay_bench
+from pbem.tools.replay_bench import run_replay_bench
 
 
 def test_replay_bench_reports_every_figure():

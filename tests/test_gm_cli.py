@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from email.message import EmailMessage
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,7 @@ def _revealed_secret(home: Path) -> str:
 
 def test_gm_commands_by_mail_through_the_daemon(home: Path):
     from pbem.app import build_service
+    from pbem.core.inbox import handle_mail
     from pbem.mail.daemon import run
     from pbem.mail.maildir import ensure_maildir
     from pbem.mail.settings import load_settings
@@ -106,7 +108,7 @@ def test_gm_commands_by_mail_through_the_daemon(home: Path):
     settings = load_settings(home, env={"PBEM_MAILDIR": str(inbox), "PBEM_OUTBOX_MAILDIR": str(outbox),
                                         "PBEM_FROM": "pbem@example.org"})
     service = build_service(home, from_address="pbem@example.org")
-    run(settings, service.handle_mail, once=True)
+    run(settings, partial(handle_mail, service), once=True)
     assert status(home)["pending"]  # still waiting, but paused:
     from pbem.core.service import CampaignService
     from pbem.core.store import open_store

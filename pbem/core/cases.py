@@ -1,7 +1,9 @@
 """The case corpus (DESIGN §8): plain-text adjudication cases, in the spirit of
 Diplomacy's DATC. Each case is a setup, forced dice, order sets and the expected outcome,
 with the rules it checks; the runner plays it through the same service the mail uses,
-on an in-memory store. The format is documented in `docs/cases.md`.
+on an in-memory store, then replays its log as `pbem verify` does. A set-up may state any
+field of the game's state (`state_edits`), and expectations may read any. The format is
+documented in `docs/cases.md`.
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ from typing import Any
 from pbem.core.datafile import load_data_file
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import CampaignService, PlayerSpec, Receipt
+from pbem.core.state_edits import PathError, StateEdit, StateEditError, apply_edits, lookup
 from pbem.core.store import open_store
 
 _EXPECT = re.compile(r"^(?P<path>[\w.\[\]-]+)\s*(?P<op>=|!=|contains|>=|<=)\s*(?P<value>.+)$")
 _LEN = re.compile(r"^len\((?P<path>[\w.\[\]-]+)\)\s*=\s*(?P<value>\d+)$")
+_SETUP = re.compile(r"^(?P<path>[\w.\[\]-]+)\s*(?P<op>\+=|-=|=)\s*(?P<value>.+)$")
+_BARE_WORD = re.compile(r"^[\w-]+$")
+_CAMPAIGN = "case"
 
 
 class CaseFormatError(Exception):
@@ -35,7 +41,8 @@ class Case:
     scenario: Path | None = None
     players: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
-    actions: list[tuple[str, Any, Any]] = field(default_factory=list)  # ("dice", purpose, values) | ("orders", player, text)
+    # ("dice", purpose, values) | ("orders", player, text) | ("setup", line numbers, edits)
+    actions: list[tuple[str, Any, Any]] = field(default_factory=list)
     expects: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -64,26 +71,48 @@ def _find(path: Path, relative: str) -> Path:
     return path.parent / relative
 
 
+def _setup_line(path: Path, number: int, line: str) -> StateEdit:
+    """`dotted.path = JSON` (or `+=`, `-=`): one edit of a set-up block; a bare word is a string."""
+    match = _SETUP.match(line)
+    if not match:
+        raise CaseFormatError(f"{path}:{number}: a set-up line is `path = JSON` (or +=, -=), not {line!r}")
+    text = match["value"].strip()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        if not _BARE_WORD.match(text):
+            raise CaseFormatError(f"{path}:{number}: {text!r} is not JSON (quote a string with spaces)") from None
+        value = text
+    return StateEdit(match["path"], match["op"], value)
+
+
 def parse_case(path: Path) -> Case:
     case = Case(path=path, name=path.stem)
     orders_of: str | None = None
     order_lines: list[str] = []
+    setup: list[tuple[int, StateEdit]] | None = None
     in_expect = False
 
     def flush() -> None:
-        nonlocal orders_of, order_lines
+        nonlocal orders_of, order_lines, setup
         if orders_of is not None:
             case.actions.append(("orders", orders_of, "\n".join(order_lines)))
-        orders_of, order_lines = None, []
+        if setup:
+            case.actions.append(("setup", [n for n, _ in setup], [e for _, e in setup]))
+        orders_of, order_lines, setup = None, [], None
 
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         line = raw.strip()
         if not line.startswith("@"):
             if orders_of is not None:
                 order_lines.append(raw)
-            elif in_expect and line and not line.startswith("#"):
+            elif not line or line.startswith("#"):
+                continue
+            elif setup is not None:
+                setup.append((number, _setup_line(path, number, line)))
+            elif in_expect:
                 case.expects.append((number, line))
-            elif line and not line.startswith("#"):
+            else:
                 raise CaseFormatError(f"{path}:{number}: a line outside any block: {line!r}")
             continue
         flush()
@@ -114,6 +143,8 @@ def parse_case(path: Path) -> Case:
             if not rest:
                 raise CaseFormatError(f"{path}:{number}: @orders needs a player")
             orders_of = rest
+        elif directive == "setup":
+            setup = []
         elif directive == "expect":
             in_expect = True
         else:
@@ -124,18 +155,6 @@ def parse_case(path: Path) -> Case:
     if missing:
         raise CaseFormatError(f"{path}: missing {', '.join(missing)}")
     return case
-
-
-def _lookup(data: Any, dotted: str) -> Any:
-    current = data
-    for part in re.findall(r"[^.\[\]]+", dotted):
-        if isinstance(current, list) and part.lstrip("-").isdigit():
-            current = current[int(part)]
-        elif isinstance(current, dict) and part in current:
-            current = current[part]
-        else:
-            raise KeyError(dotted)
-    return current
 
 
 class _Play:
@@ -149,18 +168,45 @@ class _Play:
     def run(self) -> CampaignProjection:
         scenario = load_data_file(self.case.scenario)
         players = [PlayerSpec(id=p, address=f"{p}@cases.invalid", token=p) for p in self.case.players]
-        self.service.create("case", self.case.ruleset, scenario, players, options=self.case.options,
+        self.service.create(_CAMPAIGN, self.case.ruleset, scenario, players, options=self.case.options,
                             secret=bytes(32))
         for kind, who, what in self.case.actions:
             if kind == "dice":
-                self.service.force_dice("case", who, what, f"case {self.case.name}")
+                self.service.force_dice(_CAMPAIGN, who, what, f"case {self.case.name}")
+            elif kind == "setup":
+                self.set_up(who, what)
             else:
-                self.receipts[who] = self.service.submit("case", who, what).receipt
-        return self.service.projection("case")
+                self.receipts[who] = self.service.submit(_CAMPAIGN, who, what).receipt
+        return self.service.projection(_CAMPAIGN)
+
+    def set_up(self, numbers: list[int], edits: list[StateEdit]) -> None:
+        """Record a set-up block as one fact; a line the state refuses is a format error naming it."""
+        projection = self.service.live(_CAMPAIGN)
+        state = projection.state()
+        for number, edit in zip(numbers, edits, strict=True):
+            try:
+                state = apply_edits(projection.ruleset, state, [edit])
+            except StateEditError as error:
+                raise CaseFormatError(f"{self.case.path}:{number}: @setup {error}") from None
+        self.service.set_state(_CAMPAIGN, edits, f"set-up of case {self.case.name}")
+
+    def replayed(self, projection: CampaignProjection) -> str | None:
+        """None if replaying the whole log (as `pbem verify` does) reaches the same state, else why not."""
+        again = self.service.loader.load(_CAMPAIGN, use_snapshots=False, history=False)
+        if again.divergences:
+            first = again.divergences[0]
+            return f"replaying the log diverges at step {first.step}: {first.reason}"
+        encode = projection.ruleset.encode_state
+        if encode(again.current()[1]) != encode(projection.current()[1]):
+            return "replaying the log gives another state than playing it"
+        return None
 
     def check(self, projection: CampaignProjection, line: str) -> str | None:
         """None if the expectation holds, else what was found."""
-        words = shlex.split(line)
+        try:
+            words = shlex.split(line)
+        except ValueError as error:
+            raise CaseFormatError(f"cannot read expectation {line!r}: {error}") from None
         head = words[0]
         if head == "pending" and len(words) == 3:
             kinds = [r.kind for r in projection.pending_for(words[1])]
@@ -169,57 +215,101 @@ class _Play:
             kinds = [r.kind for r in projection.pending_for(words[1])]
             return None if not kinds else f"{words[1]} owes {kinds}"
         if head in ("rejected", "accepted") and len(words) in (2, 3):
-            receipt = self.receipts.get(words[1])
-            if receipt is None:
-                return f"{words[1]} sent no orders"
-            reasons = [receipt.reason] + [v["reason"] for v in receipt.verdicts if not v["accepted"]]
-            refused = not receipt.accepted or any(not v["accepted"] for v in receipt.verdicts)
-            if head == "accepted":
-                return None if not refused else f"refused: {[r for r in reasons if r]}"
-            wanted = words[2].lower() if len(words) == 3 else ""
-            if refused and any(wanted in r.lower() for r in reasons if r):
-                return None
-            return f"accepted={receipt.accepted}, reasons {[r for r in reasons if r]}"
+            return self._receipt(words)
+        if head == "verdict" and 4 <= len(words) <= 5:
+            return self._verdict(words)
         if head == "chronicle" and len(words) == 2:
             texts = [c.text for c in projection.chronicle("gm")]
             return None if any(words[1].lower() in t.lower() for t in texts) else "no chronicle line has it"
         namespace = dict(projection.view("gm"))
         namespace.update(step=projection.step, finished=projection.finished)
+        if line.startswith(("state.", "len(state.")):
+            namespace["state"] = json.loads(projection.ruleset.encode_state(projection.current()[1]))
         match = _LEN.match(line)
         if match:
-            found = len(_lookup(namespace, match["path"]))
-            return None if found == int(match["value"]) else f"length is {found}"
+            found = lookup(namespace, match["path"])
+            if not isinstance(found, (list, dict, str)):
+                return f"{match['path']} is {json.dumps(found)}, which has no length"
+            return None if len(found) == int(match["value"]) else f"length is {len(found)}"
         match = _EXPECT.match(line)
         if not match:
             raise CaseFormatError(f"cannot read expectation {line!r}")
-        found = _lookup(namespace, match["path"])
+        found = lookup(namespace, match["path"])
         expected = _value(match["value"])
-        holds = {
-            "=": lambda: found == expected,
-            "!=": lambda: found != expected,
-            "contains": lambda: expected in found,
-            ">=": lambda: found >= expected,
-            "<=": lambda: found <= expected,
-        }[match["op"]]()
+        try:
+            holds = {
+                "=": lambda: found == expected,
+                "!=": lambda: found != expected,
+                "contains": lambda: expected in found,
+                ">=": lambda: found >= expected,
+                "<=": lambda: found <= expected,
+            }[match["op"]]()
+        except TypeError:
+            return f"found {json.dumps(found)}, which cannot be compared with {match['op']} {json.dumps(expected)}"
         return None if holds else f"found {json.dumps(found)}"
+
+    def _receipt(self, words: list[str]) -> str | None:
+        """`accepted PLAYER` / `rejected PLAYER "TEXT"`: the player's last order set as a whole."""
+        receipt = self.receipts.get(words[1])
+        if receipt is None:
+            return f"{words[1]} sent no orders"
+        reasons = [receipt.reason] + [v["reason"] for v in receipt.verdicts if not v["accepted"]]
+        refused = not receipt.accepted or any(not v["accepted"] for v in receipt.verdicts)
+        if words[0] == "accepted":
+            return None if not refused else f"refused: {[r for r in reasons if r]}"
+        wanted = words[2].lower() if len(words) == 3 else ""
+        if refused and any(wanted in r.lower() for r in reasons if r):
+            return None
+        return f"accepted={receipt.accepted}, reasons {[r for r in reasons if r]}"
+
+    def _verdict(self, words: list[str]) -> str | None:
+        """`verdict PLAYER LINE accepted` / `verdict PLAYER LINE refused ["TEXT"]`: how one line
+        of the player's last order set was read; LINE is its number in the order set, or a
+        text the line contains."""
+        _, player, which, how, *wanted = words
+        if how not in ("accepted", "refused") or (wanted and how == "accepted"):
+            raise CaseFormatError(f"a verdict is `verdict PLAYER LINE accepted` or `... refused \"TEXT\"`, "
+                                  f"not {' '.join(words)!r}")
+        receipt = self.receipts.get(player)
+        if receipt is None:
+            return f"{player} sent no orders"
+        verdict = next((v for v in receipt.verdicts if (str(v["number"]) == which if which.isdigit()
+                                                         else which.lower() in v["text"].lower())), None)
+        if verdict is None:
+            lines = [f"{v['number']}: {v['text']}" for v in receipt.verdicts]
+            return f"no verdict for line {which!r} (verdicts for {lines})"
+        # The line's own verdict: in a script refused whole, the lines read well are still "accepted".
+        if how == "accepted":
+            return None if verdict["accepted"] else f"refused: {verdict['reason']!r}"
+        if verdict["accepted"]:
+            return f"accepted as {verdict['understood']!r}"
+        if wanted and wanted[0].lower() not in verdict["reason"].lower():
+            return f"refused with {verdict['reason']!r}"
+        return None
 
 
 def run_case(case: Case) -> CaseResult:
     play = _Play(case)
     try:
         projection = play.run()
+    except CaseFormatError as error:
+        return CaseResult(case, [str(error)])
     except Exception as error:  # a case must report, not crash the whole corpus
         return CaseResult(case, [f"the case could not be played: {type(error).__name__}: {error}"])
     failures = []
     for number, line in case.expects:
         try:
             problem = play.check(projection, line)
-        except KeyError as error:
-            problem = f"no such value {error}"
-        except CaseFormatError as error:
+        except (PathError, CaseFormatError) as error:
             problem = str(error)
         if problem is not None:
             failures.append(f"{case.path}:{number}: expected {line} — {problem}")
+    try:
+        replayed = play.replayed(projection)
+    except Exception as error:  # as above: a log that cannot be replayed is this case's failure
+        replayed = f"the log could not be replayed: {type(error).__name__}: {error}"
+    if replayed is not None:
+        failures.append(f"{case.path}: {replayed}")
     return CaseResult(case, failures)
 
 

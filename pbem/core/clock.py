@@ -1,5 +1,7 @@
 """The clock of a campaign (issue 6): reminders, deadlines and graces passing, the
-missed-orders policy, and when a step that waits for people opens and may close.
+missed-orders policy, and when a step that waits for people opens and may close — so
+also how far a campaign moves on after each piece of work (`advance`). Everything here
+works on a `CampaignSession`.
 
 The clock only appends facts (`StepOpened`, `StepAsked`, `ReminderSent`, `DeadlinePassed`,
 `GraceExpired`, `MissRecorded`, `DeadlineChanged`); the projector never reads the time.
@@ -10,16 +12,15 @@ never skips or doubles one, and the next step's deadline counts from when it ope
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pbem.core.campaign import Campaign
-from pbem.core.deadlines import DeadlineRules, deadline_for, later_of, read_settings
+from pbem.core.canonical import sha256_hex
+from pbem.core.deadlines import DeadlineRules, deadline_for, later_of
 from pbem.core.messages import OutgoingMail
-from pbem.core.outcomes import Outcome
 from pbem.core.projection import CampaignProjection
+from pbem.core.session import CampaignSession
 
-if TYPE_CHECKING:
-    from pbem.core.service import CampaignService
+MAX_STEPS_PER_INPUT = 100_000
 
 
 def miss_key(projection: CampaignProjection, step: str) -> str:
@@ -27,29 +28,48 @@ def miss_key(projection: CampaignProjection, step: str) -> str:
     return f"{step}@{projection.data.deadlines.get(step, '')}"
 
 
-def tick(service: CampaignService, now: datetime) -> list[Outcome]:
-    """The clock: remind, pass due deadlines and graces, process held steps. Each is
+def tick(session: CampaignSession) -> None:
+    """The clock looks at one campaign: remind, pass a due deadline and grace. Each is
     recorded as a fact once, so an outage or a clock that jumps never skips or doubles
-    one; the next step's deadline is counted from when it really opened."""
-    now = now or service.clock()
-    outcomes = []
-    for name in service.names():
-        campaign, projection = service.open_campaign(name)
-        before = campaign.version
-        outcome = Outcome(name)
-        if not projection.finished and not projection.data.paused:
-            outcome.mail.extend(clock_facts(service, campaign, projection, now))
-            outcome.steps_resolved = service.advance(campaign, projection, now)
-        if campaign.version == before:
-            service._open_campaigns[name] = (campaign, projection)
-            continue
-        service.save(campaign, projection)
-        outcome.mail.extend(service.batch_reports(projection, before, outcome.steps_resolved))
-        outcomes.append(outcome)
-    return outcomes
+    one; the next step's deadline is counted from when it really opened. A paused or
+    finished campaign is left as it is."""
+    projection = session.projection
+    if projection.finished or projection.data.paused:
+        session.advancing = False
+        return
+    session.outcome.mail.extend(clock_facts(session))
 
-def clock_facts(service: CampaignService, campaign: Campaign, projection: CampaignProjection,
-                now: datetime) -> list[OutgoingMail]:
+
+def advance(session: CampaignSession) -> int:
+    """Resolve steps until one needs a person (or the campaign is paused, or a step is
+    held for its earliest processing time); returns how many resolved."""
+    campaign, projection, now = session.campaign, session.projection, session.now
+    resolved = 0
+    for _ in range(MAX_STEPS_PER_INPUT):
+        result, state = projection.current()
+        if result is None:
+            break
+        for used in result.auto_answers:
+            session.record(campaign.answer, key=used.request.key, value=used.answer.value,
+                           source=used.answer.source)
+        result, state = projection.current()
+        if result.completed:
+            if projection.data.paused or held(projection, result, now):
+                break
+            digest = sha256_hex(projection.ruleset.encode_state(state))
+            session.record(campaign.resolve_step, step=result.step, engine_version=projection.engine_version,
+                           state_hash=digest)
+            resolved += 1
+            continue
+        if result.step in projection.data.deadlines_passed and missed(session, result):
+            continue
+        wait_for_people(session, result)
+        break
+    return resolved
+
+
+def clock_facts(session: CampaignSession) -> list[OutgoingMail]:
+    campaign, projection, now = session.campaign, session.projection, session.now
     step = projection.step
     if step is None or step not in projection.data.deadlines:
         return []
@@ -62,27 +82,26 @@ def clock_facts(service: CampaignService, campaign: Campaign, projection: Campai
         if due:
             owing = sorted({r.player for r in projection.pending()})
             for hours in sorted(due, reverse=True):  # an outage sends only the latest reminder
-                service.record(campaign, projection, campaign.remind, step=step, hours_before=hours, players=owing)
-            mail.extend(reminders(service, projection, owing, deadline))
+                session.record(campaign.remind, step=step, hours_before=hours, players=owing)
+            mail.extend(reminders(session, owing))
         if now >= deadline:
-            service.record(campaign, projection, campaign.pass_deadline, step=step, at=deadline.isoformat(),
-                           by="clock")
+            session.record(campaign.pass_deadline, step=step, at=deadline.isoformat(), by="clock")
     if (step in projection.data.deadlines_passed and step not in projection.data.graces_expired
             and now >= deadline + timedelta(hours=rules.grace_hours)):
-        service.record(campaign, projection, campaign.expire_grace, step=step,
+        session.record(campaign.expire_grace, step=step,
                        at=(deadline + timedelta(hours=rules.grace_hours)).isoformat())
     return mail
 
 def rules_for(projection: CampaignProjection, step: str | None) -> DeadlineRules:
     clock = projection.data.opened.get(step or "")
-    return read_settings(projection.data.settings).for_kind(clock.kind if clock else None)
+    return projection.settings.deadline_rules.for_kind(clock.kind if clock else None)
 
-def reminders(service: CampaignService, projection: CampaignProjection, players: list[str],
-              deadline: datetime) -> list[OutgoingMail]:
-    if service.renderer is None:
+def reminders(session: CampaignSession, players: list[str]) -> list[OutgoingMail]:
+    if session.renderer is None:
         return []
-    return [service.renderer.reminder(projection, player,
-                                   key=f"reminder:{projection.data.campaign}:{projection.data.version}:{player}")
+    projection = session.projection
+    return [session.renderer.reminder(projection, player,
+                                      key=f"reminder:{projection.data.campaign}:{projection.data.version}:{player}")
             for player in players]
 
 def held(projection: CampaignProjection, result: Any, now: datetime) -> bool:
@@ -96,25 +115,25 @@ def held(projection: CampaignProjection, result: Any, now: datetime) -> bool:
     players = {u.request.player for u in result.used}
     return not players <= set(projection.data.ready.get(result.step, []))
 
-def wait_for_people(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
-                    now: datetime) -> None:
+def wait_for_people(session: CampaignSession, result: Any) -> None:
     """A step stopped for people: the first time it opens (its deadline counted from now);
     later, each decision it asks that was not asked before is recorded, so the player who
     owes it is told (by the reports the campaign's `reports` setting sends)."""
+    projection = session.projection
     if result.step not in projection.data.opened:
-        open_step(service, campaign, projection, result, now)
+        open_step(session, result)
         return
     asked = set(projection.data.asked.get(result.step, []))
     new = [r for r in result.pending if r.key not in asked]
     if new:
-        service.record(campaign, projection, campaign.ask, step=result.step,
-                       players=sorted({r.player for r in new}), requests=[r.key for r in new])
+        session.record(session.campaign.ask, step=result.step, players=sorted({r.player for r in new}),
+                       requests=[r.key for r in new])
 
 
-def open_step(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
-              now: datetime) -> None:
+def open_step(session: CampaignSession, result: Any) -> None:
+    projection, now = session.projection, session.now
     kind = result.pending[0].kind
-    rules = read_settings(projection.data.settings).for_kind(kind)
+    rules = projection.settings.deadline_rules.for_kind(kind)
     deadline = deadline_for(now, rules)
     owing = sorted({r.player for r in result.pending})
     for player in owing:
@@ -122,14 +141,14 @@ def open_step(service: CampaignService, campaign: Campaign, projection: Campaign
                  for a, b in projection.data.absences.get(player, [])]
         deadline = later_of(deadline, spans, rules)
     earliest = now.replace(microsecond=0) + timedelta(hours=rules.earliest_hours)
-    service.record(campaign, projection, campaign.open_step, step=result.step, kind=kind,
+    session.record(session.campaign.open_step, step=result.step, kind=kind,
                    opened=now.replace(microsecond=0).isoformat(), deadline=deadline.isoformat(),
                    earliest=earliest.isoformat(), players=owing, requests=[r.key for r in result.pending])
 
-def missed(service: CampaignService, campaign: Campaign, projection: CampaignProjection, result: Any,
-           now: datetime) -> bool:
+def missed(session: CampaignSession, result: Any) -> bool:
     """The campaign's missed-orders policy, for the requests still owed after a
     deadline (issue 6): True when it recorded something that lets the step move on."""
+    campaign, projection = session.campaign, session.projection
     rules = rules_for(projection, result.step)
     owing = sorted({r.player for r in result.pending})
     # One miss per player per deadline: later decisions of the same step are not new misses.
@@ -151,17 +170,17 @@ def missed(service: CampaignService, campaign: Campaign, projection: CampaignPro
             action = "dropped"
         else:
             action = "default"
-        service.record(campaign, projection, campaign.record_miss, player=player, step=result.step, action=action)
+        session.record(campaign.record_miss, player=player, step=result.step, action=action)
         acted = True
     if excused:
-        at = deadline_for(now, rules)
-        service.record(campaign, projection, campaign.change_deadline, step=result.step, at=at.isoformat(),
+        at = deadline_for(session.now, rules)
+        session.record(campaign.change_deadline, step=result.step, at=at.isoformat(),
                        reason=f"missed orders excused for {', '.join(excused)}", by=f"missed-orders policy {policy}")
         return True
     for request in projection.pending():
         if request.player in projection.data.civil_disorder or request.player in projection.data.dropped:
             continue  # the engine answers for them, naming why
-        service.record(campaign, projection, campaign.answer, key=request.key, value=request.default,
+        session.record(campaign.answer, key=request.key, value=request.default,
                        source=f"default (deadline passed; missed-orders policy {policy})")
         acted = True
     return acted

@@ -12,6 +12,7 @@ directly would have given.
 from __future__ import annotations
 
 import secrets as secrets_module
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,11 +23,12 @@ from pbem.core.campaign import Campaign, DiceVault
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import RulingError
 from pbem.core.service import CampaignService, CommandError, Outcome, token_hash
+from pbem.core.session import CampaignSession
 from pbem.core.store import open_store
 
 #: Facts a player or the clock put in the log, which a reprocess feeds again.
-REPLAYED_INPUTS = ("OrdersSubmitted", "OrdersRejected", "PolicySet", "PolicyCleared", "DiceForced", "DeadlinePassed",
-                   "PlayerReady", "AbsenceDeclared")
+REPLAYED_INPUTS = (Campaign.OrdersSubmitted, Campaign.OrdersRejected, Campaign.PolicySet, Campaign.PolicyCleared,
+                   Campaign.DiceForced, Campaign.DeadlinePassed, Campaign.PlayerReady, Campaign.AbsenceDeclared)
 
 
 @dataclass
@@ -74,20 +76,15 @@ class GameMaster:
         self.service = service
 
     # -- helpers ------------------------------------------------------------
-    def _command(self, name: str, announce: str, apply) -> Outcome:
-        """Record GM facts, resolve what they allow, save, and announce to everyone.
-        `apply` may return the announcement when only it knows the words; "" announces nothing."""
-        service = self.service
-        campaign, projection = service.open_campaign(name)
-        before = campaign.version
-        announce = apply(campaign, projection) or announce
-        outcome = Outcome(name)
-        outcome.steps_resolved = service.advance(campaign, projection)
-        service.save(campaign, projection)
-        if announce:
-            outcome.mail.extend(self._announce(projection, announce, before))
-        outcome.mail.extend(service.batch_reports(projection, before, outcome.steps_resolved))
-        return outcome
+    def _command(self, name: str, announce: str, apply: Callable[[CampaignSession], str | None]) -> Outcome:
+        """Record GM facts in one session, announced to everyone (the session then resolves
+        what they allow and saves). `apply` may return the announcement when only it knows
+        the words; "" announces nothing."""
+        with self.service.session(name) as session:
+            announce = apply(session) or announce
+            if announce:
+                session.outcome.mail.extend(self._announce(session.projection, announce, session.before))
+        return session.outcome
 
     def _announce(self, projection: CampaignProjection, text: str, version: int) -> list:
         renderer = self.service.renderer
@@ -101,57 +98,56 @@ class GameMaster:
         """One `GM <verb> …` line of a mail from the GM."""
         return execute_line(self, name, line)
 
-    def _now(self) -> datetime:
-        return self.service.clock().replace(microsecond=0)
-
     # -- pause, deadlines, processing ----------------------------------------
     def pause(self, name: str, reason: str) -> Outcome:
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
-            if projection.data.paused:
+        def apply(session: CampaignSession) -> None:
+            if session.projection.data.paused:
                 raise CommandError(f"{name} is already paused")
-            self.service.record(campaign, projection, campaign.pause, reason=reason, at=self._now().isoformat())
+            session.record(session.campaign.pause, reason=reason, at=_now(session).isoformat())
         return self._command(name, f"The campaign is paused: {reason}. Orders are still taken; nothing is "
                                    "processed and no deadline passes until it resumes.", apply)
 
     def resume(self, name: str, reason: str) -> Outcome:
         """Resume; the step in progress gets back the time it had left when paused."""
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+        def apply(session: CampaignSession) -> None:
+            projection = session.projection
             if not projection.data.paused:
                 raise CommandError(f"{name} is not paused")
             paused_at = datetime.fromisoformat(projection.data.paused_at)
-            self.service.record(campaign, projection, campaign.resume, reason=reason, at=self._now().isoformat())
+            session.record(session.campaign.resume, reason=reason, at=_now(session).isoformat())
             step = projection.step
             if step in projection.data.deadlines and step not in projection.data.deadlines_passed:
                 left = datetime.fromisoformat(projection.data.deadlines[step]) - paused_at
-                at = self._now() + max(left, timedelta(0))
-                self.service.record(campaign, projection, campaign.change_deadline, step=step, at=at.isoformat(),
-                                    reason="time left when the campaign was paused", by="GM")
+                at = _now(session) + max(left, timedelta(0))
+                session.record(session.campaign.change_deadline, step=step, at=at.isoformat(),
+                               reason="time left when the campaign was paused", by="GM")
         return self._command(name, f"The campaign resumes: {reason}.", apply)
 
     def extend(self, name: str, hours: int, reason: str) -> Outcome:
         """Move the current deadline by `hours` (negative shortens it)."""
-        def apply(campaign: Campaign, projection: CampaignProjection) -> str:
+        def apply(session: CampaignSession) -> str:
+            projection = session.projection
             step = projection.step
             if step is None or step not in projection.data.deadlines:
                 raise CommandError(f"{name} has no deadline running")
             at = (datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)).isoformat()
-            self.service.record(campaign, projection, campaign.change_deadline, step=step, at=at, reason=reason,
-                                by="GM")
+            session.record(session.campaign.change_deadline, step=step, at=at, reason=reason, by="GM")
             return f"The deadline is now {at} (UTC): {reason}."
         return self._command(name, "", apply)
 
     def process(self, name: str, reason: str) -> Outcome:
         """Pass the current deadline now: what is still owed is answered by the campaign's
         missed-orders policy, as if the clock had struck."""
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+        def apply(session: CampaignSession) -> None:
+            projection = session.projection
             step = projection.step
             if step is None:
                 raise CommandError(f"{name} is over")
             if step not in projection.data.deadlines_passed:
-                self.service.record(campaign, projection, campaign.pass_deadline, step=step, at=self._now().isoformat(),
-                                    by=f"GM: {reason}")
+                session.record(session.campaign.pass_deadline, step=step, at=_now(session).isoformat(),
+                               by=f"GM: {reason}")
             if step not in projection.data.graces_expired:
-                self.service.record(campaign, projection, campaign.expire_grace, step=step, at=self._now().isoformat())
+                session.record(session.campaign.expire_grace, step=step, at=_now(session).isoformat())
         return self._command(name, f"The GM processes the current step now: {reason}.", apply)
 
     # -- people -------------------------------------------------------------
@@ -159,13 +155,12 @@ class GameMaster:
                 token: str | None = None, reason: str = "") -> tuple[str, Outcome]:
         token = token or secrets_module.token_urlsafe(8)
 
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
-            record = projection.data.players.get(player)
+        def apply(session: CampaignSession) -> None:
+            record = session.projection.data.players.get(player)
             if record is None:
                 raise CommandError(f"{player!r} is not a player of {name}")
-            self.service.record(campaign, projection, campaign.replace_player, player=player,
-                                name=new_name or record.name, address=address.lower(),
-                                token_hash=token_hash(name, player, token), reason=reason)
+            session.record(session.campaign.replace_player, player=player, name=new_name or record.name,
+                           address=address.lower(), token_hash=token_hash(name, player, token), reason=reason)
         return token, self._command(name, f"{player} is now played by {new_name or 'a new player'}"
                                           f"{': ' + reason if reason else ''}.", apply)
 
@@ -173,28 +168,28 @@ class GameMaster:
         """A new SIGNON token for a player (an old one leaked); only its hash is kept."""
         token = secrets_module.token_urlsafe(8)
 
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
-            if player not in projection.data.players:
+        def apply(session: CampaignSession) -> None:
+            if player not in session.projection.data.players:
                 raise CommandError(f"{player!r} is not a player of {name}")
-            self.service.record(campaign, projection, campaign.rotate_token, player=player,
-                                token_hash=token_hash(name, player, token), reason=reason)
+            session.record(session.campaign.rotate_token, player=player, token_hash=token_hash(name, player, token),
+                           reason=reason)
         return token, self._command(name, "", apply)  # a token is told to its player, not announced
 
     def observer(self, name: str, observer: str, address: str, *, token: str | None = None) -> tuple[str, Outcome]:
         token = token or secrets_module.token_urlsafe(8)
 
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
-            if observer in projection.data.players:
+        def apply(session: CampaignSession) -> None:
+            if observer in session.projection.data.players:
                 raise CommandError(f"{observer!r} is already in {name}")
-            self.service.record(campaign, projection, campaign.join, player=observer, name=observer,
-                                address=address.lower(), token_hash=token_hash(name, observer, token),
-                                timezone="UTC", role="observer")
+            session.record(session.campaign.join, player=observer, name=observer, address=address.lower(),
+                           token_hash=token_hash(name, observer, token), timezone="UTC", role="observer")
         return token, self._command(name, f"{observer} joins as an observer.", apply)
 
     # -- the state ------------------------------------------------------------
     def ruling(self, name: str, kind: str, args: dict, reason: str) -> Outcome:
         """A typed change of the state, as the ruleset defines it (never a hand edit)."""
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
+        def apply(session: CampaignSession) -> None:
+            projection = session.projection
             ruleset = projection.ruleset
             if kind not in ruleset.rulings:
                 known = ", ".join(sorted(ruleset.rulings)) or "none"
@@ -203,7 +198,7 @@ class GameMaster:
                 ruleset.apply_ruling(projection.state(), projection.scenario, kind, args)
             except RulingError as error:
                 raise CommandError(f"the ruling cannot apply: {error}") from None
-            self.service.record(campaign, projection, campaign.rule, kind=kind, args=args, reason=reason)
+            session.record(session.campaign.rule, kind=kind, args=args, reason=reason)
         described = " ".join(f"{k}={v}" for k, v in sorted(args.items()))
         return self._command(name, f"GM ruling {kind} {described}: {reason}.", apply)
 
@@ -221,8 +216,8 @@ class GameMaster:
         return outcome
 
     def reveal(self, name: str, reason: str) -> Outcome:
-        def apply(campaign: Campaign, projection: CampaignProjection) -> None:
-            self.service.record(campaign, projection, campaign.reveal_seed, secret=projection.secret.hex())
+        def apply(session: CampaignSession) -> None:
+            session.record(session.campaign.reveal_seed, secret=session.projection.secret.hex())
         secret = self.service.loader.secret(name).hex()
         return self._command(name, f"The dice secret is revealed: {secret}. Its sha256 is the commitment printed "
                                    f"in the first report; every roll can now be recomputed ({reason}).", apply)
@@ -232,9 +227,9 @@ class GameMaster:
         """The log version right after resolved step `step`; `start` means right after the
         campaign was created and its players joined."""
         if step.lower() == "start":
-            setup = ("Created", "PlayerJoined")
+            setup = (Campaign.Created, Campaign.PlayerJoined)
             return next(e.originator_version - 1 for e in self.service.loader.campaign_events(name)
-                        if type(e).__name__ not in setup)
+                        if not isinstance(e, setup))
         full = self.service.loader.load(name, use_snapshots=False)
         version = next((r.version for r in reversed(full.resolved) if r.step == step), None)
         if version is None:
@@ -249,26 +244,23 @@ class GameMaster:
         campaign.roll_back(to_version=version, reason=reason)
         service.store.save(campaign)
         service.forget(name)
-        campaign, projection = service.open_campaign(name)
-        before = campaign.version
-        outcome = Outcome(name)
-        outcome.steps_resolved = service.advance(campaign, projection)
-        service.save(campaign, projection)
-        outcome.mail.extend(self._announce(projection, f"The campaign is rolled back to just after step {step}: "
-                                                       f"{reason}. Orders sent since then must be sent again.",
-                                           before))
-        outcome.mail.extend(service.reports_mail(projection, since_version=version, version=campaign.version))
-        return outcome
+        with service.session(name) as session:
+            session.report_everyone_since = version
+            session.outcome.mail.extend(self._announce(session.projection, f"The campaign is rolled back to just "
+                                                                           f"after step {step}: {reason}. Orders sent "
+                                                                           "since then must be sent again.",
+                                                       session.before))
+        return session.outcome
 
     def _inputs_after(self, name: str, version: int) -> list[DomainEvent]:
         """The player and clock inputs after `version`, as the effective log has them."""
         effective: list[DomainEvent] = []
         for event in self.service.loader.campaign_events(name, gt=0):
-            if type(event).__name__ == "RolledBack":
+            if isinstance(event, Campaign.RolledBack):
                 effective = [e for e in effective if e.originator_version <= event.to_version]
                 continue
             effective.append(event)
-        return [e for e in effective if e.originator_version > version and type(e).__name__ in REPLAYED_INPUTS]
+        return [e for e in effective if e.originator_version > version and isinstance(e, REPLAYED_INPUTS)]
 
     def _replay_inputs(self, service: CampaignService, name: str, inputs: list[DomainEvent],
                        corrections: list[Correction]) -> list[str]:
@@ -280,27 +272,26 @@ class GameMaster:
             if not outcome.receipt.accepted:
                 refused.append(f"added orders of {correction.player}: {outcome.receipt.reason}")
         for event in inputs:
-            kind = type(event).__name__
-            if kind in ("OrdersSubmitted", "OrdersRejected"):
+            if isinstance(event, (Campaign.OrdersSubmitted, Campaign.OrdersRejected)):
                 correction = replacing.get(event.originator_version)
                 text = correction.text if correction else "\n".join(getattr(event, "lines", []))
-                if kind == "OrdersRejected" and correction is None:
+                if isinstance(event, Campaign.OrdersRejected) and correction is None:
                     continue  # refused then, nothing to feed again
                 outcome = service.submit(name, event.player, text, mail_id=event.mail_id)
                 if not outcome.receipt.accepted:
                     refused.append(f"orders of {event.player} (log version {event.originator_version}): "
                                    f"{outcome.receipt.reason}")
-            elif kind == "PolicySet":
+            elif isinstance(event, Campaign.PolicySet):
                 service.submit(name, event.player, event.text)
-            elif kind == "PolicyCleared":
+            elif isinstance(event, Campaign.PolicyCleared):
                 service.submit(name, event.player, f"POLICY CLEAR {event.policy_id}")
-            elif kind == "DiceForced":
+            elif isinstance(event, Campaign.DiceForced):
                 service.force_dice(name, event.purpose, list(event.values), event.reason)
-            elif kind == "DeadlinePassed":
+            elif isinstance(event, Campaign.DeadlinePassed):
                 GameMaster(service).process(name, f"as in the original run ({event.by})")
-            elif kind == "PlayerReady":
+            elif isinstance(event, Campaign.PlayerReady):
                 service.ready(name, event.player)
-            elif kind == "AbsenceDeclared":
+            elif isinstance(event, Campaign.AbsenceDeclared):
                 service.absence(name, event.player, event.start, event.end)
         return refused
 
@@ -359,6 +350,10 @@ class GameMaster:
                                                        "the earlier ones.", before))
         outcome.mail.extend(service.reports_mail(projection, since_version=version, version=projection.data.version))
         return outcome
+
+
+def _now(session: CampaignSession) -> datetime:
+    return session.now.replace(microsecond=0)
 
 
 def _dict_changes(before: Any, after: Any, path: str = "") -> list[str]:

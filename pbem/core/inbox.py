@@ -8,30 +8,35 @@ the same replies, derived again from the log.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
+from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from pbem.core.campaign import InboundMail
+from pbem.core.campaign import Campaign, InboundMail
+from pbem.core.gm import GameMaster
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.orders import JsonOrdersError, OrderText, orders_from_json, split_orders
 from pbem.core.outcomes import CommandError, Outcome, Receipt
+from pbem.core.service import CampaignService, authenticate
 from pbem.core.store import CampaignNotFound
 
-if TYPE_CHECKING:
-    from pbem.core.service import CampaignService
+
+def mail_identity(envelope: Envelope) -> tuple[str, UUID]:
+    """What makes a received mail the same mail again: its digest, and the id of the
+    fact that records it."""
+    digest = hashlib.sha256(envelope.raw or envelope.text.encode()).hexdigest()
+    return digest, InboundMail.create_id(envelope.message_id, digest)
 
 
 def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
     """Record one received mail and answer it; the same mail again changes nothing
     and returns the same replies."""
-    digest = hashlib.sha256(envelope.raw or envelope.text.encode()).hexdigest()
-    mail_uuid = InboundMail.create_id(envelope.message_id, digest)
+    digest, mail_uuid = mail_identity(envelope)
     try:
         existing = service.store.repository.get(mail_uuid)
-    except Exception as error:
-        if type(error).__name__ != "AggregateNotFoundError":
-            raise
+    except AggregateNotFoundError:
         existing = None
     if existing is not None:
         return replay_mail(service, existing, envelope)
@@ -57,10 +62,12 @@ def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
             pass
         return MailOutcome(campaign=name)
     refusal = json_problem or refusal_reason(parts, envelope)
-    player, copy_to = "", None
+    player, copy_to, role = "", None, ""
     if not refusal:
-        try:
-            player, copy_to = service.authenticate(name, parts.signon.player, parts.signon.token, envelope.sender)
+        try:  # against the campaign as the service holds it (a daemon's: no reload)
+            projection = service.live(name)
+            player, copy_to = authenticate(projection, parts.signon.player, parts.signon.token, envelope.sender)
+            role = projection.data.players[player].role
         except (CommandError, CampaignNotFound) as error:
             refusal = str(error)
     if refusal:
@@ -70,9 +77,12 @@ def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
             return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
         return MailOutcome(campaign=name, replies=(refusal_mail(service, envelope, refusal, mail_uuid),))
     try:
-        outcome = service.submit(name, player, text, mail_id=str(mail_uuid),
-                              in_reply_to=envelope.message_id,
-                              inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts)
+        if parts.gm and role == "gm":
+            outcome = gm_mail(service, name, player, parts, envelope.message_id,
+                              lambda versions: inbound(f"orders of {player}", versions))
+        else:
+            outcome = service.submit(name, player, text, mail_id=str(mail_uuid), in_reply_to=envelope.message_id,
+                                     inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts)
     except IntegrityError:
         return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
     replies = list(outcome.mail)
@@ -108,24 +118,23 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
     name = inbound.campaign
     projection = service.loader.load(name, upto=last)
     events = list(service.loader.campaign_events(name, gt=first - 1, lte=last))
-    orders = next((e for e in events if type(e).__name__ in ("OrdersSubmitted", "OrdersRejected")), None)
+    orders = next((e for e in events if isinstance(e, (Campaign.OrdersSubmitted, Campaign.OrdersRejected))), None)
     player = orders.player if orders is not None else inbound.outcome.removeprefix("orders of ")
     record = projection.data.players[player]
     receipt = Receipt(campaign=name, player=player, to=record.address, timezone=record.timezone,
-                      accepted=orders is None or type(orders).__name__ == "OrdersSubmitted",
+                      accepted=orders is None or isinstance(orders, Campaign.OrdersSubmitted),
                       reason=getattr(orders, "reason", ""), verdicts=getattr(orders, "verdicts", []),
                       step=getattr(orders, "step", None))
-    outcome = Outcome(name, receipt, sum(1 for e in events if type(e).__name__ == "StepResolved"))
+    outcome = Outcome(name, receipt, sum(1 for e in events if isinstance(e, Campaign.StepResolved)))
     receipt.steps_resolved = outcome.steps_resolved
     service.fill_owed(receipt, projection)
-    mail = service.mail_for(outcome, projection, first - 1, str(inbound.id), envelope.message_id)
+    mail = service.mail_for(outcome, projection, first - 1, events,
+                            (f"receipt:{name}:{inbound.id}", envelope.message_id))
     return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail))
 
 def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, in_reply_to: str | None,
              inbound: Callable[[list[int]], InboundMail] | None) -> Outcome:
     """Carry out the GM commands of a mail from the GM, each a fact of its own."""
-    from pbem.core.gm import GameMaster
-
     master = GameMaster(service)
     outcome = Outcome(name)
     lines = []

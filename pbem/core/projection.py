@@ -9,43 +9,23 @@ Resolving a step is re-running its procedure over the answers collected for it; 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
+from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord
 from pbem.core.canonical import sha256_hex
-from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
+from pbem.core.engine import Answer, ChronicleEntry, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
+from pbem.core.settings import CampaignSettings
+from pbem.core.view import GameView, read_view
+from pbem.core.state_edits import StateEdit, apply_edits
 
 # Part of the engine version that keys snapshots: raised whenever the fold changes, so a
 # snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
 CORE_VERSION = "2"
-
-
-class PlayerRecord(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-    address: str
-    token_hash: str
-    timezone: str = "UTC"
-    role: str = "player"
-
-
-class PolicyRecord(msgspec.Struct, frozen=True):
-    id: str
-    player: str
-    kind: str
-    answer_text: str
-    text: str
-    power: str | None = None
-    conditions: list[tuple[str, str, str]] = []
-    step: str | None = None
-
-    def policy(self) -> Policy:
-        return Policy(self.id, self.player, self.kind, self.answer_text, self.power,
-                      tuple(tuple(c) for c in self.conditions), self.step)
 
 
 class AnswerRecord(msgspec.Struct, frozen=True):
@@ -138,6 +118,19 @@ class Divergence:
     reason: str = ""
 
 
+_Handler = TypeVar("_Handler", bound=Callable[..., None])
+_HANDLERS: dict[type, Callable[..., None]] = {}
+
+
+def _folds(fact: type) -> Callable[[_Handler], _Handler]:
+    """Marks the method that folds `fact` (one of `Campaign`'s fact classes); a fact with
+    no method changes only the log version."""
+    def register(handler: _Handler) -> _Handler:
+        _HANDLERS[fact] = handler
+        return handler
+    return register
+
+
 class CampaignProjection:
     """A campaign's projected state, folded fact by fact."""
 
@@ -145,6 +138,7 @@ class CampaignProjection:
         self.ruleset = ruleset
         self.scenario = scenario
         self.data = data
+        self.settings = CampaignSettings.model_validate(data.settings)  # fixed when the campaign was created
         self.secret = secret
         self.resolved: list[ResolvedStep] = []
         self.divergences: list[Divergence] = []
@@ -163,9 +157,9 @@ class CampaignProjection:
     # -- the fold ---------------------------------------------------------
     def apply(self, event: Any) -> None:
         """Fold one fact."""
-        handler = getattr(self, "_on_" + type(event).__name__, None)
+        handler = _HANDLERS.get(type(event))
         if handler is not None:
-            handler(event)
+            handler(self, event)
         self.data.version = event.originator_version
         self.events_folded += 1
 
@@ -182,54 +176,62 @@ class CampaignProjection:
         self._pristine = None
         self._invalidate()
 
-    def _on_PlayerJoined(self, e: Any) -> None:
+    @_folds(Campaign.PlayerJoined)
+    def _on_player_joined(self, e: Campaign.PlayerJoined) -> None:
         self.data.players[e.player] = PlayerRecord(e.player, e.name, e.address, e.token_hash, e.timezone, e.role)
 
-    def _on_TokenRotated(self, e: Any) -> None:
+    @_folds(Campaign.TokenRotated)
+    def _on_token_rotated(self, e: Campaign.TokenRotated) -> None:
         old = self.data.players[e.player]
         self.data.players[e.player] = msgspec.structs.replace(old, token_hash=e.token_hash)
 
-    def _on_OrdersSubmitted(self, e: Any) -> None:
+    @_folds(Campaign.OrdersSubmitted)
+    def _on_orders_submitted(self, e: Campaign.OrdersSubmitted) -> None:
         for key, value in e.answers.items():
             self.data.inputs[key] = AnswerRecord(value, f"orders of {e.player}")
-        for raw in e.conditional:
-            self.data.conditional.append(msgspec.convert(raw, PolicyRecord))
+        self.data.conditional.extend(e.conditional)
         self._invalidate()
 
-    def _on_PolicySet(self, e: Any) -> None:
+    @_folds(Campaign.PolicySet)
+    def _on_policy_set(self, e: Campaign.PolicySet) -> None:
         self.data.policies = [p for p in self.data.policies if p.id != e.policy_id]
         self.data.policies.append(PolicyRecord(e.policy_id, e.player, e.kind, e.answer_text, e.text, e.power,
                                                [tuple(c) for c in e.conditions]))
         self.data.policy_counter += 1
         self._invalidate()
 
-    def _on_PolicyCleared(self, e: Any) -> None:
+    @_folds(Campaign.PolicyCleared)
+    def _on_policy_cleared(self, e: Campaign.PolicyCleared) -> None:
         self.data.policies = [p for p in self.data.policies
                               if not (p.player == e.player and e.policy_id in (p.id, "ALL"))]
         self._invalidate()
 
-    def _on_DecisionAnswered(self, e: Any) -> None:
+    @_folds(Campaign.DecisionAnswered)
+    def _on_decision_answered(self, e: Campaign.DecisionAnswered) -> None:
         self.data.inputs[e.key] = AnswerRecord(e.value, e.source)
         last = self._run[0] if self._run_valid and self._run is not None else None
         if last is None or not any(u.request.key == e.key and u.answer.value == e.value for u in last.used):
             self._invalidate()
 
-    def _on_StepOpened(self, e: Any) -> None:
+    @_folds(Campaign.StepOpened)
+    def _on_step_opened(self, e: Campaign.StepOpened) -> None:
         self.data.opened[e.step] = StepClock(e.kind, e.opened, e.earliest)
         self.data.deadlines[e.step] = e.deadline
         players, requests = self._opened_for(e)
         self.data.asked[e.step] = requests
         self._reports_due(e.step, players, e.originator_version)
 
-    def _opened_for(self, e: Any) -> tuple[list[str], list[str]]:
+    def _opened_for(self, e: Campaign.StepOpened) -> tuple[list[str], list[str]]:
         """Whom and which decisions a step opened for. A log written before pbem recorded
-        them is read from the step itself, which the replay has run to the same point."""
-        if hasattr(e, "requests"):
+        them (upcast to None) is read from the step itself, which the replay has run to
+        the same point."""
+        if e.players is not None and e.requests is not None:
             return list(e.players), list(e.requests)
         pending = self.pending()
         return sorted({r.player for r in pending}), [r.key for r in pending]
 
-    def _on_StepAsked(self, e: Any) -> None:
+    @_folds(Campaign.StepAsked)
+    def _on_step_asked(self, e: Campaign.StepAsked) -> None:
         self.data.asked[e.step] = [*self.data.asked.get(e.step, []), *e.requests]
         self._reports_due(e.step, e.players, e.originator_version)
 
@@ -248,25 +250,30 @@ class CampaignProjection:
         data.reported_through = {**data.reported_through, **{p: version for p in due}}
         data.reports_due_at = version
 
-    def _on_DeadlineChanged(self, e: Any) -> None:
+    @_folds(Campaign.DeadlineChanged)
+    def _on_deadline_changed(self, e: Campaign.DeadlineChanged) -> None:
         self.data.deadlines[e.step] = e.at
         # A new deadline reopens a passed one (an extension or an excused miss).
         self.data.deadlines_passed = [s for s in self.data.deadlines_passed if s != e.step]
         self.data.graces_expired = [s for s in self.data.graces_expired if s != e.step]
         self.data.reminders.pop(e.step, None)
 
-    def _on_DeadlinePassed(self, e: Any) -> None:
+    @_folds(Campaign.DeadlinePassed)
+    def _on_deadline_passed(self, e: Campaign.DeadlinePassed) -> None:
         if e.step not in self.data.deadlines_passed:
             self.data.deadlines_passed.append(e.step)
 
-    def _on_GraceExpired(self, e: Any) -> None:
+    @_folds(Campaign.GraceExpired)
+    def _on_grace_expired(self, e: Campaign.GraceExpired) -> None:
         if e.step not in self.data.graces_expired:
             self.data.graces_expired.append(e.step)
 
-    def _on_ReminderSent(self, e: Any) -> None:
+    @_folds(Campaign.ReminderSent)
+    def _on_reminder_sent(self, e: Campaign.ReminderSent) -> None:
         self.data.reminders.setdefault(e.step, []).append(e.hours_before)
 
-    def _on_MissRecorded(self, e: Any) -> None:
+    @_folds(Campaign.MissRecorded)
+    def _on_miss_recorded(self, e: Campaign.MissRecorded) -> None:
         self.data.misses[e.player] = self.data.misses.get(e.player, 0) + 1
         key = f"{e.step}@{self.data.deadlines.get(e.step, '')}"
         self.data.missed_in.setdefault(key, []).append(e.player)
@@ -278,27 +285,33 @@ class CampaignProjection:
             self.data.dropped.append(e.player)
         self._invalidate()
 
-    def _on_PlayerReady(self, e: Any) -> None:
+    @_folds(Campaign.PlayerReady)
+    def _on_player_ready(self, e: Campaign.PlayerReady) -> None:
         ready = self.data.ready.setdefault(e.step, [])
         if e.player not in ready:
             ready.append(e.player)
 
-    def _on_AbsenceDeclared(self, e: Any) -> None:
+    @_folds(Campaign.AbsenceDeclared)
+    def _on_absence_declared(self, e: Campaign.AbsenceDeclared) -> None:
         self.data.absences.setdefault(e.player, []).append((e.start, e.end))
 
-    def _on_Paused(self, e: Any) -> None:
+    @_folds(Campaign.Paused)
+    def _on_paused(self, e: Campaign.Paused) -> None:
         self.data.paused, self.data.paused_at = True, e.at
 
-    def _on_Resumed(self, e: Any) -> None:
+    @_folds(Campaign.Resumed)
+    def _on_resumed(self, e: Campaign.Resumed) -> None:
         self.data.paused, self.data.paused_at = False, None
 
-    def _on_PlayerReplaced(self, e: Any) -> None:
+    @_folds(Campaign.PlayerReplaced)
+    def _on_player_replaced(self, e: Campaign.PlayerReplaced) -> None:
         old = self.data.players[e.player]
         self.data.players[e.player] = msgspec.structs.replace(old, name=e.name, address=e.address,
                                                               token_hash=e.token_hash)
         self._back_in_play(e.player)
 
-    def _on_PlayerReturned(self, e: Any) -> None:
+    @_folds(Campaign.PlayerReturned)
+    def _on_player_returned(self, e: Campaign.PlayerReturned) -> None:
         self._back_in_play(e.player)
 
     def _back_in_play(self, player: str) -> None:
@@ -308,23 +321,34 @@ class CampaignProjection:
             self.data.dropped = [p for p in self.data.dropped if p != player]
             self._invalidate()
 
-    def _on_RerunStarted(self, e: Any) -> None:
+    @_folds(Campaign.RerunStarted)
+    def _on_rerun_started(self, e: Campaign.RerunStarted) -> None:
         self.data.rerun_from = e.from_step
 
-    def _on_GMRuling(self, e: Any) -> None:
+    @_folds(Campaign.GMRuling)
+    def _on_gm_ruling(self, e: Campaign.GMRuling) -> None:
         state = self.state()
         self.ruleset.apply_ruling(state, self.scenario, e.kind, dict(e.args))
         self.data.state = self.ruleset.encode_state(state)
         self._invalidate()
 
-    def _on_DiceForced(self, e: Any) -> None:
+    @_folds(Campaign.StateSet)
+    def _on_state_set(self, e: Campaign.StateSet) -> None:
+        state = apply_edits(self.ruleset, self.state(), [StateEdit.from_dict(edit) for edit in e.edits])
+        self.data.state = self.ruleset.encode_state(state)
+        self._invalidate()
+
+    @_folds(Campaign.DiceForced)
+    def _on_dice_forced(self, e: Campaign.DiceForced) -> None:
         self.data.forced.setdefault(e.purpose, []).extend(e.values)
         self._invalidate()
 
-    def _on_SeedRevealed(self, e: Any) -> None:
+    @_folds(Campaign.SeedRevealed)
+    def _on_seed_revealed(self, e: Campaign.SeedRevealed) -> None:
         self.data.revealed_secret = e.secret
 
-    def _on_StepResolved(self, e: Any) -> None:
+    @_folds(Campaign.StepResolved)
+    def _on_step_resolved(self, e: Campaign.StepResolved) -> None:
         result, state = self.current()
         if result is None or result.step != e.step or not result.completed:
             computed = "incomplete" if result is not None and not result.completed else "no such step"
@@ -436,6 +460,11 @@ class CampaignProjection:
     def view(self, viewer: str) -> dict:
         """The state as `viewer` may see it (`gm`, `public` or a player id)."""
         return self.ruleset.view(self.current()[1], self.scenario, viewer)
+
+    def game_view(self, viewer: str) -> GameView:
+        """What pbem itself reads of `viewer`'s view (powers and their holders, sections,
+        map); raises `ViewError` when the ruleset's view does not keep that contract."""
+        return read_view(self.view(viewer))
 
     def forget_history(self, upto: int) -> None:
         """Drop the resolved steps up to log version `upto` (a long-lived service keeps

@@ -1,35 +1,37 @@
-"""The campaign service: the one door through which mail, the CLI and the clock change a
-campaign (DESIGN §1). Commands are checked against the projected state before anything
-is appended; a refused order set is still recorded, with its line diagnostics, and
-answered. Everything one input causes — the input, policy answers, resolved steps — is
-saved in one transaction.
+"""The campaign service: the one door through which mail (by way of `inbox`), the CLI and
+the clock change a campaign (DESIGN §1). Commands are checked against the projected state
+before anything is appended; a refused order set is still recorded, with its line
+diagnostics, and answered. Everything one input causes — the input, policy answers,
+resolved steps — is saved in one transaction, by one session (`CampaignService.session`).
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets as secrets_module
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
-from typing import Any
 
-from pbem.core import clock, inbox
+from eventsourcing.application import AggregateNotFoundError
+
+from pbem.core import clock
 from pbem.core import ruleset as rulesets
-from pbem.core.campaign import Campaign, DiceVault, InboundMail, campaign_id
+from pbem.core.campaign import Campaign, DiceVault, InboundMail, PolicyRecord, campaign_id
 from pbem.core.canonical import canonical_json, sha256_hex
 from pbem.core.dice import commitment, new_secret
 from pbem.core.engine import Policy
-from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
+from pbem.core.messages import OutgoingMail
 from pbem.core.orders import OrderText, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import Seat
-from pbem.core.settings import REPORT_MODES, check_settings
+from pbem.core.session import CampaignSession
+from pbem.core.settings import check_settings
+from pbem.core.state_edits import StateEdit, StateEditError, apply_edits
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
 
 __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "Receipt", "Renderer", "token_hash"]
-
-MAX_STEPS_PER_INPUT = 100_000
 
 
 def utc_now() -> datetime:
@@ -81,10 +83,32 @@ class CampaignService:
     def campaign(self, name: str) -> Campaign:
         try:
             return self.store.repository.get(campaign_id(name))
-        except Exception as error:  # the library raises AggregateNotFoundError
-            if type(error).__name__ == "AggregateNotFoundError":
-                raise CampaignNotFound(name) from None
-            raise
+        except AggregateNotFoundError:
+            raise CampaignNotFound(name) from None
+
+    # -- the unit of work -------------------------------------------------
+    @contextmanager
+    def session(self, name: str, *, now: datetime | None = None) -> Iterator[CampaignSession]:
+        """One piece of work on campaign `name`: the caller records its facts on the
+        session; then the steps they allow resolve, everything is saved in one transaction
+        (with the mail that caused it) and the mail to send is collected in
+        `session.outcome`. Work that fails saves nothing; the next session reloads."""
+        campaign, projection = self.open_campaign(name)
+        session = CampaignSession(campaign, projection, now=now or self.clock(), renderer=self.renderer)
+        yield session
+        if session.advancing:
+            session.outcome.steps_resolved += clock.advance(session)
+        receipt = session.outcome.receipt
+        if receipt is not None:
+            receipt.steps_resolved = session.outcome.steps_resolved
+            self.fill_owed(receipt, projection)
+        self.save(session)
+        if session.report_everyone_since is not None:
+            session.outcome.mail.extend(self.reports_mail(projection, since_version=session.report_everyone_since,
+                                                          version=campaign.version))
+        else:
+            session.outcome.mail.extend(self.mail_for(session.outcome, projection, session.before, session.facts,
+                                                      session.reply))
 
     # -- creation ---------------------------------------------------------
     def create(self, name: str, ruleset_name: str, scenario_data: dict, players: Sequence[PlayerSpec], *,
@@ -127,61 +151,29 @@ class CampaignService:
                           token_hash=token_hash(name, spec.id, tokens[spec.id]), timezone=spec.timezone,
                           role=spec.role)
         self.store.save(campaign, vault)
-        outcome = Outcome(name)
-        projection = self.loader.load(name)
-        outcome.steps_resolved = self.advance(campaign, projection)
-        self.save(campaign, projection)
-        outcome.mail.extend(self.reports_mail(projection, since_version=0, version=campaign.version))
-        return tokens, outcome
+        with self.session(name) as session:
+            session.report_everyone_since = 0
+        return tokens, session.outcome
 
     # -- orders -----------------------------------------------------------
     def authenticate(self, name: str, player: str, token: str, sender: str | None) -> tuple[str, str | None]:
-        """The player id a SIGNON names (a player id or a power they hold), checked with
-        the token and, unless the campaign allows other addresses, the sender."""
-        projection = self.projection(name)
-        record = projection.data.players.get(player) or projection.data.players.get(player.lower())
-        if record is None:
-            owner = self.power_owner(projection, player)
-            record = projection.data.players.get(owner) if owner else None
-        if record is None:
-            raise CommandError(f"{player!r} is not a player of campaign {name}")
-        if not hmac.compare_digest(record.token_hash, token_hash(name, record.id, token)):
-            raise CommandError(f"wrong token for {record.id} in campaign {name}")
-        copy_to = None
-        if sender and sender.lower() != record.address:
-            if not projection.data.settings.get("allow_other_addresses", False):
-                raise CommandError(f"mail for {record.id} must come from the registered address")
-            copy_to = record.address
-        return record.id, copy_to
-
-    @staticmethod
-    def power_owner(projection: CampaignProjection, power: str) -> str | None:
-        powers = projection.view("public").get("powers", {})
-        entry = powers.get(power.upper())
-        return entry.get("player") if isinstance(entry, dict) else None
+        """The player id a SIGNON names, checked against the campaign as this service holds it."""
+        return authenticate(self.live(name), player, token, sender)
 
     def submit(self, name: str, player: str, text: str, *, mail_id: str | None = None,
                in_reply_to: str | None = None, inbound: Callable[[list[int]], InboundMail] | None = None,
                split: OrderText | None = None) -> Outcome:
         """Record a player's order set (already authenticated) and resolve what it allows."""
-        campaign, projection = self.open_campaign(name)
-        before = campaign.version
-        parts = split or split_orders(text)
-        if parts.gm and projection.data.players[player].role == "gm":
-            return inbox.gm_mail(self, name, player, parts, in_reply_to, inbound)
-        receipt = self._read(campaign, projection, player, parts, mail_id)
-        outcome = Outcome(name, receipt)
-        outcome.mail.extend(self._explanations(name, player, parts, mail_id))
-        outcome.steps_resolved = self.advance(campaign, projection)
-        receipt.steps_resolved = outcome.steps_resolved
-        self.fill_owed(receipt, projection)
-        records = [inbound([before + 1, campaign.version])] if inbound is not None else []
-        self.save(campaign, projection, *records)
-        outcome.mail.extend(self.mail_for(outcome, projection, before, mail_id, in_reply_to))
-        return outcome
+        with self.session(name) as session:
+            parts = split or split_orders(text)
+            session.outcome.receipt = self._read(session, player, parts, mail_id)
+            session.outcome.mail.extend(self._explanations(name, player, parts, mail_id))
+            session.inbound = inbound
+            session.reply = (f"receipt:{name}:{mail_id or session.before}", in_reply_to)
+        return session.outcome
 
-    def _read(self, campaign: Campaign, projection: CampaignProjection, player: str, parts: OrderText,
-              mail_id: str | None) -> Receipt:
+    def _read(self, session: CampaignSession, player: str, parts: OrderText, mail_id: str | None) -> Receipt:
+        campaign, projection = session.campaign, session.projection
         record = projection.data.players[player]
         receipt = Receipt(campaign=campaign.name, player=player, to=record.address, timezone=record.timezone,
                           accepted=True, step=projection.step)
@@ -189,15 +181,14 @@ class CampaignService:
             receipt.verdicts.append({"number": number, "text": line, "accepted": False, "understood": "",
                                      "reason": reason})
         if player in projection.data.civil_disorder or player in projection.data.dropped:
-            self.record(campaign, projection, campaign.return_player, player=player)
+            session.record(campaign.return_player, player=player)
             receipt.policies.append("welcome back: your own orders count again")
         # Explicit answers first, so a policy in the same mail never overrides them (DESIGN §4).
-        self._read_answers(campaign, projection, player, parts, receipt, mail_id)
-        self._read_policies(campaign, projection, player, parts, receipt)
+        self._read_answers(session, player, parts, receipt, mail_id)
+        self._read_policies(session, player, parts, receipt)
         for press in parts.press:
-            self.record(campaign, projection, campaign.relay_press, player=player, to=press.to,
-                        text=press.text, mail_id=mail_id)
-            mode = projection.data.settings.get("press", "open")
+            session.record(campaign.relay_press, player=player, to=press.to, text=press.text, mail_id=mail_id)
+            mode = projection.settings.press
             receipt.press.append(f"press to {press.to} " + ("recorded (this campaign relays no press)"
                                                             if mode == "none" else f"relayed ({mode})"))
         for number, start, end in parts.absences:
@@ -208,13 +199,12 @@ class CampaignService:
                 receipt.verdicts.append({"number": number, "text": f"ABSENT {start} {end}", "accepted": False,
                                          "understood": "", "reason": "dates are written 2027-07-01"})
                 continue
-            self.record(campaign, projection, campaign.declare_absence, player=player, start=first.isoformat(),
-                        end=last.isoformat())
+            session.record(campaign.declare_absence, player=player, start=first.isoformat(), end=last.isoformat())
             receipt.verdicts.append({"number": number, "text": f"ABSENT {start} {end}", "accepted": True,
                                      "understood": f"absent from {start} to {end}: deadlines wait for you",
                                      "reason": ""})
         if parts.ready and projection.step is not None:
-            self.record(campaign, projection, campaign.set_ready, player=player, step=projection.step)
+            session.record(campaign.set_ready, player=player, step=projection.step)
             receipt.policies.append("marked READY for this step")
         for number, step in parts.gm:
             receipt.verdicts.append({"number": number, "text": step, "accepted": False, "understood": "",
@@ -228,17 +218,13 @@ class CampaignService:
 
     def absence(self, name: str, player: str, start: str, end: str) -> Outcome:
         """The player is away: deadlines of steps that wait for them fall after `end`."""
-        campaign, projection = self.open_campaign(name)
-        before = campaign.version
-        self.record(campaign, projection, campaign.declare_absence, player=player, start=start, end=end)
-        outcome = Outcome(name)
-        outcome.steps_resolved = self.advance(campaign, projection)
-        self.save(campaign, projection)
-        outcome.mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
-        return outcome
+        with self.session(name) as session:
+            session.record(session.campaign.declare_absence, player=player, start=start, end=end)
+        return session.outcome
 
-    def _read_answers(self, campaign: Campaign, projection: CampaignProjection, player: str, parts: OrderText,
-                      receipt: Receipt, mail_id: str | None) -> None:
+    def _read_answers(self, session: CampaignSession, player: str, parts: OrderText, receipt: Receipt,
+                      mail_id: str | None) -> None:
+        campaign, projection = session.campaign, session.projection
         ruleset = projection.ruleset
         if not parts.orders:
             return
@@ -254,24 +240,22 @@ class CampaignService:
         if not reading.accepted:
             receipt.accepted = False
             receipt.reason = reading.reject_all or "no line of this order set could be used"
-            self.record(campaign, projection, campaign.reject_orders, player=player, step=projection.step,
-                        mail_id=mail_id, reason=receipt.reason, verdicts=receipt.verdicts)
+            session.record(campaign.reject_orders, player=player, step=projection.step, mail_id=mail_id,
+                           reason=receipt.reason, verdicts=receipt.verdicts)
             return
         known = {r.key: r for r in requests}
         replaced = [k for k in reading.answers if k in projection.data.inputs]
-        conditional = [{"id": p.id, "player": p.player, "kind": p.kind, "answer_text": p.answer_text,
-                        "text": p.answer_text, "power": p.power, "conditions": [list(c) for c in p.conditions],
-                        "step": p.step} for p in reading.conditional]
-        self.record(campaign, projection, campaign.submit_orders, player=player, step=projection.step,
-                    mail_id=mail_id, lines=lines, answers=reading.answers, conditional=conditional,
-                    verdicts=receipt.verdicts)
+        conditional = [PolicyRecord(p.id, p.player, p.kind, p.answer_text, p.answer_text, p.power,
+                                    list(p.conditions), p.step) for p in reading.conditional]
+        session.record(campaign.submit_orders, player=player, step=projection.step, mail_id=mail_id, lines=lines,
+                       answers=reading.answers, conditional=conditional, verdicts=receipt.verdicts)
         for key in reading.answers:
             request = known.get(key)
             label = request.prompt if request else key
             receipt.answered.append(label + (" (replaces your earlier answer)" if key in replaced else ""))
 
-    def _read_policies(self, campaign: Campaign, projection: CampaignProjection, player: str, parts: OrderText,
-                       receipt: Receipt) -> None:
+    def _read_policies(self, session: CampaignSession, player: str, parts: OrderText, receipt: Receipt) -> None:
+        campaign, projection = session.campaign, session.projection
         kinds = projection.ruleset.decision_kinds
         for line in parts.policies:
             if line.error:
@@ -279,7 +263,7 @@ class CampaignService:
                                          "understood": "", "reason": line.error})
                 continue
             if line.clear:
-                self.record(campaign, projection, campaign.clear_policy, player=player, policy_id=line.clear)
+                session.record(campaign.clear_policy, player=player, policy_id=line.clear)
                 receipt.policies.append(f"policy {line.clear} cleared")
                 receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": True,
                                          "understood": f"clear policy {line.clear}", "reason": ""})
@@ -296,74 +280,51 @@ class CampaignService:
                 receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": False,
                                          "understood": "", "reason": problem})
                 continue
-            self.record(campaign, projection, campaign.set_policy, player=player, policy_id=policy_id,
-                        kind=line.kind, power=line.power, conditions=[list(c) for c in line.conditions],
-                        answer_text=line.answer_text, text=line.text)
+            session.record(campaign.set_policy, player=player, policy_id=policy_id, kind=line.kind, power=line.power,
+                           conditions=[list(c) for c in line.conditions], answer_text=line.answer_text,
+                           text=line.text)
             receipt.policies.append(f"policy {policy_id} set: {line.text}")
             receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": True,
                                      "understood": f"standing policy {policy_id}", "reason": ""})
 
     # -- the clock --------------------------------------------------------
     def tick(self, now: datetime | None = None) -> list[Outcome]:
-        """The clock: remind, pass due deadlines and graces, process held steps."""
-        return clock.tick(self, now or self.clock())
-
-    def handle_mail(self, envelope: Envelope) -> MailOutcome:
-        """Record one received mail and answer it; the same mail again changes nothing
-        and returns the same replies."""
-        return inbox.handle_mail(self, envelope)
+        """The clock: remind, pass due deadlines and graces, process held steps; an
+        outcome for each campaign it changed."""
+        now = now or self.clock()
+        outcomes = []
+        for name in self.names():
+            with self.session(name, now=now) as session:
+                clock.tick(session)
+            if session.changed:
+                outcomes.append(session.outcome)
+        return outcomes
 
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Supply die results for `purpose` (a face-to-face session, a test case)."""
-        campaign, projection = self.open_campaign(name)
-        before = campaign.version
-        self.record(campaign, projection, campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
-        outcome = Outcome(name)
-        outcome.steps_resolved = self.advance(campaign, projection)
-        self.save(campaign, projection)
-        outcome.mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
-        return outcome
+        with self.session(name) as session:
+            session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+        return session.outcome
 
-    # -- mail -------------------------------------------------------------
+    def set_state(self, name: str, edits: list[StateEdit], reason: str) -> Outcome:
+        """Set fields of the state by path (a case's set-up), at the start of the step in
+        progress; refused whole, with the first edit the state does not accept, and why."""
+        with self.session(name) as session:
+            try:  # on a copy first, so an edit the state refuses never enters the log
+                apply_edits(session.projection.ruleset, session.projection.state(), edits)
+            except StateEditError as error:
+                raise CommandError(f"the state cannot be set: {error}") from None
+            session.record(session.campaign.set_state, edits=[e.as_dict() for e in edits], reason=reason)
+        return session.outcome
+
     # -- inner workings ---------------------------------------------------
-    @staticmethod
-    def record(campaign: Campaign, projection: CampaignProjection, command: Callable[..., None],
-                **kwargs: Any) -> None:
-        """Append a fact and fold it into the projection at once."""
-        command(**kwargs)
-        projection.apply(campaign.pending_events[-1])
-
-    def advance(self, campaign: Campaign, projection: CampaignProjection, now: datetime | None = None) -> int:
-        """Resolve steps until one needs a person (or the campaign is paused, or a step is
-        held for its earliest processing time); returns how many resolved."""
-        now = now or self.clock()
-        resolved = 0
-        for _ in range(MAX_STEPS_PER_INPUT):
-            result, state = projection.current()
-            if result is None:
-                break
-            for used in result.auto_answers:
-                self.record(campaign, projection, campaign.answer, key=used.request.key,
-                            value=used.answer.value, source=used.answer.source)
-            result, state = projection.current()
-            if result.completed:
-                if projection.data.paused or clock.held(projection, result, now):
-                    break
-                digest = sha256_hex(projection.ruleset.encode_state(state))
-                self.record(campaign, projection, campaign.resolve_step, step=result.step,
-                            engine_version=projection.engine_version, state_hash=digest)
-                resolved += 1
-                continue
-            if result.step in projection.data.deadlines_passed and clock.missed(self, campaign, projection, result,
-                                                                                 now):
-                continue
-            clock.wait_for_people(self, campaign, projection, result, now)
-            break
-        return resolved
-
-    def save(self, campaign: Campaign, projection: CampaignProjection, *others: Any) -> None:
-        """Save the new facts; snapshot the projection each time it crosses SNAPSHOT_EVERY facts."""
-        self.store.save(campaign, *others)
+    def save(self, session: CampaignSession) -> None:
+        """Save the session's new facts (with the mail that caused them) and keep the
+        campaign open; snapshot the projection each time it crosses SNAPSHOT_EVERY facts."""
+        campaign, projection = session.campaign, session.projection
+        others = [session.inbound([session.before + 1, campaign.version])] if session.inbound is not None else []
+        if session.changed or others:
+            self.store.save(campaign, *others)
         self._open_campaigns[campaign.name] = (campaign, projection)
         if projection.data.version // SNAPSHOT_EVERY > projection.loaded_version // SNAPSHOT_EVERY:
             self.loader.save_snapshot(projection)
@@ -376,14 +337,17 @@ class CampaignService:
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
 
-    def mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, mail_id: str | None,
-                  in_reply_to: str | None) -> list[OutgoingMail]:
+    def mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, facts: Iterable,
+                 reply: tuple[str, str | None] | None) -> list[OutgoingMail]:
+        """The mail after work that began at log version `before` and recorded `facts`: the
+        press it relays, the receipt (`reply`: its key and the Message-ID it answers), and
+        the reports due."""
         if self.renderer is None:
             return []
-        mail = self._press(projection, before)
-        if outcome.receipt is not None:
-            mail.append(self.renderer.receipt(outcome.receipt, key=f"receipt:{outcome.campaign}:{mail_id or before}",
-                                              in_reply_to=in_reply_to))
+        mail = self._press(projection, facts)
+        if outcome.receipt is not None and reply is not None:
+            key, in_reply_to = reply
+            mail.append(self.renderer.receipt(outcome.receipt, key=key, in_reply_to=in_reply_to))
         mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
         return mail
 
@@ -404,16 +368,15 @@ class CampaignService:
                                              f"Step {step}", text, key=f"explain:{name}:{mail_id}:{number}"))
         return mail
 
-    def _press(self, projection: CampaignProjection, before: int) -> list[OutgoingMail]:
-        """Press recorded since `before`, relayed as the campaign's press option says
-        (`none`, `open`: signed, `anonymous`)."""
-        mode = projection.data.settings.get("press", "open")
+    def _press(self, projection: CampaignProjection, facts: Iterable) -> list[OutgoingMail]:
+        """The press among `facts`, relayed as the campaign's press option says (`none`,
+        `open`: signed, `anonymous`)."""
+        mode = projection.settings.press
         if mode == "none" or self.renderer is None:
             return []
         mail = []
-        events = self.loader.campaign_events(projection.data.campaign, gt=before, lte=projection.data.version)
-        for event in events:
-            if type(event).__name__ != "PressRelayed":
+        for event in facts:
+            if not isinstance(event, Campaign.PressRelayed):
                 continue
             sender = "anonymous" if mode == "anonymous" else projection.data.players[event.player].name
             for player in self._press_recipients(projection, event.player, event.to):
@@ -428,7 +391,7 @@ class CampaignService:
             return players
         if to in projection.data.players:
             return [to] if to != sender else []
-        owner = self.power_owner(projection, to)
+        owner = power_owner(projection, to)
         return [owner] if owner and owner != sender else []
 
     def reports_mail(self, projection: CampaignProjection, *, since_version: int, version: int) -> list[OutgoingMail]:
@@ -459,6 +422,31 @@ class CampaignService:
                 for player, since in recipients]
 
 
+def authenticate(projection: CampaignProjection, player: str, token: str, sender: str | None) -> tuple[str, str | None]:
+    """The player id a SIGNON names (a player id or a power they hold), checked with the
+    token and, unless the campaign allows other addresses, the sender; also the address a
+    copy of the receipt goes to when the mail came from another."""
+    name = projection.data.campaign
+    record = projection.data.players.get(player) or projection.data.players.get(player.lower())
+    if record is None:
+        owner = power_owner(projection, player)
+        record = projection.data.players.get(owner) if owner else None
+    if record is None:
+        raise CommandError(f"{player!r} is not a player of campaign {name}")
+    if not hmac.compare_digest(record.token_hash, token_hash(name, record.id, token)):
+        raise CommandError(f"wrong token for {record.id} in campaign {name}")
+    copy_to = None
+    if sender and sender.lower() != record.address:
+        if not projection.settings.allow_other_addresses:
+            raise CommandError(f"mail for {record.id} must come from the registered address")
+        copy_to = record.address
+    return record.id, copy_to
+
+
+def power_owner(projection: CampaignProjection, power: str) -> str | None:
+    return projection.game_view("public").owner(power)
+
+
 def report_recipients(projection: CampaignProjection, before: int, resolved: int) -> list[tuple[str, int]]:
     """Who is mailed a report after work that began at log version `before` and resolved
     `resolved` steps, and from which log version each report tells.
@@ -469,7 +457,7 @@ def report_recipients(projection: CampaignProjection, before: int, resolved: int
     gathered. `every-step`: everybody after any work that resolved steps, telling that work."""
     data = projection.data
     due = data.reports_due if data.reports_due_at > before else {}
-    if data.settings.get("reports", REPORT_MODES[0]) == "every-step":
+    if projection.settings.reports == "every-step":
         return [(p, before) for p in (data.players if resolved else due)]
     if projection.finished and resolved:
         return [(p, data.reported_through.get(p, 0)) for p in data.players]

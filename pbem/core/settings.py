@@ -5,11 +5,12 @@ clear refusal then rather than a surprise months into the campaign."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pbem.core.deadlines import read_settings
+from pbem.core.deadlines import DeadlineSettings, read_settings
 
 REPORT_MODES = ("when-owed", "every-step")
 PRESS_MODES = ("none", "open", "anonymous")
@@ -17,7 +18,7 @@ PRESS_MODES = ("none", "open", "anonymous")
 
 class CampaignSettings(BaseModel):
     """Every setting a campaign knows (`docs/gm-guide.md`); the deadline rules are checked
-    by `deadlines.read_settings`."""
+    by `deadlines.read_settings`. A campaign's projection holds them parsed once."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -26,6 +27,10 @@ class CampaignSettings(BaseModel):
     allow_other_addresses: bool = False
     deadline_hours: int | None = Field(None, ge=1)
     deadlines: dict[str, Any] = {}
+
+    @cached_property
+    def deadline_rules(self) -> DeadlineSettings:
+        return read_settings(self.model_dump(exclude_none=True))
 
 
 def check_settings(settings: dict[str, Any]) -> list[str]:

@@ -23,10 +23,11 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import JSONTranscoder
 from eventsourcing.utils import get_topic
 
 from pbem.core import ruleset as rulesets
-from pbem.core.campaign import Campaign, DiceVault, campaign_id
+from pbem.core.campaign import TRANSCODINGS, Campaign, DiceVault, campaign_id
 from pbem.core.projection import CampaignProjection, ProjectionData, decode_snapshot, encode_snapshot
 
 SNAPSHOT_EVERY = 100
@@ -51,6 +52,11 @@ class CampaignStore(Application):
 
     name = "pbem"
     snapshotting_intervals = {Campaign: 200}
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        for transcoding in TRANSCODINGS:
+            transcoder.register(transcoding)
 
 
 def default_home() -> Path:
@@ -135,7 +141,7 @@ class ProjectionLoader:
         for event in self.campaign_events(name, gt=projection.data.version, lte=upto):
             if on_fact is not None:
                 on_fact(event.originator_version)
-            if type(event).__name__ == "RolledBack":
+            if isinstance(event, Campaign.RolledBack):
                 # Facts after the rollback point are superseded, never deleted.
                 earlier = self.load(name, upto=event.to_version, use_snapshots=use_snapshots,
                                     history=projection.keep_history)

@@ -7,8 +7,9 @@ sending runs concurrently on the event loop, so a slow SMTP server never delays 
 `on_tick(now)` is called at start and every `tick_seconds`; the mail it returns (e.g. the
 reports of a passed deadline) is queued like replies.
 
-Entry point for supervisors and the crash test:
-    python -m pbem.mail.daemon --home DIR [--once] [--handler module:factory] [--json-logs]
+The mail layer alone, with any handler (a test's; a supervisor runs `pbem run`, which
+also keeps the campaigns' clock):
+    python -m pbem.mail.daemon --home DIR --handler module:factory [--once] [--json-logs]
 """
 
 from __future__ import annotations
@@ -209,18 +210,11 @@ def load_factory(spec: str) -> Callable[[Path], MailHandler]:
         raise MailSettingsError(f"--handler {spec}: {error}") from None
 
 
-def core_handler(home: Path) -> MailHandler:
-    """The campaign service of `home`, built by the composition root (`pbem.app`)."""
-    from pbem.app import build_service
-
-    return build_service(home, from_address=load_settings(home).from_address).handle_mail
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pbem.mail.daemon", description=__doc__.splitlines()[0])
     parser.add_argument("--home", type=Path, required=True)
     parser.add_argument("--once", action="store_true")
-    parser.add_argument("--handler", default="pbem.mail.daemon:core_handler", help="module:factory(home)")
+    parser.add_argument("--handler", required=True, help="module:factory(home)")
     parser.add_argument("--json-logs", action="store_true")
     args = parser.parse_args(argv)
     configure_logging(as_json=args.json_logs)

@@ -25,7 +25,7 @@ from pbem.mail.sources import IncomingMail
 logger = logging.getLogger("pbem.mail.intake")
 
 MailHandler = Callable[[Envelope], MailOutcome]
-"""The campaign service's `handle_mail` (or anything with its contract)."""
+"""`pbem.core.inbox.handle_mail` bound to a campaign service (or anything with its contract)."""
 
 
 def queue_item(mail: OutgoingMail, *, from_address: str, now: float) -> QueuedMail:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pbem.reports.models import GameMap, MapArea, ReportError, by_identity, game_map
+from pbem.core.view import GameMap, MapArea, by_identity
+from pbem.reports.models import ReportError, game_map
 from pbem.reports.raster import paint_png
 from pbem.reports.templating import environment, render
 

@@ -6,25 +6,23 @@ receives one of these models (as plain data), never the projection. A player's m
 built only from that player's view, that player's chronicle, that player's decisions and
 policies, and the public parts of everybody else's; the GM's model is the exception by
 design and adds the audit trail a dispute needs. Nothing here names a game: the
-ruleset's view convention (`turn_label`, `powers`, `players`, `sections`, `map`) is all
-that is read, and every key of it may be missing.
+declared part of the ruleset's view (`pbem.core.view.GameView`: `turn_label`, `powers`,
+`players`, `sections`, `map`) is all that is read, and every key of it may be missing.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
-from collections.abc import Callable
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from pbem.core.engine import ALL, Request
 from pbem.core.projection import CampaignProjection
+from pbem.core.view import GameMap, GameView, PowerEntry, Table, ViewError, as_text, checked_map
 from pbem.core.service import Receipt
 from pbem.reports.text import wrap
 
@@ -41,12 +39,6 @@ class _Model(BaseModel):
 
 
 # -- small parts -------------------------------------------------------------
-class Table(_Model):
-    title: str = ""
-    columns: list[str] = []
-    rows: list[list[str]] = []
-
-
 class Deadline(_Model):
     """A deadline as the reader should see it: in their own zone, with UTC alongside."""
 
@@ -115,36 +107,6 @@ class OwedDecision(_Model):
     rule: str = ""
     options: list[str] = []
     form: str
-
-
-class MapArea(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    id: str
-    name: str = ""
-    x: float | None = None
-    y: float | None = None
-    kind: str = "land"
-    controller: str | None = None
-    units: list[str] = []
-    synthetic: bool = False
-
-
-class MapLink(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    a: str
-    b: str
-    kind: str = ""
-
-
-class GameMap(BaseModel):
-    """The view's `map`, validated: what `maps.draw_map` draws."""
-
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    areas: list[MapArea] = []
-    links: list[MapLink] = []
 
 
 class StepHash(_Model):
@@ -292,7 +254,7 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
     audience = audience_of(projection, viewer)
     since = default_since(projection) if since_version is None else since_version
     who = viewer if audience == "player" else audience
-    view = projection.view(who)
+    view = _view(projection, who)
     data = projection.data
     record = data.players.get(viewer)
     finished = projection.finished
@@ -305,7 +267,7 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
         engine=projection.engine_version,
         viewer=viewer,
         viewer_name=record.name if record else {"gm": "Game master", "public": "Gazette"}.get(viewer, viewer),
-        turn_label=str(view.get("turn_label") or data.step or ("game over" if finished else "")),
+        turn_label=view.turn_label or data.step or ("game over" if finished else ""),
         step=None if finished else data.step,
         finished=finished,
         log_version=data.version,
@@ -315,16 +277,16 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
         revealed_secret=data.revealed_secret,
         deadline=None if finished else deadline(data.deadlines.get(data.step or ""),
                                                 record.timezone if record else "UTC"),
-        standings=_standings(view.get("players")),
-        powers=_powers(view.get("powers"), data.players),
-        sections=[_table(s) for s in view.get("sections") or []],
+        standings=_standings(view.players),
+        powers=_powers(view.powers, data.players),
+        sections=view.sections,
         chronicle=_chronicle(projection, who, since),
         decisions=_decisions(projection, viewer, audience, since),
         policies=[PolicyInForce(id=p.id, player=p.player, kind=p.kind, power=p.power, text=p.text)
                   for p in data.policies if audience == "gm" or (audience == "player" and p.player == viewer)],
         owed=owed,
         order_form=order_form(viewer, data.campaign, owed) if owed else None,
-        map=game_map(view.get("map")),
+        map=view.map,
         audit=_audit(projection, since) if audience == "gm" else None,
     )
 
@@ -373,60 +335,21 @@ def deadline(at: str | None, zone: str) -> Deadline | None:
                     utc_text=f"{utc:%a %d %b %Y, %H:%M} UTC", timezone=str(tz.key), note=note)
 
 
-class by_identity:  # noqa: N801 - used as a decorator, like functools.cache
-    """Remember a function's result for the last few arguments by identity. For data a
-    ruleset or a report hands out again as the same object when it has not changed (the
-    map of a view): checked and serialised once, however many reports show it. The
-    arguments are kept alive, so an identity is never reused while remembered."""
-
-    def __init__(self, function: Callable[[Any], Any], size: int = 16):
-        self.function, self.size = function, size
-        self.recent: dict[int, tuple[Any, Any]] = {}
-        functools.update_wrapper(self, function)
-
-    def __call__(self, argument: Any) -> Any:
-        seen = self.recent.get(id(argument))
-        if seen is not None and seen[0] is argument:
-            return seen[1]
-        result = self.function(argument)
-        if len(self.recent) >= self.size:
-            del self.recent[next(iter(self.recent))]
-        self.recent[id(argument)] = (argument, result)
-        return result
-
-
 def game_map(raw: Any) -> GameMap | None:
     """The view's map, or None when the game has none (yet)."""
     if not raw:
         return None
-    return _checked_map(raw)
-
-
-@by_identity
-def _checked_map(raw: Any) -> GameMap:
     try:
-        return GameMap.model_validate(raw)
-    except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()[:5])
-        raise ReportError(f"the map cannot be drawn: {problems}") from None
+        return checked_map(raw)
+    except ViewError as error:
+        raise ReportError(str(error)) from None
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return ""
-    if type(value) is int:
-        return str(value)
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
-def _table(raw: dict) -> Table:
-    title, columns, rows = _text(raw.get("title", "")), raw.get("columns") or [], raw.get("rows") or []
-    try:  # a view's cells are nearly always text already
-        return Table(title=title, columns=columns, rows=rows)
-    except ValidationError:
-        return Table(title=title, columns=[_text(c) for c in columns], rows=[[_text(c) for c in r] for r in rows])
+def _view(projection: CampaignProjection, viewer: str) -> GameView:
+    try:
+        return projection.game_view(viewer)
+    except ViewError as error:
+        raise ReportError(str(error)) from None
 
 
 def _label(key: str) -> str:
@@ -434,7 +357,7 @@ def _label(key: str) -> str:
     return words.upper() if len(words) <= 3 else words.capitalize()
 
 
-def _standings(players: Any) -> Table | None:
+def _standings(players: dict[str, dict[str, Any]]) -> Table | None:
     """The view's `players` as a table: a name column, then every plain value the view
     gives (VP, seat …) in the order they first appear."""
     if not players:
@@ -443,19 +366,19 @@ def _standings(players: Any) -> Table | None:
     for entry in players.values():
         keys.extend(k for k, v in entry.items()
                     if k != "name" and k not in keys and isinstance(v, (str, int, float, bool)))
-    rows = [[_text(entry.get("name", pid))] + [_text(entry.get(k, "")) for k in keys]
+    rows = [[as_text(entry.get("name", pid))] + [as_text(entry.get(k, "")) for k in keys]
             for pid, entry in players.items()]
     return Table(title="Players", columns=["Player"] + [_label(k) for k in keys], rows=rows)
 
 
-def _powers(powers: Any, players: dict) -> Table | None:
+def _powers(powers: dict[str, PowerEntry], players: dict) -> Table | None:
     if not powers:
         return None
     rows = []
     for code, entry in powers.items():
-        holder = entry.get("player")
-        name = players[holder].name if holder in players else _text(holder)
-        rows.append([code, _text(entry.get("name", code)), name])
+        holder = entry.player
+        name = players[holder].name if holder in players else as_text(holder)
+        rows.append([code, code if entry.name is None else entry.name, name])
     return Table(title="Powers", columns=["Code", "Power", "Player"], rows=rows)
 
 
@@ -531,7 +454,7 @@ def _audit(projection: CampaignProjection, since: int) -> Audit:
         pending=[PendingDecision(key=r.key, kind=r.kind, player=r.player, power=r.power, prompt=r.prompt,
                                  default=_answer_line(projection, r, r.default), sealed=r.sealed)
                  for r in projection.pending()],
-        received=[ReceivedAnswer(key=k, source=a.source, value=_text(a.value))
+        received=[ReceivedAnswer(key=k, source=a.source, value=as_text(a.value))
                   for k, a in sorted(projection.data.inputs.items())],
     )
 

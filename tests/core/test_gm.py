@@ -6,6 +6,7 @@ import pytest
 
 from pbem.core.dice import commitment, recompute
 from pbem.core.gm import Correction, GameMaster
+from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.service import CampaignService, CommandError, PlayerSpec
 from pbem.core.store import open_store
@@ -169,7 +170,7 @@ def test_reveal_lets_anyone_recompute_every_roll():
 
 def gm_mail(service, text, sender="gm@example.org", n=[0]):
     n[0] += 1
-    return service.handle_mail(Envelope(sender=sender, message_id=f"<gm{n[0]}@example.org>",
+    return handle_mail(service, Envelope(sender=sender, message_id=f"<gm{n[0]}@example.org>",
                                         text=f"SIGNON gm g gmtok\n{text}", raw=text.encode() + bytes([n[0]])))
 
 
@@ -197,7 +198,7 @@ def test_gm_commands_from_a_player_are_refused():
 def test_a_player_can_ask_how_a_step_was_resolved():
     service, _, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
     play_bids(service, 2, 2)  # a tie: the tiebreak die decides
-    outcome = service.handle_mail(Envelope(sender="ann@example.org", message_id="<ex1@example.org>",
+    outcome = handle_mail(service, Envelope(sender="ann@example.org", message_id="<ex1@example.org>",
                                            text="SIGNON ann g ann\nEXPLAIN bidding", raw=b"explain"))
     explanation = next(m for m in outcome.replies if m.key.startswith("explain:"))
     assert "roll tiebreak" in explanation.text and "from orders of ann" in explanation.text
@@ -218,11 +219,11 @@ def test_json_attachment_orders():
     envelope = Envelope(sender="ann@example.org", message_id="<j1@example.org>", text="",
                         json_orders={"signon": {"player": "ann", "campaign": "g", "token": "ann"}, "orders": ["BID 4"]},
                         raw=b"json")
-    outcome = service.handle_mail(envelope)
+    outcome = handle_mail(service, envelope)
     receipt = next(m for m in outcome.replies if m.key.startswith("receipt"))
     assert "orders received" in receipt.subject and "BID 4" in receipt.text
     assert list(service.projection("g").data.inputs.values())[0].value == 4
-    bad = service.handle_mail(Envelope(sender="ann@example.org", message_id="<j2@example.org>", text="",
+    bad = handle_mail(service, Envelope(sender="ann@example.org", message_id="<j2@example.org>", text="",
                                        json_orders={"orderz": []}, raw=b"bad json"))
     assert bad.replies[0].key.startswith("refusal") and "unknown key 'orderz'" in bad.replies[0].text
 

@@ -3,6 +3,7 @@ and no order text, however malformed, raises."""
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from pbem.core.inbox import handle_mail
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
 
@@ -36,7 +37,7 @@ def test_any_mail_gets_an_answer_and_never_an_exception(minigame_registered, bod
     service.create("p", "minigame", {"rounds": 1}, PLAYERS, secret=bytes(32))
     for text in (body, "SIGNON ann p ann\n" + body):
         envelope = Envelope(sender=sender, message_id=f"<{abs(hash(text))}@t>", text=text, raw=text.encode())
-        outcome = service.handle_mail(envelope)
+        outcome = handle_mail(service, envelope)
         if "@" not in sender:
             assert not outcome.replies  # nobody to answer
         elif sender != "ann@example.org" or "SIGNON" not in text:

@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[2]
 def start_daemon(home: Path, env: dict[str, str]) -> subprocess.Popen:
     with open(home / "daemon.log", "ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "pbem.mail.daemon", "--home", str(home)],  # the default handler: the service
+            [sys.executable, "-m", "pbem", "run", "--home", str(home)],  # as a supervisor runs it
             env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=log,
         )
 

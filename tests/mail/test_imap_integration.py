@@ -7,10 +7,12 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from pbem.core.inbox import handle_mail
 from pbem.mail.daemon import Daemon, run
 from pbem.mail.imap import ImapSource, SourceError
 from pbem.mail.localservers import Dovecot, SmtpCapture
@@ -48,7 +50,7 @@ def test_player_mail_becomes_envelope_and_receipt(tmp_path: Path, gm_mailbox: Do
         "SIGNON fra ratio-demo s3cret\nFRA I BUILD TROOP Q1 AT Paris\nSIGNOFF\n\n"
         "On Mon, 3 Mar 2025, GM <gm@pbem.test> wrote:\n> FRA OLD ORDER FROM THE REPORT\n"))
     deliver(gm_mailbox, reply_to_report, player_mail(2, body="hello, no orders here\n"))
-    stats = run(settings_for(tmp_path, gm_mailbox, smtp_capture), service.handle_mail, once=True)
+    stats = run(settings_for(tmp_path, gm_mailbox, smtp_capture), partial(handle_mail, service), once=True)
     assert (stats.received, stats.sent) == (2, 2)
     assert sorted(recorded_mail(tmp_path)) == ["<orders-1@players.test>", "<orders-2@players.test>"]
     mails = {m.in_reply_to: m for m in smtp_capture.wait_for(2, timeout=5)}
@@ -60,7 +62,7 @@ def test_player_mail_becomes_envelope_and_receipt(tmp_path: Path, gm_mailbox: Do
     processed = folder_uids(gm_mailbox, "Processed")
     assert len(processed) == 2 and all(b"\\Seen" in flags for flags in processed.values())
     # A second pass finds nothing and sends nothing.
-    assert run(settings_for(tmp_path, gm_mailbox, smtp_capture), service.handle_mail, once=True).sent == 0
+    assert run(settings_for(tmp_path, gm_mailbox, smtp_capture), partial(handle_mail, service), once=True).sent == 0
     assert len(smtp_capture.mails) == 2
 
 

@@ -1,6 +1,6 @@
 from pbem.core.datafile import load_data_file
-from pbem.demo import demo_dir
-from pbem.reports.bench import run_example_bench, run_report_bench
+from pbem.tools.examples import demo_dir
+from pbem.tools.report_bench import run_example_bench, run_report_bench
 
 
 def test_bench_plays_and_times_both_sides():

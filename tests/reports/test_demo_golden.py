@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.demo import run_demo
+from pbem.tools.demo import run_demo
 from tests.reports.helpers import assert_golden
 
 

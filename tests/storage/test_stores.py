@@ -13,6 +13,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from pbem.core import ruleset as rulesets
+from pbem.core.inbox import handle_mail
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
 from tests.support.minigame import MiniGame
@@ -97,8 +98,8 @@ def test_the_same_mail_twice_is_stored_once(store_env):
     service.create("stored", "minigame", {"rounds": 1}, PLAYERS, secret=bytes(32))
     mail = Envelope(sender="ann@example.org", message_id="<m1@example.org>", text="SIGNON ann stored ann\nBID 3",
                     raw=b"raw bytes of the mail")
-    first = service.handle_mail(mail)
-    again = service.handle_mail(mail)
+    first = handle_mail(service, mail)
+    again = handle_mail(service, mail)
     assert not first.duplicate and again.duplicate
     kinds = [type(e).__name__ for e in service.loader.campaign_events("stored")]
     assert kinds.count("OrdersSubmitted") == 1

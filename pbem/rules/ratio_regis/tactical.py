@@ -277,7 +277,7 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         attacker = _determined_as_tactical(attacker, run)
     combat = cm.Combat(
         id=f"battle-{there}", type=cm.FIELD, area=there, relief=relief, amphibious=amphibious,
-        attacker=attacker,
+        siege_casualties=state.areas[there].siege_casualties, attacker=attacker,
         defender=battles.side(state, scenario, defender, [t.id for t in enemies], fortress=fort_id),
         terrain=battles.TERRAIN[scenario.areas[there].terrain], rough_pass=scenario.rough(here, there),
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,

@@ -1,6 +1,8 @@
 """What each viewer may see (DESIGN §5): the GM everything, `public` what any player
 may see, a player id the public view plus that player's own hand. Sealed bids enter
-the state only once revealed, so no view can leak them."""
+the state only once revealed, so no view can leak them. Its `turn_label`, `powers` (each
+with its holder), `players`, `sections` and `map` are the part pbem itself reads
+(`pbem.core.view.GameView`); the rest is the game's own, for cases and the GM."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Playing an example campaign (`examples/ratio-regis/<name>/`) mail by mail through the
-core service on an in-memory store (`pbem.demo.deliver_example`), as `pbem demo --example
+core service on an in-memory store (`pbem.tools.examples.deliver_example`), as `pbem demo --example
 <name>` does through a Maildir."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from pbem.core.datafile import load_data_file
 from pbem.core.service import CampaignService
 from pbem.core.store import open_store
-from pbem.demo import deliver_example
+from pbem.tools.examples import deliver_example
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "ratio-regis"
 

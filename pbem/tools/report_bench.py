@@ -27,11 +27,10 @@ from pbem.core import ruleset as rulesets
 from pbem.core.service import CampaignService, PlayerSpec, report_recipients
 from pbem.core.settings import REPORT_MODES
 from pbem.core.store import open_store
-from pbem.demo import deliver_example, demo_dir
 from pbem.reports.models import TOKEN_PLACEHOLDER, build_report
 from pbem.reports.renderer import MailRenderer
+from pbem.tools.examples import EXAMPLES, deliver_example, demo_dir
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CLOCK = datetime(2026, 1, 1, tzinfo=timezone.utc)
 MAX_ORDER_SETS = 100_000
 STORES = ("sqlite", "memory")
@@ -153,7 +152,7 @@ def _play_example(service: CampaignService, ruleset: str, example: str, reports:
                                                 delivery.steps_resolved)
         mailed += count
         render += seconds
-    setting = projection.data.settings.get("reports", REPORT_MODES[0])
+    setting = projection.settings.reports
     return {"scenario": f"example {example}", "ruleset": ruleset, "reports_setting": setting, "mails": mails,
             "lines_refused": refused, **_figures(projection.status(), mailed, adjudication, render)}
 
