@@ -224,6 +224,31 @@ def status(campaign: str, as_json: bool = typer.Option(False, "--json", help="Pr
                    f"deadline {owed['deadline'] or 'none'})")
 
 
+#: Facts from which a replay on a terminal shows its progress (shorter ones are over at once).
+LONG_REPLAY = 2000
+
+
+def _replayed(service, campaign: str, **options):
+    """`loader.load(campaign, **options)`; a long replay shows a progress bar (on stderr)
+    when the output is a terminal, never when it is piped."""
+    if not (sys.stdout.isatty() and sys.stderr.isatty()):
+        return service.loader.load(campaign, **options)
+    total = service.loader.length(campaign)
+    if total < LONG_REPLAY:
+        return service.loader.load(campaign, **options)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"replaying {campaign}", total=total)
+
+        def advance(version: int) -> None:
+            if version % 500 == 0 or version == total:  # a redraw per fact would slow the replay
+                progress.update(task, completed=version)
+
+        return service.loader.load(campaign, on_fact=advance, **options)
+
+
 @app.command()
 def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="Stop after this step."),
            turn: Optional[int] = typer.Option(None, "--turn", help="Only the steps of this game turn."),
@@ -233,7 +258,7 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
     from pbem.core.explain import explain as explain_step
 
     service = build_service(home)
-    projection = service.loader.load(campaign, use_snapshots=False)
+    projection = _replayed(service, campaign, use_snapshots=False)
     steps = projection.resolved
     if to is not None:
         keys = [s.step for s in steps]
@@ -260,7 +285,7 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
     from pbem.core.dice import commitment
 
     service = build_service(home)
-    projection = service.loader.load(campaign, use_snapshots=False)
+    projection = _replayed(service, campaign, use_snapshots=False)
     if commitment(projection.secret) != projection.data.commitment:
         _fail(f"{campaign}: the dice secret does not match the published commitment")
     if projection.divergences:

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pbem"
 
@@ -171,7 +170,6 @@ def test_no_import_circle_outside_the_rules():
     assert not found, "\n\n".join(describe(c) for c in found)
 
 
-@pytest.mark.xfail(strict=True, reason="removed by the rules-layout branch")
 def test_no_import_circle_in_the_rules():
     found = [c for c in circles(GRAPH) if all(within(m, GAMES) for m in c)]
     assert not found, "\n\n".join(describe(c) for c in found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -143,3 +144,23 @@ def test_scenario_check_draws_the_map_the_reports_draw(tmp_path):
     game = rulesets.load("ratio-regis")
     assert out.read_text(encoding="utf-8") == draw_map(game.scenario_map(game.load_scenario(load_data_file(SCENARIO))))
     assert out.read_text(encoding="utf-8").startswith("<svg") and "Paris" in out.read_text(encoding="utf-8")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_long_replay_shows_its_progress_on_a_terminal_only(demo_runs, monkeypatch, terminal):
+    from pbem import cli
+    from pbem.app import build_service
+
+    out, err = (_Terminal(), _Terminal()) if terminal else (io.StringIO(), io.StringIO())
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(cli, "LONG_REPLAY", 1)
+    projection = cli._replayed(build_service(demo_runs[0] / "home"), "ratio-demo", use_snapshots=False)
+    assert projection.divergences == [] and projection.data.steps_resolved > 0
+    assert ("replaying ratio-demo" in err.getvalue()) is terminal
+    assert out.getvalue() == ""

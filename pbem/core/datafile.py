@@ -1,4 +1,13 @@
-"""Reading the data files a GM writes (scenarios, players): TOML or JSON."""
+"""Reading the data files a GM writes (scenarios, players): TOML or JSON.
+
+A scenario may name the data file of its game's edition — the fixed data every scenario
+of the edition shares (the map, the cards, the leaders) — with `edition = "<file>"`,
+relative to itself. The edition file holds an `[edition]` table (its identity: id, title,
+…) and those tables; the scenario holds its set-up and repeats none of them. What is read
+is the resolved scenario: the edition's tables merged in, and `edition` its identity table
+instead of the path (a path on the GM's disk is no game data). So a campaign stores, and
+replays from, the whole scenario, whether or not the edition file is still around.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +22,33 @@ class DataFileError(Exception):
 
 
 def load_data_file(path: Path | str) -> dict[str, Any]:
+    """The data in `path`; a scenario's edition (`edition = "<file>"`) merged in."""
     path = Path(path)
+    data = _read(path)
+    edition = data.get("edition")
+    if not isinstance(edition, str):
+        return data
+    return _with_edition(path, data, edition)
+
+
+def _with_edition(path: Path, data: dict[str, Any], name: str) -> dict[str, Any]:
+    edition_path = path.parent / name
+    try:
+        tables = _read(edition_path)
+    except DataFileError as error:
+        raise DataFileError(f"{path}: its edition {name}: {error}") from None
+    identity = tables.pop("edition", None)
+    if not isinstance(identity, dict):
+        raise DataFileError(f"{edition_path}: an edition file starts with an [edition] table (its id, title …); "
+                            f"{path} names it as its edition")
+    repeated = sorted(set(tables) & set(data))
+    if repeated:
+        raise DataFileError(f"{path}: {', '.join(repeated)} also in its edition {name}: a scenario takes the "
+                            f"edition's tables from it and does not repeat them")
+    return {**data, **tables, "edition": identity}
+
+
+def _read(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -32,7 +32,7 @@ def draw_below(secret: bytes, stream_key: str, bound: int) -> int:
     limit = _SPAN - (_SPAN % bound)
     attempt = 0
     while True:
-        digest = hmac.new(secret, f"{stream_key}|{attempt}".encode(), hashlib.sha256).digest()
+        digest = hmac.digest(secret, f"{stream_key}|{attempt}".encode(), "sha256")  # one-shot: same bytes, faster
         value = int.from_bytes(digest[:8], "big")
         if value < limit:
             return value % bound

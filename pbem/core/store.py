@@ -14,7 +14,7 @@ after the newest snapshot, not the campaign's length.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -109,11 +109,20 @@ class ProjectionLoader:
         projection.apply(created)
         return projection
 
+    def length(self, name: str) -> int:
+        """The log version of the campaign's last fact (how many facts a full replay folds)."""
+        last = next(self.store.events.get(campaign_id(name), desc=True, limit=1), None)
+        if last is None:
+            raise CampaignNotFound(name)
+        return last.originator_version
+
     def load(self, name: str, *, upto: int | None = None, use_snapshots: bool = True,
-             history: bool = True, history_from: int | None = None) -> CampaignProjection:
+             history: bool = True, history_from: int | None = None,
+             on_fact: Callable[[int], None] | None = None) -> CampaignProjection:
         """The projection after the facts up to `upto` (all by default); with `history`
         it keeps every step it resolves on the way (for replays and reports), from log
-        version `history_from` on when given (it starts from a snapshot no later)."""
+        version `history_from` on when given (it starts from a snapshot no later).
+        `on_fact` hears the log version of each fact folded (a long replay's progress)."""
         created = self.created(name)
         projection = self.fresh(name, created)
         projection.keep_history = history
@@ -123,12 +132,15 @@ class ProjectionLoader:
             if snapshot is not None:
                 projection.reset(decode_snapshot(snapshot.data.encode()))
                 projection.history_from = projection.data.version
-        self._fold(projection, name, upto, use_snapshots)
+        self._fold(projection, name, upto, use_snapshots, on_fact)
         projection.loaded_version = projection.data.version
         return projection
 
-    def _fold(self, projection: CampaignProjection, name: str, upto: int | None, use_snapshots: bool) -> None:
+    def _fold(self, projection: CampaignProjection, name: str, upto: int | None, use_snapshots: bool,
+              on_fact: Callable[[int], None] | None = None) -> None:
         for event in self.campaign_events(name, gt=projection.data.version, lte=upto):
+            if on_fact is not None:
+                on_fact(event.originator_version)
             if isinstance(event, Campaign.RolledBack):
                 # Facts after the rollback point are superseded, never deleted.
                 earlier = self.load(name, upto=event.to_version, use_snapshots=use_snapshots,

@@ -66,6 +66,16 @@ def test_replay_reproduces_every_hash_and_snapshots_change_nothing(service, play
     assert from_snapshot.data.last_hash == live.data.last_hash
 
 
+def test_a_replay_reports_each_fact_it_folds(service, players):
+    """What a long replay's progress bar counts: every fact, up to the log's length."""
+    new_game(service, players)
+    service.submit("g1", "ann", "BID 1")
+    heard = []
+    projection = service.loader.load("g1", use_snapshots=False, on_fact=heard.append)
+    assert heard == list(range(2, service.loader.length("g1") + 1))  # the first fact creates the projection
+    assert heard[-1] == projection.data.version
+
+
 def test_forced_die_changes_only_rolls_of_its_purpose(players):
     from pbem.core.store import open_store
 

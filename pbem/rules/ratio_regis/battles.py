@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.combat.cards import CARD_EFFECTS
+from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight
 from pbem.rules.ratio_regis.leaders import leaders_with, remove_unit_leader
 from pbem.rules.ratio_regis.naval import send_to_base
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -58,7 +59,6 @@ def combat_cards(state: GameState, scenario: Scenario, player: str) -> tuple[cm.
 
 def fight(judge: DecisionPort, combat: cm.Combat) -> cm.CombatResult:
     """Run the combat engine with the impulse's adjudicator (dice, decisions)."""
-    from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight  # the engine (§13)
     return engine_fight(judge, combat)
 
 

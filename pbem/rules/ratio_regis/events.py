@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import rebellions
 from pbem.rules.ratio_regis.control import place_control
-from pbem.rules.ratio_regis.movement import IllegalOrder
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Effect, Scenario
 from pbem.rules.ratio_regis.state import GameState, War

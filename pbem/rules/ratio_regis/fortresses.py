@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
-from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
+from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.movement import resolve_area
 from pbem.rules.ratio_regis.orders import Fort
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.combat import model as cm
-from pbem.rules.ratio_regis.movement import Convoy, IllegalOrder
+from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.movement import Convoy
 from pbem.rules.ratio_regis.naval import bases, commercial_port_on, groups_at, own_group
 from pbem.rules.ratio_regis.reactions import ask_all
 from pbem.rules.ratio_regis.scenario import Scenario

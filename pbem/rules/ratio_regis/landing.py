@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from pbem.rules.ratio_regis import tactical
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, register
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
-from pbem.rules.ratio_regis.movement import Convoy, IllegalOrder, resolve_area, sea_leg
+from pbem.rules.ratio_regis.movement import Convoy, resolve_area, sea_leg
 from pbem.rules.ratio_regis.naval import nod as naval_distance
 from pbem.rules.ratio_regis.orders import Land
 from pbem.rules.ratio_regis.scenario import Scenario

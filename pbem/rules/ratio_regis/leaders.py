@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pbem.core.orders import unknown_name
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
-from pbem.rules.ratio_regis.movement import IllegalOrder
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import Attach, BuildLeader, Swap
 from pbem.rules.ratio_regis.scenario import ABILITY_ORDER, Scenario
 from pbem.rules.ratio_regis.state import GameState, Leader

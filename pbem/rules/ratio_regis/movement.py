@@ -1,11 +1,11 @@
-"""Strategic movement of troops (§10.2).
+"""Strategic movement of troops (§10.2): the route checked.
 
 A single troop crosses any number of areas that its power controls, or that hold its
 own unbesieged troops, and seas, and may not end at sea. A land leg joins adjacent
 areas; a sea leg goes from a coastal area to one of its seas, between adjacent seas, or
 from a sea to a coastal area on it (§10.2). The route is checked whole before anything
-moves; a route with seas is then carried by `sea_moves.travel`, which resolves the naval
-interceptions (§10.2.1, §11.4.1).
+moves (`plan_route`); a route with seas is then carried by `sea_moves.travel`, which
+resolves the naval interceptions (§10.2.1, §11.4.1).
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pbem.core.orders import unknown_name
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.scenario import Scenario
-from pbem.rules.ratio_regis.state import GameState, Troop
-
-
-class IllegalOrder(ValueError):
-    """An order the rules forbid in the current state; the message says why."""
+from pbem.rules.ratio_regis.state import GameState
 
 
 @dataclass
@@ -58,28 +55,6 @@ def resolve_area(scenario: Scenario, word: str, state: GameState | None = None) 
         raise IllegalOrder(f"{area} is an inactive area: it does not exist for play until an event activates it "
                            f"(§18.2.1)")
     return area
-
-
-def strategic_move(state: GameState, scenario: Scenario, troop: Troop, path: Sequence[str], run=None,
-                   convoy=None) -> list[str]:
-    """Move `troop` along `path` (§10.2); returns the places crossed, start included, up
-    to where the troop ended (an interception stops it, §10.2.1).
-
-    The path may repeat the troop's area as its first step or start from the next one.
-    """
-    if troop.area is None:
-        raise IllegalOrder(f"{troop.id} is dispersed; regroup it first (§9.5)")
-    steps = list(path)
-    if steps and scenario.find_area(steps[0]) == troop.area:
-        steps = steps[1:]
-    if not steps:
-        raise IllegalOrder("the path names no area to move to")
-    route = plan_route(state, scenario, troop.power, [troop.id], troop.area, steps)
-    if len(route) == len([p for p in route if p in scenario.areas]):
-        troop.area = route[-1]
-        return route
-    from pbem.rules.ratio_regis.sea_moves import travel  # the naval rules (interception) sit above this module
-    return travel(state, scenario, run, convoy, route, [troop])
 
 
 def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequence[str], start: str,

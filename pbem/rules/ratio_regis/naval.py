@@ -9,8 +9,9 @@ from collections.abc import Collection, Sequence
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
-from pbem.rules.ratio_regis.movement import IllegalOrder, controls, interested, resolve_area
+from pbem.rules.ratio_regis.movement import controls, interested, resolve_area
 from pbem.rules.ratio_regis.orders import BuildSquadron, FormFleet, Repair, Sail, StratSquadron
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.scenario import Scenario

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptors
-from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.naval import (bases, check_not_pirated, commercial_port_on, galley_check, groups_at,
                                           nod, own_group, resolve_sea, send_to_base)
 from pbem.rules.ratio_regis.orders import Naval

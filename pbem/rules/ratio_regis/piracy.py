@@ -13,8 +13,8 @@ from __future__ import annotations
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptor_seas
-from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.naval import groups_at, own_group
 from pbem.rules.ratio_regis.naval_actions import check_free
 from pbem.rules.ratio_regis.orders import Piracy

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.movement import IllegalOrder
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.scenario import Activation, Card, Rebellion, Scenario
 from pbem.rules.ratio_regis.state import GameState
 

@@ -271,11 +271,41 @@ class TurnRule(_Element):
     text: str
 
 
+#: The tables of an edition's data file: the fixed data every scenario of the edition shares
+#: — the map (theaters, areas, seas, trade centers), the cards and the leaders.
+EDITION_TABLES = ("theaters", "areas", "seas", "trade_centers", "cards", "leaders")
+
+
+class Edition(_Element):
+    """The `[edition]` table of an edition's data file: which edition (and rules) its
+    tables are. A scenario read with its edition (`edition = "<file>"`, see
+    `pbem.core.datafile`) carries this table instead of the path, and its
+    `EDITION_TABLES` come from that file."""
+
+    id: str
+    title: str
+    ruleset: Literal["ratio-regis"] = "ratio-regis"
+    rules_version: str = "1.2.4"
+
+
+class EditionData(_Element):
+    """An edition's data file on its own (checked with `pbem scenario check`)."""
+
+    edition: Edition
+    theaters: list[Theater] = Field(min_length=1)
+    areas: list[Area] = Field(min_length=1)
+    seas: list[Sea] = []
+    trade_centers: list[TradeCenter] = []
+    cards: list[Card] = []
+    leaders: list[LeaderCard] = []
+
+
 class ScenarioData(_Element):
     id: str
     title: str
     ruleset: Literal["ratio-regis"] = "ratio-regis"
     rules_version: str = "1.2.4"
+    edition: Edition | None = None  # the edition whose data file gave the EDITION_TABLES
     first_turn: int = Field(ge=1)
     last_turn: int = Field(ge=1)
     theaters: list[Theater] = Field(min_length=1)
@@ -440,19 +470,44 @@ class Scenario:
 
 
 def load_scenario(raw: Mapping[str, Any]) -> Scenario:
-    """Validate scenario data; every schema problem is listed (§7, DESIGN §7)."""
+    """Validate scenario data; every schema problem is listed (§7, DESIGN §7), those of
+    the tables an edition gave with the edition's name."""
+    if _edition_file(raw):
+        raise ScenarioError(["this is an edition's data file, not a scenario: check a scenario that names it with "
+                             "edition = \"<file>\""] + _edition_problems(raw))
     try:
         data = ScenarioData.model_validate(dict(raw))
     except ValidationError as error:
-        raise ScenarioError([_describe(e) for e in error.errors()]) from None
+        raise ScenarioError([_describe(e, raw) for e in error.errors()]) from None
     problems = _duplicates(data)
+    if data.edition is not None and (data.edition.ruleset, data.edition.rules_version) != \
+            (data.ruleset, data.rules_version):
+        problems.append(f"edition {data.edition.id} is for {data.edition.ruleset} {data.edition.rules_version}, "
+                        f"the scenario for {data.ruleset} {data.rules_version}")
     if problems:
         raise ScenarioError(problems)
     return Scenario(data)
 
 
-def _describe(error: Any) -> str:
-    where = ".".join(str(part) for part in error["loc"]) or "scenario"
+def _edition_file(raw: Mapping[str, Any]) -> bool:
+    """An edition's data file read on its own: its `[edition]` table and no scenario id."""
+    return isinstance(raw.get("edition"), Mapping) and "id" not in raw
+
+
+def _edition_problems(raw: Mapping[str, Any]) -> list[str]:
+    try:
+        EditionData.model_validate(dict(raw))
+    except ValidationError as error:
+        return [_describe(e, {}) for e in error.errors()]
+    return []
+
+
+def _describe(error: Any, raw: Mapping[str, Any]) -> str:
+    loc = error["loc"]
+    where = ".".join(str(part) for part in loc) or "scenario"
+    edition = raw.get("edition")
+    if isinstance(edition, Mapping) and loc and loc[0] in EDITION_TABLES:
+        where = f"edition {edition.get('id', '?')}: {where}"
     return f"{where}: {error['msg']}"
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register, route_text
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
-from pbem.rules.ratio_regis.movement import Convoy, IllegalOrder, plan_route
+from pbem.rules.ratio_regis.movement import Convoy, plan_route
 from pbem.rules.ratio_regis.naval import check_not_pirated, own_squadron, resolve_sea, sail_path
 from pbem.rules.ratio_regis.orders import StratStack, Stop
 from pbem.rules.ratio_regis.scenario import Scenario

@@ -6,11 +6,12 @@ capitulation and the end of a siege. The combat itself is the engine's (`combat/
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import battles, naval_support
+from pbem.rules.ratio_regis import battles, land_combat
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
-from pbem.rules.ratio_regis.movement import IllegalOrder, resolve_area
+from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.movement import resolve_area
 from pbem.rules.ratio_regis.orders import Assault, Sortie
 from pbem.rules.ratio_regis.retreat import retreat
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -55,9 +56,7 @@ def plant(state: GameState, judge: DecisionPort, power: str, area: str) -> str:
 def lift_ended_sieges(state: GameState, judge: DecisionPort) -> None:
     """§13.4.5: a siege ends when the besiegers are gone (moved away, eliminated,
     dispersed) or the fortress is; its siege casualties go with it, the garrison is free."""
-    for area, status in sorted(state.areas.items()):
-        if status.besieger is None:
-            continue
+    for area, status in sorted((a, s) for a, s in state.areas.items() if s.besieger is not None):
         fortress = state.fortress_in(area)
         if fortress is not None and besiegers(state, area) and besieged_fortress(state, area, status.besieger):
             continue
@@ -97,11 +96,8 @@ def assault(state: GameState, scenario: Scenario, power: str, order: Assault, ru
         defender=battles.side(state, scenario, fortress.power, [t.id for t in defenders], fortress=fortress.id),
         siege_casualties=status.siege_casualties,
         commercial_port=scenario.areas[area].port and not status.razed, options=dict(state.options.combat))
-    combat = naval_support.supported(state, scenario, run.judge, combat)
-    result = battles.fight(run.judge, combat)
-    battles.apply_result(state, scenario, run.judge, combat, result)
+    result, text = land_combat.fight(state, scenario, run.judge, combat, f"assault on {area}")
     run.ledger.acted.update(t.id for t in attackers)
-    text = f"assault on {area}: " + battles.outcome(combat, result)
     if result.capitulated:
         status.besieger, status.siege_casualties = None, 0
         text += f"; {fortress.power} capitulates (§13.4.5)"
@@ -132,11 +128,8 @@ def sortie(state: GameState, scenario: Scenario, power: str, order: Sortie, run:
         defender=battles.side(state, scenario, status.besieger, [t.id for t in outside]),
         terrain=battles.TERRAIN[scenario.areas[area].terrain],
         commercial_port=scenario.areas[area].port and not status.razed, options=dict(state.options.combat))
-    combat = naval_support.supported(state, scenario, run.judge, combat)
-    result = battles.fight(run.judge, combat)
-    battles.apply_result(state, scenario, run.judge, combat, result)
+    result, text = land_combat.fight(state, scenario, run.judge, combat, f"sortie from {area}")
     run.ledger.acted.update(t.id for t in inside)
-    text = f"sortie from {area}: " + battles.outcome(combat, result)
     run.judge.say(text, rule="§13.3.1")
     if result.winner == cm.ATTACKER:
         retreat(state, scenario, run.judge, besiegers(state, area), area, None, why=f"the sortie from {area}")

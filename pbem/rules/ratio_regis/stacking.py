@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
+from pbem.rules.ratio_regis.actions import counted, stack_count, stacking_limit
 from pbem.rules.ratio_regis.reactions import choice_request, chosen_units
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -19,16 +19,17 @@ from pbem.rules.ratio_regis.state import GameState, Troop
 def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, int]]:
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
+    over = [(area, power, count) for area, powers in state.stacks().items() if area in scenario.areas
+            for power, troops in powers.items()
+            if (count := counted(troops)) > scenario.areas[area].stacking]  # the limit before an Organizer's +1
+    if not over:
+        return []
+    order = {area: index for index, area in enumerate(scenario.areas)}
     found = []
-    powers_in: dict[str, set[str]] = {}
-    for troop in state.troops:  # one pass over the troops, not one per area
-        if troop.area is not None:
-            powers_in.setdefault(troop.area, set()).add(troop.power)
-    for area in scenario.areas:
-        for power in sorted(powers_in.get(area, ())):
-            excess = stack_count(state, area, power) - stacking_limit(state, scenario, area, power)
-            if excess > 0:
-                found.append((area, power, excess))
+    for area, power, count in sorted(over, key=lambda entry: (order[entry[0]], entry[1])):
+        excess = count - stacking_limit(state, scenario, area, power)
+        if excess > 0:
+            found.append((area, power, excess))
     return found
 
 

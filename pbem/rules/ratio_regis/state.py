@@ -7,7 +7,7 @@ information (hands) lives here too; it leaves only through `views.py`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import msgspec
 
@@ -187,10 +187,20 @@ class GameState(msgspec.Struct):
         return self.areas[area].rebellion is not None
 
     def troop(self, troop_id: str) -> Troop | None:
-        return next((t for t in self.troops if t.id.lower() == troop_id.lower()), None)
+        key = troop_id.lower()
+        return next((t for t in self.troops if t.id.lower() == key), None)
 
     def troops_in(self, area: str) -> list[Troop]:
         return [t for t in self.troops if t.area == area]
+
+    def stacks(self, areas: Collection[str] | None = None) -> dict[str, dict[str, list[Troop]]]:
+        """The troops on the map (in `areas` if given) by area, then by power, in engine
+        order: one pass over the troops for rules that look at many areas (stacking, §15.1.1)."""
+        found: dict[str, dict[str, list[Troop]]] = {}
+        for troop in self.troops:
+            if troop.area is not None and (areas is None or troop.area in areas):
+                found.setdefault(troop.area, {}).setdefault(troop.power, []).append(troop)
+        return found
 
     def at_war(self, power: str, other: str | None = None) -> bool:
         """Whether `power` is at war (with `other`, if given)."""
@@ -200,7 +210,8 @@ class GameState(msgspec.Struct):
         return next((w for w in self.wars if power in w.sides and other in w.sides and power != other), None)
 
     def squadron(self, squadron_id: str) -> Squadron | None:
-        return next((s for s in self.squadrons if s.id.lower() == squadron_id.lower()), None)
+        key = squadron_id.lower()
+        return next((s for s in self.squadrons if s.id.lower() == key), None)
 
     def in_forced_peace(self, power: str, other: str) -> bool:
         """§21.5.4: the two powers may neither declare war nor pirate one another."""
@@ -213,7 +224,8 @@ class GameState(msgspec.Struct):
         return next((f for f in self.fortresses if f.area == area), None)
 
     def leader(self, leader_id: str) -> Leader | None:
-        return next((lead for lead in self.leaders if lead.id.lower() == leader_id.lower()), None)
+        key = leader_id.lower()
+        return next((lead for lead in self.leaders if lead.id.lower() == key), None)
 
     def leader_on(self, unit_id: str) -> Leader | None:
         return next((lead for lead in self.leaders if lead.unit == unit_id), None)

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pbem.rules.ratio_regis import battles, naval_support, sieges
+from pbem.rules.ratio_regis import battles, land_combat, sieges
 from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import commander_ability, leaders_with
-from pbem.rules.ratio_regis.movement import IllegalOrder, interested, resolve_area
+from pbem.rules.ratio_regis.movement import interested, resolve_area
 from pbem.rules.ratio_regis.orders import Move, Subjugate
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.retreat import fortress_room, retreat, retreat_areas
@@ -281,9 +282,7 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         terrain=battles.TERRAIN[scenario.areas[there].terrain], rough_pass=scenario.rough(here, there),
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,
         options=dict(state.options.combat))
-    result = battles.fight(run.judge, naval_support.supported(state, scenario, run.judge, combat))
-    battles.apply_result(state, scenario, run.judge, combat, result)
-    text = f"field battle in {there}: " + battles.outcome(combat, result)
+    result, text = land_combat.fight(state, scenario, run.judge, combat, f"field battle in {there}")
     run.judge.say(text, rule="§13.3")
     if result.winner == cm.ATTACKER:
         beaten = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
@@ -425,9 +424,7 @@ def _subjugation(state: GameState, scenario: Scenario, power: str, area: str, tr
         all_moved=all_moved, home_area=area in scenario.powers.get(defender.power, scenario.powers[power]).home_areas
         if defender.power in scenario.powers else False,
         options=dict(state.options.combat))
-    result = battles.fight(run.judge, naval_support.supported(state, scenario, run.judge, combat))
-    battles.apply_result(state, scenario, run.judge, combat, result)
-    text = f"subjugation of {area}: " + battles.outcome(combat, result)
+    result, text = land_combat.fight(state, scenario, run.judge, combat, f"subjugation of {area}")
     run.judge.say(text, rule="§13.5")
     if result.control_to == cm.ATTACKER:
         how = "subjugation won" if result.winner == cm.ATTACKER else "troops dispersed to take it, §13.5.4"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import auction, deck, disband, impulse, leaders, rebellions, veterans
+from pbem.rules.ratio_regis import auction, deck, elimination, impulse, leaders, rebellions, veterans
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -101,7 +101,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
-    disband.voluntary(ctx, state, scenario)
+    elimination.voluntary(ctx, state, scenario)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:

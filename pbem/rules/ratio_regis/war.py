@@ -9,7 +9,7 @@ from __future__ import annotations
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
-from pbem.rules.ratio_regis.movement import IllegalOrder
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import DeclareWar
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, War

@@ -11,8 +11,9 @@ from conftest import ROOT
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.combat import model as cm
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.events import apply_event
-from pbem.rules.ratio_regis.movement import IllegalOrder, plan_route
+from pbem.rules.ratio_regis.movement import plan_route
 from pbem.rules.ratio_regis.naval_support import _sides_for
 from pbem.rules.ratio_regis.rulings import apply_ruling
 from pbem.rules.ratio_regis.state import War

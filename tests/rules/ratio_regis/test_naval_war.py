@@ -4,22 +4,23 @@ crossings (§12.3.1, §12.3.3; §28.10–§28.11), strategic ports (§18.6.3), o
 from __future__ import annotations
 
 import copy
-import tomllib
 
 import pytest
 
 from conftest import ROOT
+from pbem.core.datafile import load_data_file
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptor_seas, interceptors
 from pbem.rules.ratio_regis.landing import crossing
-from pbem.rules.ratio_regis.movement import IllegalOrder, plan_route
+from pbem.rules.ratio_regis.movement import plan_route
 from pbem.rules.ratio_regis.naval import bases
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.state import War
 
 RULES = RatioRegis()
-RAW = tomllib.loads((ROOT / "examples/ratio-regis/war.toml").read_text())
+RAW = load_data_file(ROOT / "examples/ratio-regis/war.toml")
 
 
 def oceans(nod: int = 2):

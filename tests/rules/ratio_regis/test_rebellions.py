@@ -13,14 +13,16 @@ import pytest
 from conftest import ROOT
 from pbem.core.ruleset import ScenarioError, Seat
 from pbem.rules.ratio_regis import RatioRegis
-from pbem.rules.ratio_regis.actions import ImpulseRun, ImpulseStart, regroup
+from pbem.rules.ratio_regis.actions import ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.control import take_control
-from pbem.rules.ratio_regis.disband import apply as apply_disband
 from pbem.rules.ratio_regis.disband import read_disband, units_of
+from pbem.rules.ratio_regis.elimination import apply as apply_disband
+from pbem.rules.ratio_regis.elimination import voluntary
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.events import apply_event
 from pbem.rules.ratio_regis.fortresses import fortress
 from pbem.rules.ratio_regis.impulse import Ledger
-from pbem.rules.ratio_regis.movement import IllegalOrder, plan_route, resolve_area
+from pbem.rules.ratio_regis.movement import plan_route, resolve_area
 from pbem.rules.ratio_regis.orders import Fort, Reaction, Regroup, parse_line
 from pbem.rules.ratio_regis.rebellions import count_revolt_maintenance, limit_faults, place_rebellions
 from pbem.rules.ratio_regis.retreat import retreat_areas
@@ -28,6 +30,7 @@ from pbem.rules.ratio_regis.rulings import apply_ruling
 from pbem.rules.ratio_regis.scenario import Rebellion
 from pbem.rules.ratio_regis.state import Leader, War
 from pbem.rules.ratio_regis.tactical import determined_immune
+from pbem.rules.ratio_regis.troops import regroup
 
 RULES = RatioRegis()
 RAW = tomllib.loads((ROOT / "examples/ratio-regis/revolts.toml").read_text())
@@ -222,10 +225,9 @@ def test_the_v2_1_option_has_no_immunity():
 
 # -- §23.1.2: voluntary elimination and degradation (RR-I85, RR-I86) -------------------------
 def disband_request(state, power):
-    """The request as `disband.voluntary` builds it."""
+    """The request as `elimination.voluntary` asks it."""
     judge = _Judge()
     state.powers[power].player = "p1"
-    from pbem.rules.ratio_regis.disband import voluntary
     for code in SCENARIO.power_order:
         if code != power:
             state.powers[code].player = None
