@@ -673,7 +673,9 @@ def parse_line(text: str) -> Command:
 
 def _explain(text: str, error: UnexpectedInput) -> str:
     words = text.split()
-    first = words[0].upper() if words else ""
+    if not words:  # only blanks or control characters: nothing a player could mean as an order
+        return "the line holds no words to read"
+    first = words[0].upper()
     if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
         return f"the line ends too early; expected {_expected(error)}"
     column = getattr(error, "column", 1)
