@@ -4,10 +4,12 @@ and the mail layer together, so the CLI, the daemon and the demo take the same p
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from pbem.core.service import CampaignService
-from pbem.core.store import default_home, open_store
+from pbem.core.store import CampaignStore, StoreDamaged, default_home, open_store
+from pbem.mail.locks import FileLock
 
 
 def home_dir(home: Path | None = None) -> Path:
@@ -39,3 +41,52 @@ def queue_mail(home: Path | None, mail: list) -> None:
     now = time.time()
     Outbox(settings.state_path).enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail],
                                         now=now)
+
+
+class HomeBusy(Exception):
+    """Another daemon runs on this home."""
+
+
+def claim_home(home: Path, store: CampaignStore) -> FileLock | None:
+    """The lock a daemon holds on a home whose store is the SQLite file in it: a second
+    daemon there would read the same mail and write the same campaigns. Several workers
+    share one PostgreSQL store (a lease per campaign keeps them apart): no lock then."""
+    if store.on_postgres:
+        return None
+    lock = FileLock(home / "daemon.lock")
+    if not lock.try_acquire():
+        holder = lock.holder()
+        raise HomeBusy(f"another pbem daemon{f' (pid {holder})' if holder else ''} is running on {home}; "
+                       "stop it first (one daemon per home; several workers need PostgreSQL: docs/gm-guide.md)")
+    return lock
+
+
+def backup_home(home: Path, destination: Path, store: CampaignStore) -> list[str]:
+    """A consistent copy of the home's stores in `destination`, taken with SQLite's online
+    backup API, so a running daemon may keep writing; what was done, one line each."""
+    destination.mkdir(parents=True, exist_ok=True)
+    done = []
+    names = ["mail.sqlite3"] if store.on_postgres else ["campaigns.sqlite", "mail.sqlite3"]
+    if store.on_postgres:
+        done.append("the campaigns are in PostgreSQL: back them up with pg_dump "
+                    "(e.g. `pg_dump -Fc -d DBNAME -f pbem.dump`; restore with pg_restore)")
+    for name in names:
+        source_path = home / name
+        if not source_path.exists():
+            continue
+        target_path = destination / name
+        if target_path.exists():
+            raise FileExistsError(f"{target_path} exists: back up into a new directory")
+        source = sqlite3.connect(source_path, timeout=30)
+        target = sqlite3.connect(target_path)
+        try:
+            with target:
+                source.backup(target)
+            (check,) = target.execute("PRAGMA integrity_check").fetchone()
+        finally:
+            source.close()
+            target.close()
+        if check != "ok":
+            raise StoreDamaged(str(source_path), check)
+        done.append(f"{source_path} -> {target_path} ({target_path.stat().st_size} bytes, integrity ok)")
+    return done

@@ -6,15 +6,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import sys
 from functools import partial
 from pathlib import Path
 from typing import Optional
 
 import typer
+from eventsourcing.persistence import PersistenceError
 from pydantic import ValidationError
 
-from pbem.app import build_service, home_dir, queue_mail
+from pbem.app import HomeBusy, backup_home, build_service, claim_home, home_dir, queue_mail
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
@@ -23,7 +25,8 @@ from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
-from pbem.core.store import CampaignNotFound
+from pbem.core.dispatch import pending_dispatches
+from pbem.core.store import CampaignNotFound, StoreDamaged, store_damage
 from pbem.mail.imap import SourceError
 from pbem.mail.settings import MailSettingsError
 from pbem.reports import ReportError
@@ -48,7 +51,8 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
-               ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError)
+               ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError,
+               StoreDamaged, HomeBusy, FileExistsError)
 
 
 class Failure(Exception):
@@ -253,13 +257,31 @@ def run(once: bool = typer.Option(False, "--once", help="Process what waits, sen
     settings = load_settings(directory)
     configure_logging(as_json=json_logs)
     service = build_service(directory, from_address=settings.from_address)
+    lock = claim_home(directory, service.store)
 
     def on_tick(now):
         return [mail for outcome in service.tick(now) for mail in outcome.mail]
 
-    stats = run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick)
+    try:
+        stats = run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick,
+                           relay=partial(pending_dispatches, service.store))
+    finally:
+        if lock is not None:
+            lock.release()
     if once:
         typer.echo(f"{stats.received} mails read, {stats.sent} mails sent")
+    if stats.failed:
+        typer.echo(f"error: the daemon stopped: {stats.failed}", err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def backup(destination: Path = typer.Argument(..., help="A new directory for the copy."),
+           home: Optional[Path] = HomeOption) -> None:
+    """A consistent copy of the home's stores, safe while `pbem run` keeps writing."""
+    directory = home_dir(home)
+    for line in backup_home(directory, destination, build_service(directory).store):
+        typer.echo(line)
 
 
 @app.command()
@@ -585,6 +607,7 @@ def main() -> None:
     except USER_ERRORS as error:
         typer.echo(f"error: {_one_line(error)}", err=True)
         sys.exit(2)
+
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except (typer.Abort, KeyboardInterrupt):
@@ -594,6 +617,10 @@ def main() -> None:
         if hasattr(error, "show") and hasattr(error, "exit_code"):  # a usage error from the CLI library
             error.show()
             sys.exit(error.exit_code)
+        damage = store_damage(error) if isinstance(error, (sqlite3.DatabaseError, PersistenceError)) else None
+        if damage is not None:
+            typer.echo(f"error: {damage}", err=True)
+            sys.exit(2)
         if os.environ.get("PBEM_DEBUG"):
             raise
         typer.echo(f"internal error: {type(error).__name__}: {error} (set PBEM_DEBUG=1 for details)", err=True)

@@ -144,6 +144,15 @@ def check_sqlite_file(path: Path) -> None:
         raise StoreDamaged(str(path), f"{size} bytes where its header counts {pages * page_size}")
 
 
+def store_damage(error: Exception) -> str | None:
+    """What to tell the user when reading the store failed because its file is damaged
+    (found only when the damaged page is read); None for any other failure."""
+    text = str(error)
+    if any(sign in text for sign in ("malformed", "file is not a database", "disk image")):
+        return str(StoreDamaged("of this home", text))
+    return None
+
+
 def _create_tables_once(settings: dict[str, str]) -> CampaignStore:
     """Open a shared store (PostgreSQL): workers starting together race to create its
     tables (PostgreSQL answers the loser `tuple concurrently updated`); the tables exist
