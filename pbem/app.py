@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
 from pathlib import Path
 
-from pbem.core.service import CampaignService
+from pbem.core.dispatch import pending_dispatches
+from pbem.core.inbox import handle_mail
+from pbem.core.service import CampaignService, utc_now
 from pbem.core.store import CampaignStore, StoreDamaged, default_home, open_store
+from pbem.mail.daemon import RunStats
 from pbem.mail.locks import FileLock
 
 
@@ -16,7 +22,8 @@ def home_dir(home: Path | None = None) -> Path:
     return Path(home) if home is not None else default_home()
 
 
-def build_service(home: Path | None = None, *, from_address: str | None = None) -> CampaignService:
+def build_service(home: Path | None = None, *, from_address: str | None = None,
+                  clock: Callable[[], datetime] = utc_now) -> CampaignService:
     """The campaign service of a home, with the report renderer."""
     from pbem.reports.renderer import MailRenderer
 
@@ -24,7 +31,31 @@ def build_service(home: Path | None = None, *, from_address: str | None = None) 
     store = open_store(home)
     renderer = MailRenderer(from_address=from_address or os.environ.get("PBEM_FROM", "pbem@localhost"),
                             campaign_templates=home / "templates")
-    return CampaignService(store, renderer)
+    return CampaignService(store, renderer, clock)
+
+
+def serve(directory: Path, *, once: bool = False, json_logs: bool = False, clock: Callable[[], datetime] = utc_now,
+          tick_clock: Callable[[CampaignService], datetime] | None = None) -> RunStats:
+    """`pbem run`: the mail daemon of a home with its campaigns' clock, holding the home.
+    `clock` is the service's time, `tick_clock` the clock's (a bench's virtual time)."""
+    from pbem.mail.daemon import run as run_daemon
+    from pbem.mail.logs import configure_logging
+    from pbem.mail.settings import load_settings
+
+    settings = load_settings(directory)
+    configure_logging(as_json=json_logs)
+    service = build_service(directory, from_address=settings.from_address, clock=clock)
+    lock = claim_home(directory, service.store)
+
+    def on_tick(now: datetime) -> list:
+        return [mail for outcome in service.tick(tick_clock(service) if tick_clock else now) for mail in outcome.mail]
+
+    try:
+        return run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick,
+                          relay=partial(pending_dispatches, service.store))
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def queue_mail(home: Path | None, mail: list) -> None:

@@ -8,7 +8,6 @@ import json
 import os
 import sqlite3
 import sys
-from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -16,7 +15,7 @@ import typer
 from eventsourcing.persistence import PersistenceError
 from pydantic import ValidationError
 
-from pbem.app import HomeBusy, backup_home, build_service, claim_home, home_dir, queue_mail
+from pbem.app import HomeBusy, backup_home, build_service, home_dir, queue_mail, serve
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
@@ -25,7 +24,6 @@ from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
-from pbem.core.dispatch import pending_dispatches
 from pbem.core.store import CampaignNotFound, StoreDamaged, store_damage
 from pbem.mail.imap import SourceError
 from pbem.mail.settings import MailSettingsError
@@ -249,25 +247,7 @@ def run(once: bool = typer.Option(False, "--once", help="Process what waits, sen
         json_logs: bool = typer.Option(False, "--json-logs", help="Log JSON lines instead of key=value."),
         home: Optional[Path] = HomeOption) -> None:
     """The mail daemon: read orders (IMAP IDLE or Maildir), answer, pass deadlines, send reports."""
-    from pbem.mail.daemon import run as run_daemon
-    from pbem.mail.logs import configure_logging
-    from pbem.mail.settings import load_settings
-
-    directory = home_dir(home)
-    settings = load_settings(directory)
-    configure_logging(as_json=json_logs)
-    service = build_service(directory, from_address=settings.from_address)
-    lock = claim_home(directory, service.store)
-
-    def on_tick(now):
-        return [mail for outcome in service.tick(now) for mail in outcome.mail]
-
-    try:
-        stats = run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick,
-                           relay=partial(pending_dispatches, service.store))
-    finally:
-        if lock is not None:
-            lock.release()
+    stats = serve(home_dir(home), once=once, json_logs=json_logs)
     if once:
         typer.echo(f"{stats.received} mails read, {stats.sent} mails sent")
     if stats.failed:
