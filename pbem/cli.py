@@ -578,6 +578,21 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     _print_figures(result, as_json)
 
 
+@bench_app.command("reliability")
+def bench_reliability(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                      mails: int = typer.Option(1000, "--mails", help="Player mails delivered."),
+                      hours: int = typer.Option(25, "--hours", help="Hours of virtual time the clock runs (each "
+                                                                      "clock campaign passes one deadline an hour)."),
+                      clocks: int = typer.Option(4, "--clocks", help="Campaigns only the clock moves."),
+                      kills: int = typer.Option(10, "--kills", help="SIGKILLs at least (more while mail arrives).")
+                      ) -> None:
+    """The daemon SIGKILLed at random over mails and deadlines (real Dovecot and SMTP),
+    against an uninterrupted run: lost, duplicated and differing replies, state hashes."""
+    from pbem.tools.reliability_bench import run_reliability_bench
+
+    _print_figures(run_reliability_bench(mails, hours, clocks, min_kills=kills), as_json)
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)

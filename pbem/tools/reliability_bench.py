@@ -140,6 +140,20 @@ def deliver(dovecot: Dovecot, raws: list[bytes]) -> None:
     client.logout()
 
 
+def folder_counts(dovecot: Dovecot) -> tuple[int, int]:
+    """Mails still in the GM's INBOX, and moved to Processed."""
+    client = IMAPClient("127.0.0.1", port=dovecot.imap_port, ssl=False, timeout=30)
+    client.login(GM, GM_PASSWORD)
+    try:
+        counts = []
+        for folder in ("INBOX", "Processed"):
+            counts.append(client.select_folder(folder, readonly=True)[b"EXISTS"] if client.folder_exists(folder)
+                          else 0)
+        return counts[0], counts[1]
+    finally:
+        client.logout()
+
+
 def start_worker(home: Path, env: dict[str, str]) -> subprocess.Popen:
     with open(home / "daemon.log", "ab") as log:
         return subprocess.Popen([sys.executable, "-m", "pbem.tools.reliability_bench", str(home)], env=env,
@@ -193,8 +207,10 @@ def run_reliability_bench(mails: int = 1000, hours: int = 25, clocks: int = 4, *
         finally:
             worker.send_signal(signal.SIGTERM)
             clean_exit = worker.wait(timeout=60) == 0
-        return figures(home, capture, reference, hashes, passed, mails=mails, kills=kills, clean_exit=clean_exit,
-                       seconds=time.monotonic() - started)
+        result = figures(home, capture, reference, hashes, passed, mails=mails, kills=kills, clean_exit=clean_exit,
+                         seconds=time.monotonic() - started)
+        result["inbox_left"], result["processed_folder"] = folder_counts(dovecot)
+        return result
     finally:
         capture.stop()
         dovecot.stop()
