@@ -51,8 +51,10 @@ LETTERS = "letters"
 PLAYERS = [PlayerSpec(id="fra", address="fra@pbem.test", token="s3cret"),
            PlayerSpec(id="hug", address="hug@pbem.test", token="t0ken"),
            PlayerSpec(id="eng", address="eng@pbem.test", token="r0se")]
-#: The letters campaign never reaches a deadline; the clock campaigns one an hour.
-SETTINGS = {LETTERS: {"press": "open", "deadline_hours": 10_000}, "clock": {"deadline_hours": 1}}
+#: The letters campaign never reaches a deadline; the clock campaigns one an hour, without
+#: reminders (whether one is due depends on when the clock looks, which a kill changes).
+SETTINGS = {LETTERS: {"press": "open", "deadline_hours": 10_000},
+            "clock": {"deadlines": {"hours": 1, "reminders": []}}}
 
 
 def player_mail(n: int) -> bytes:
@@ -154,6 +156,10 @@ def folder_counts(dovecot: Dovecot) -> tuple[int, int]:
         client.logout()
 
 
+def daemon_starts(home: Path) -> int:
+    return (home / "daemon.log").read_bytes().count(b"event=daemon.start")
+
+
 def start_worker(home: Path, env: dict[str, str]) -> subprocess.Popen:
     with open(home / "daemon.log", "ab") as log:
         return subprocess.Popen([sys.executable, "-m", "pbem.tools.reliability_bench", str(home)], env=env,
@@ -161,9 +167,11 @@ def start_worker(home: Path, env: dict[str, str]) -> subprocess.Popen:
 
 
 def run_reliability_bench(mails: int = 1000, hours: int = 25, clocks: int = 4, *, min_kills: int = 10,
-                          kill_window: tuple[float, float] = (0.5, 2.5), seed: int = 13,
+                          max_kills: int = 400, kill_window: tuple[float, float] = (1.5, 5.0), seed: int = 13,
                           timeout: float = 3600.0) -> dict:
-    """Play the inputs once uninterrupted and once under SIGKILLs; compare (JSON-ready)."""
+    """Play the inputs once uninterrupted and once under SIGKILLs; compare (JSON-ready).
+    A worker is killed `kill_window` seconds after it started (it takes a second or two
+    to start), again and again while work remains, then one runs until all is sent."""
     rng = random.Random(seed)
     work = Path(tempfile.mkdtemp(prefix="pbem-reliability-"))
     reference, hashes, passed = uninterrupted(work / "reference", mails, hours, clocks)
@@ -191,7 +199,8 @@ def run_reliability_bench(mails: int = 1000, hours: int = 25, clocks: int = 4, *
         deliverer.start()
         kills = 0
         limit = time.monotonic() + timeout
-        while (deliverer.is_alive() or kills < min_kills) and time.monotonic() < limit:
+        while (deliverer.is_alive() or kills < min_kills or not settled(capture, reference, 0.0)) \
+                and kills < max_kills and time.monotonic() < limit:
             worker = start_worker(home, env)
             time.sleep(rng.uniform(*kill_window))
             worker.send_signal(signal.SIGKILL)
@@ -200,9 +209,11 @@ def run_reliability_bench(mails: int = 1000, hours: int = 25, clocks: int = 4, *
         deliverer.join(timeout=60)
         if failures:
             raise failures[0]
+        starts = daemon_starts(home)
         worker = start_worker(home, env)
-        try:
-            while not settled(capture, reference, 2.0) and time.monotonic() < limit:
+        try:  # the last one runs until everything is sent (it must have started to stop cleanly)
+            while (daemon_starts(home) == starts or not settled(capture, reference, 2.0)) \
+                    and time.monotonic() < limit:
                 time.sleep(0.5)
         finally:
             worker.send_signal(signal.SIGTERM)
@@ -246,6 +257,7 @@ def figures(home: Path, capture: SmtpCapture, reference: dict[str, bytes], hashe
         "lost": len(set(reference) - set(copies)),
         "duplicated": sum(count - 1 for count in copies.values()),
         "unexpected": len(set(copies) - set(reference)),
+        "examples": sorted(set(reference) ^ set(copies))[:10],
         "replies_differing": sum(1 for key, raw in first.items() if key in reference and reference[key] != raw),
         "hash_equal": state_hashes(service) == hashes,
         "deadlines_killed_run": deadlines_passed(service),
