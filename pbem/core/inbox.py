@@ -36,14 +36,12 @@ def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
     and returns the same replies. When another writer appended to the campaign
     meanwhile (a GM command line, a second worker), the mail is read again against the
     campaign as it now stands."""
-    for attempt in range(1, CONFLICT_RETRIES + 1):
+    for _ in range(CONFLICT_RETRIES - 1):
         try:
             return _handle_once(service, envelope)
         except CampaignConflict as conflict:
             service.forget(conflict.name)
-            if attempt == CONFLICT_RETRIES:
-                raise
-    raise AssertionError("unreachable")
+    return _handle_once(service, envelope)
 
 
 class CampaignConflict(Exception):

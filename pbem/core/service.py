@@ -129,14 +129,12 @@ class CampaignService:
         """`work` on campaign `name`, done again on a fresh copy of the campaign when
         another writer (a GM command line, a second worker) appended to it meanwhile: the
         store refuses a stale save (optimistic concurrency), nothing of it is kept."""
-        for attempt in range(1, CONFLICT_RETRIES + 1):
+        for _ in range(CONFLICT_RETRIES - 1):
             try:
                 return work()
             except IntegrityError:
                 self.forget(name)
-                if attempt == CONFLICT_RETRIES:
-                    raise
-        raise AssertionError("unreachable")
+        return work()
 
     # -- creation ---------------------------------------------------------
     def create(self, name: str, ruleset_name: str, scenario_data: dict, players: Sequence[PlayerSpec], *,

@@ -244,9 +244,10 @@ def figures(home: Path, capture: SmtpCapture, reference: dict[str, bytes], hashe
     service = build_service(home, from_address=GM, clock=fixed_clock)
     received = capture.mails
     copies = Counter(m.key for m in received)
-    first = {}
+    first: dict[str, bytes] = {}
+    resends_differing = 0
     for mail in received:
-        first.setdefault(mail.key, normalised(mail.raw))
+        resends_differing += first.setdefault(mail.key, normalised(mail.raw)) != normalised(mail.raw)
     return {
         "mails": mails,
         "deadlines": passed,
@@ -259,6 +260,7 @@ def figures(home: Path, capture: SmtpCapture, reference: dict[str, bytes], hashe
         "unexpected": len(set(copies) - set(reference)),
         "examples": sorted(set(reference) ^ set(copies))[:10],
         "replies_differing": sum(1 for key, raw in first.items() if key in reference and reference[key] != raw),
+        "resends_differing": resends_differing,
         "hash_equal": state_hashes(service) == hashes,
         "deadlines_killed_run": deadlines_passed(service),
         "clean_exit": clean_exit,
