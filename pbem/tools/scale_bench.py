@@ -70,7 +70,8 @@ def receipt_file(raw: bytes, campaign: str) -> str:
 
 
 def run_scale_bench(campaigns: int = 1000, workers: int = 3, mails: int = 2000, *, postgres: str = DEFAULT_POSTGRES,
-                    timeout: float = 900.0) -> dict:
+                    shared_inbox: bool = False, timeout: float = 900.0) -> dict:
+    """Run the bench (JSON-ready figures); with `shared_inbox` every worker reads one Maildir."""
     env = postgres_env(postgres)
     home = Path(tempfile.mkdtemp(prefix="pbem-scale-"))
     names = [f"c{n:04d}" for n in range(campaigns)]
@@ -81,7 +82,7 @@ def run_scale_bench(campaigns: int = 1000, workers: int = 3, mails: int = 2000, 
         service.create(name, "ratio-regis", scenario, PLAYERS, secret=bytes(32))
     setup_seconds = time.monotonic() - started
     outbox = ensure_maildir(home / "sent") / "new"
-    inboxes = [ensure_maildir(home / f"inbox-{k}") / "new" for k in range(workers)]
+    inboxes = [ensure_maildir(home / f"inbox-{0 if shared_inbox else k}") / "new" for k in range(workers)]
     processes = []
     try:
         for k in range(workers):
@@ -108,6 +109,8 @@ def run_scale_bench(campaigns: int = 1000, workers: int = 3, mails: int = 2000, 
             "median_s": round(statistics.median(latencies), 3) if latencies else None,
             "p95_s": round(sorted(latencies)[int(0.95 * (len(latencies) - 1))], 3) if latencies else None,
             "recorded_twice": recorded_twice(service),
+            "sent_twice": sent_twice(home),
+            "shared_inbox": shared_inbox,
             "setup_s": round(setup_seconds, 1),
         }
     finally:
@@ -142,6 +145,15 @@ def wait_for(outbox: Path, expected: list[tuple[str, float]], limit: float) -> d
         waiting -= present
         time.sleep(0.02)
     return seen
+
+
+def sent_twice(home: Path) -> int:
+    """Replies the workers' logs say were sent more than once."""
+    sent: Counter[str] = Counter()
+    for log in home.glob("worker-*.log"):
+        sent.update(line.split(" key=", 1)[1].split(" ", 1)[0] for line in log.read_text().splitlines()
+                    if " event=mail.sent " in line)
+    return sum(count - 1 for count in sent.values() if count > 1)
 
 
 def recorded_twice(service: CampaignService) -> int:

@@ -160,3 +160,15 @@ def test_two_workers_never_work_on_one_postgres_campaign_at_once():
     assert len(forced) == 20, "no work lost"
     for service in services:
         service.store.close()
+
+
+@pytest.mark.parametrize("shared_inbox", [False, True])
+def test_several_workers_on_postgres_answer_every_mail_once(shared_inbox):
+    spec = os.environ.get("PBEM_TEST_POSTGRES")
+    if not spec:
+        _postgres_env()  # skips, or fails under CI
+    from pbem.tools.scale_bench import run_scale_bench
+
+    result = run_scale_bench(campaigns=6, workers=2, mails=16, postgres=spec, shared_inbox=shared_inbox, timeout=120)
+    assert result["answered"] == 16 and result["mails_per_s"] > 0 and result["p95_s"] is not None
+    assert result["recorded_twice"] == 0 and result["sent_twice"] == 0, result
