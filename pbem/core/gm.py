@@ -210,7 +210,7 @@ class GameMaster:
         imported, a replayed example); recorded as forced, so every report shows it."""
         if not values:
             raise CommandError("give at least one die result")
-        outcome = self.service.force_dice(name, purpose, values, reason)
+        outcome = self.service.retrying(name, lambda: self.service.force_dice(name, purpose, values, reason))
         projection = self.service.live(name)
         # The values are not announced: some dice (a deal's) would reveal hidden hands. Each
         # roll shows as forced wherever the rules let a player see it.
