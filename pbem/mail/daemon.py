@@ -136,7 +136,10 @@ class Daemon:
         try:
             await self._receive_loop(once=once)
             if once:
-                await self._send_round(once=True)
+                try:
+                    await self._send_round()
+                except Exception as error:  # noqa: BLE001 - logged; GiveUp at once
+                    self._failed("send", error, once=True)
         except GiveUp as error:
             self._give_up(str(error))
         finally:
@@ -237,7 +240,7 @@ class Daemon:
                                        for m in mail], now=now)
             self._wake.set()  # type: ignore[union-attr]
 
-    async def _send_round(self, *, once: bool = False) -> None:
+    async def _send_round(self) -> None:
         """Queue the mail the store committed, then send what is due — if this process
         is the home's sender (another worker's sender may be at it)."""
         if not self._sender_lock.try_acquire():

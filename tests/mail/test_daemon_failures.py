@@ -90,14 +90,15 @@ def test_a_failing_clock_is_logged_at_once_retried_and_mail_is_still_read(tmp_pa
     assert "tempalte_field" in logged[0].pbem_fields["error"]
 
 
+class FullDisk:
+    async def send(self, mail, from_address):  # type: ignore[no-untyped-def]
+        raise OSError(28, "No space left on device")
+
+    async def close(self) -> None:
+        pass
+
+
 def test_a_task_that_keeps_failing_stops_the_daemon_with_the_reason(tmp_path: Path) -> None:
-    class FullDisk:
-        async def send(self, mail, from_address):  # type: ignore[no-untyped-def]
-            raise OSError(28, "No space left on device")
-
-        async def close(self) -> None:
-            pass
-
     settings = load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test", "PBEM_POLL_SECONDS": "0.1"})
     queue_mail(tmp_path, [OutgoingMail(key="report:x:1:fra", to="fra@pbem.test", subject="s", text="t\n")])
     daemon = Daemon(settings, RecordingHandler(tmp_path / "f.sqlite3"), sink=FullDisk(), task_retries=3,
@@ -106,6 +107,14 @@ def test_a_task_that_keeps_failing_stops_the_daemon_with_the_reason(tmp_path: Pa
     thread.join(timeout=20)
     assert not thread.is_alive(), "the daemon stopped whole"
     assert "send failed 3 time(s)" in result[0].failed and "No space left" in result[0].failed
+
+
+def test_a_failure_in_a_single_pass_is_reported_not_raised(tmp_path: Path) -> None:
+    settings = load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test"})
+    queue_mail(tmp_path, [OutgoingMail(key="report:x:1:fra", to="fra@pbem.test", subject="s", text="t\n")])
+    daemon = Daemon(settings, RecordingHandler(tmp_path / "f.sqlite3"), sink=FullDisk())
+    stats = asyncio.run(daemon.run(once=True))
+    assert stats.failed.startswith("send failed 1 time(s)")
 
 
 def test_a_gm_commands_announcements_leave_while_the_daemon_is_idle(tmp_path: Path) -> None:
