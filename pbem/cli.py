@@ -8,6 +8,9 @@ import json
 import os
 import sqlite3
 import sys
+import time
+from collections import Counter
+from importlib import metadata
 from pathlib import Path
 from typing import Optional
 
@@ -15,6 +18,7 @@ import typer
 from eventsourcing.persistence import PersistenceError
 from pydantic import ValidationError
 
+from pbem import __version__
 from pbem.app import HomeBusy, backup_home, build_service, home_dir, queue_mail, serve
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
@@ -22,6 +26,7 @@ from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
 from pbem.core.datafile import DataFileError, load_data_file
 from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
+from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
 from pbem.core.store import CampaignNotFound, StoreDamaged, store_damage
@@ -51,6 +56,30 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
                ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError,
                StoreDamaged, HomeBusy, FileExistsError)
+
+
+def _print_version(wanted: bool) -> None:
+    """`pbem --version`: pbem's, the engine of every installed ruleset (the version each step
+    it resolves records), and the event store library's."""
+    if not wanted:
+        return
+    typer.echo(f"pbem {__version__}")
+    for name in rulesets.available():
+        try:
+            ruleset = rulesets.load(name)
+        except Exception as error:  # a broken plug-in is reported, not fatal to the listing
+            typer.echo(f"ruleset {name}: cannot be loaded ({type(error).__name__}: {error})")
+            continue
+        typer.echo(f"ruleset {name} {ruleset.version} (engine {engine_version(ruleset)})")
+    typer.echo(f"eventsourcing {metadata.version('eventsourcing')}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _global_options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                                 help="Print the versions of pbem, its rulesets and its event "
+                                                      "store.")) -> None:
+    """The options before any command (`--version`)."""
 
 
 class Failure(Exception):
@@ -228,11 +257,12 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
 
 @app.command()
 def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
-    """Replay the whole log and check every recorded state hash."""
+    """Replay the whole log and check every recorded state hash; says which steps another
+    engine version (an earlier pbem) resolved."""
     from pbem.core.dice import commitment
 
     service = build_service(home)
-    projection = service.loader.load(campaign, use_snapshots=False, history=False)
+    projection = service.loader.load(campaign, use_snapshots=False)
     if commitment(projection.secret) != projection.data.commitment:
         _fail(f"{campaign}: the dice secret does not match the published commitment")
     if projection.divergences:
@@ -240,6 +270,10 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
         _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
               f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
     typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
+    others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)
+    for engine, count in sorted(others.items()):
+        typer.echo(f"  {count} of them resolved by {engine}: replayed by {projection.engine_version}, "
+                   f"their recorded hashes stand")
 
 
 @app.command()
@@ -262,6 +296,28 @@ def backup(destination: Path = typer.Argument(..., help="A new directory for the
     directory = home_dir(home)
     for line in backup_home(directory, destination, build_service(directory).store):
         typer.echo(line)
+
+
+@app.command()
+def health(max_age: Optional[float] = typer.Option(None, "--max-age", help="Seconds the daemon's last heartbeat "
+                                                   "may be old (default: three clock ticks, at least 300)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Whether `pbem run`'s loop is alive in this home: exit 0 if its heartbeat is fresh, 1 if
+    not (for a container's HEALTHCHECK or a monitor)."""
+    from pbem.mail.daemon import HEARTBEAT
+    from pbem.mail.settings import load_settings
+
+    directory = home_dir(home)
+    limit = max_age if max_age is not None else max(300.0, 3 * load_settings(directory).tick_seconds)
+    try:
+        age = time.time() - (directory / HEARTBEAT).stat().st_mtime
+    except FileNotFoundError:
+        typer.echo(f"unhealthy: no daemon runs in {directory} (no {HEARTBEAT})", err=True)
+        raise typer.Exit(1) from None
+    if age > limit:
+        typer.echo(f"unhealthy: the daemon's loop last beat {age:.0f} s ago (more than {limit:.0f} s)", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"healthy: the daemon's loop beat {age:.0f} s ago")
 
 
 @app.command()
@@ -553,6 +609,31 @@ def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
     _print_figures(result, as_json)
 
 
+@bench_app.command("intake")
+def bench_intake(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                 inputs: int = typer.Option(100_000, "--inputs", help="Mutated mails to try."),
+                 seed: int = typer.Option(0, "--seed", help="Seed of the mutations (the run is deterministic).")) -> None:
+    """Real-client mail read exactly (the corpus), and mutated mail, order lines and scenarios
+    never escaping as an exception, one mail in 100 through the real campaign service."""
+    import tempfile
+    import tomllib
+
+    from pbem.mail.intakebench import FuzzTarget, run_intake_bench
+    from pbem.rules.ratio_regis.orders import OrderSyntaxError, parse_line
+    from pbem.tools.examples import EXAMPLES
+    from pbem.tools.mail_bench import mail_bench_handler
+
+    game = rulesets.load("ratio-regis")
+    grammar = FuzzTarget("ratio-regis orders", ("FRA I BUILD TROOP Q2 AT Paris", "FRA II MOVE TROOP FROM Paris TO Lyon"),
+                         parse_line, (OrderSyntaxError,), takes_lines=True)
+    scenario = FuzzTarget("ratio-regis scenario", ((EXAMPLES / "ratio-regis" / "scenario.toml").read_text(),),
+                          lambda text: game.check_scenario(game.load_scenario(tomllib.loads(text))),
+                          (tomllib.TOMLDecodeError, ScenarioError), every=20)
+    with tempfile.TemporaryDirectory(prefix="pbem-intakebench-") as home:
+        result = run_intake_bench(inputs, seed=seed, targets=[grammar, scenario], handler=mail_bench_handler(Path(home)))
+    _print_figures(result, as_json)
+
+
 @bench_app.command("report")
 def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                  turns: int = typer.Option(20, "--turns", help="Turns to play."),
@@ -609,7 +690,10 @@ def bench_scale(as_json: bool = typer.Option(False, "--json", help="Print JSON."
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        # Outside standalone mode the CLI library returns a command's exit code instead of exiting.
+        status = app(standalone_mode=False)
+        if isinstance(status, int) and status:
+            sys.exit(status)
     except Failure as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)

@@ -12,6 +12,7 @@ command -v openssl >/dev/null || need+=(openssl)
 command -v chromium >/dev/null || need+=(chromium)
 ldconfig -p | grep -q libcairo.so.2 || need+=(libcairo2)
 fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+command -v systemd-analyze >/dev/null || need+=(systemd)
 if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

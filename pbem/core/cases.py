@@ -253,8 +253,8 @@ class _Play:
         receipt = self.receipts.get(words[1])
         if receipt is None:
             return f"{words[1]} sent no orders"
-        reasons = [receipt.reason] + [v["reason"] for v in receipt.verdicts if not v["accepted"]]
-        refused = not receipt.accepted or any(not v["accepted"] for v in receipt.verdicts)
+        reasons = [receipt.reason] + [v.reason for v in receipt.verdicts if not v.accepted]
+        refused = not receipt.accepted or any(not v.accepted for v in receipt.verdicts)
         if words[0] == "accepted":
             return None if not refused else f"refused: {[r for r in reasons if r]}"
         wanted = words[2].lower() if len(words) == 3 else ""
@@ -273,18 +273,18 @@ class _Play:
         receipt = self.receipts.get(player)
         if receipt is None:
             return f"{player} sent no orders"
-        verdict = next((v for v in receipt.verdicts if (str(v["number"]) == which if which.isdigit()
-                                                         else which.lower() in v["text"].lower())), None)
+        verdict = next((v for v in receipt.verdicts if (str(v.number) == which if which.isdigit()
+                                                         else which.lower() in v.text.lower())), None)
         if verdict is None:
-            lines = [f"{v['number']}: {v['text']}" for v in receipt.verdicts]
+            lines = [f"{v.number}: {v.text}" for v in receipt.verdicts]
             return f"no verdict for line {which!r} (verdicts for {lines})"
         # The line's own verdict: in a script refused whole, the lines read well are still "accepted".
         if how == "accepted":
-            return None if verdict["accepted"] else f"refused: {verdict['reason']!r}"
-        if verdict["accepted"]:
-            return f"accepted as {verdict['understood']!r}"
-        if wanted and wanted[0].lower() not in verdict["reason"].lower():
-            return f"refused with {verdict['reason']!r}"
+            return None if verdict.accepted else f"refused: {verdict.reason!r}"
+        if verdict.accepted:
+            return f"accepted as {verdict.understood!r}"
+        if wanted and wanted[0].lower() not in verdict.reason.lower():
+            return f"refused with {verdict.reason!r}"
         return None
 
 

@@ -61,6 +61,14 @@ class Request:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """A player as the rules see one: no address, no token."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Answer:
     value: Any
     source: str
@@ -174,7 +182,7 @@ class StepResult:
 
 
 class StepContext:
-    """What a rules procedure may use while it runs one step."""
+    """What a rules procedure may use while it runs one step: the live `DecisionPort`."""
 
     def __init__(
         self,
@@ -184,20 +192,21 @@ class StepContext:
         secret: bytes,
         answers: Mapping[str, Answer],
         policies: Sequence[Policy],
-        read_policy: Callable[[Policy, Request], Any | None],
+        answer_policy: Callable[[Policy, Request], Any | None],
         forced: Mapping[str, Sequence[int]],
         by_default: Mapping[str, str] | None = None,
         scenario: Any,
-        players: Mapping[str, Any],
+        seats: Mapping[str, Seat],
     ):
         self.campaign = campaign
         self.step = step
         self.scenario = scenario
-        self.players = players
+        self.seats = seats
+        self.interrupts = 0  # decisions and dice asked for so far
         self._secret = secret
         self._answers = answers
         self._policies = policies
-        self._read_policy = read_policy
+        self._answer_policy = answer_policy
         self._by_default = by_default or {}
         self._forced = {purpose: list(values) for purpose, values in forced.items()}
         self._counters: dict[str, int] = {}
@@ -229,6 +238,7 @@ class StepContext:
     def decide_all(self, requests: Sequence[Request]) -> list[Any]:
         """Answers to a simultaneous batch, revealed together: if any is missing the
         step suspends on all the missing ones and none of the batch is used."""
+        self.interrupts += 1
         found: list[UsedAnswer | None] = [self._lookup(r) for r in requests]
         missing = [r for r, u in zip(requests, found, strict=True) if u is None]
         if missing:
@@ -243,7 +253,7 @@ class StepContext:
         standing = [p for p in self._policies if p.step is None and p.matches(request)]
         conditional = [p for p in self._policies if p.step == self.step and p.matches(request)]
         for policy in standing + conditional:
-            value = self._read_policy(policy, request)
+            value = self._answer_policy(policy, request)
             if value is not None:
                 return UsedAnswer(request, Answer(value, policy.describe()), recorded=False)
         why = self._by_default.get(request.player)
@@ -254,10 +264,12 @@ class StepContext:
     # -- dice -------------------------------------------------------------
     def roll(self, purpose: str, *, sides: int = 6, rule: str = "") -> int:
         """One die of `sides` faces for `purpose`, logged with the rule it serves."""
+        self.interrupts += 1
         return self._draw(purpose, sides, rule)
 
     def draw_index(self, purpose: str, bound: int, *, rule: str = "") -> int:
         """An unbiased index in [0, bound), logged like a die of `bound` faces."""
+        self.interrupts += 1
         return self._draw(purpose, bound, rule) - 1
 
     def shuffle(self, purpose: str, items: Sequence[Any], *, rule: str = "") -> list[Any]:

@@ -7,7 +7,6 @@ the same replies, derived again from the log.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Callable
 from uuid import UUID
 
@@ -17,18 +16,31 @@ from eventsourcing.persistence import IntegrityError
 from pbem.core.campaign import Campaign, InboundMail
 from pbem.core.dispatch import Dispatch, dispatch, mail_cause
 from pbem.core.gm import GameMaster
+from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
-from pbem.core.orders import JsonOrdersError, OrderText, orders_from_json, split_orders
-from pbem.core.outcomes import CommandError, Outcome, Receipt
+from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
+                              split_orders, with_json_orders)
+from pbem.core.outcomes import CommandError, Outcome, Receipt, reply_subject
 from pbem.core.service import CONFLICT_RETRIES, CampaignService, authenticate
 from pbem.core.store import CampaignNotFound
 
 
 def mail_identity(envelope: Envelope) -> tuple[str, UUID]:
-    """What makes a received mail the same mail again: its digest, and the id of the
-    fact that records it."""
-    digest = hashlib.sha256(envelope.raw or envelope.text.encode()).hexdigest()
+    """What makes a received mail the same mail again: its digest, which survives the trace
+    headers each delivery adds (`pbem.core.mailidentity`), and the id of the fact that
+    records it."""
+    digest = content_digest(envelope.raw or envelope.text.encode())
     return digest, InboundMail.create_id(envelope.message_id, digest)
+
+
+def legacy_mail_id(envelope: Envelope) -> UUID:
+    """The id a mail was recorded under before its digest left trace headers out (the digest
+    of the raw mail, and so the synthetic Message-ID of a mail without one): old logs hold it."""
+    raw = envelope.raw or envelope.text.encode()
+    message_id = envelope.message_id
+    if message_id == synthetic_message_id(raw):
+        message_id = f"<{legacy_digest(raw)[:40]}@pbem.invalid>"
+    return InboundMail.create_id(message_id, legacy_digest(raw))
 
 
 def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
@@ -64,20 +76,47 @@ def _recorded_again(service: CampaignService, mail_uuid: UUID, name: str | None,
 
 
 def _handle_once(service: CampaignService, envelope: Envelope) -> MailOutcome:
+    """One try at `handle_mail`. Each SIGNON…SIGNOFF block is read and answered on its
+    own, recorded under the mail's id (the first) or its digest plus its place in the mail."""
     digest, mail_uuid = mail_identity(envelope)
-    try:
-        existing = service.store.repository.get(mail_uuid)
-    except AggregateNotFoundError:
-        existing = None
-    if existing is not None:
-        return replay_mail(service, existing, envelope)
+    legacy = _recorded(service, legacy_mail_id(envelope))
+    if legacy is not None:  # recorded by an older pbem: answered as it was then
+        return replay_mail(service, legacy, envelope)
     text, json_problem = envelope.text, envelope.json_problem
     if envelope.json_orders is not None:
-        try:  # the attachment's lines come first: the mail's own SIGNOFF must not cut them off
-            text = orders_from_json(envelope.json_orders) + "\n" + envelope.text
+        try:
+            text = with_json_orders(orders_from_json(envelope.json_orders), envelope.text)
         except JsonOrdersError as error:
             json_problem = str(error)
-    parts = split_orders(text)
+    blocks = signon_blocks(text)
+    if len(blocks) == 1 or json_problem:
+        return handle_block(service, envelope, text, split_orders(text), digest, json_problem)
+    outcomes = []
+    for number, block in enumerate(blocks):
+        parts = split_orders(block.text, first_line=block.first_line)
+        outside = outside_problem(text) if number == 0 else None
+        if outside:
+            parts.problems.insert(0, outside)
+        outcomes.append(handle_block(service, envelope, block.text, parts,
+                                     digest if number == 0 else f"{digest}:block{number + 1}", ""))
+    return MailOutcome(duplicate=all(o.duplicate for o in outcomes), campaign=outcomes[0].campaign,
+                       replies=tuple(reply for o in outcomes for reply in o.replies))
+
+
+def _recorded(service: CampaignService, mail_uuid: UUID) -> InboundMail | None:
+    try:
+        return service.store.repository.get(mail_uuid)
+    except AggregateNotFoundError:
+        return None
+
+
+def handle_block(service: CampaignService, envelope: Envelope, text: str, parts: OrderText, digest: str,
+                 json_problem: str) -> MailOutcome:
+    """Record and answer one order block of a mail (the whole mail when it has one)."""
+    mail_uuid = InboundMail.create_id(envelope.message_id, digest)
+    existing = _recorded(service, mail_uuid)
+    if existing is not None:
+        return replay_mail(service, existing, envelope)
     name = parts.signon.campaign if parts.signon else None
 
     def inbound(outcome: str, versions: list[int]) -> InboundMail:
@@ -131,9 +170,9 @@ def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
 
 def refusal_mail(service: CampaignService, envelope: Envelope, reason: str, mail_uuid: Any) -> OutgoingMail:
     if service.renderer is None:
-        return OutgoingMail(key=f"refusal:{mail_uuid}", to=envelope.sender, subject="Re: " + envelope.subject,
+        return OutgoingMail(key=f"refusal:{mail_uuid}", to=envelope.sender, subject=reply_subject(envelope.subject),
                             text=reason + "\n")
-    return service.renderer.refusal(envelope.sender, "Re: " + (envelope.subject or "your orders"), reason,
+    return service.renderer.refusal(envelope.sender, reply_subject(envelope.subject), reason,
                                  key=f"refusal:{mail_uuid}", in_reply_to=envelope.message_id)
 
 def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelope) -> MailOutcome:

@@ -10,13 +10,18 @@ Every game's orders travel inside the same envelope:
     GM <verb> …                             (the GM's commands, from the GM only)
     POLICY [FOR <power>] <KIND> [WHEN <field><op><value> [AND …]] DO <answer>
     POLICY CLEAR <id|ALL>
+    IF <KIND> [WHEN <field><op><value> [AND …]] THEN <answer>   (a conditional line: this step only)
     PRESS TO <power|ALL>
     … free text …
     ENDPRESS
     SIGNOFF
 
-Keywords are case-insensitive; blank lines and `#` comments are ignored; nothing after
-SIGNOFF is read. The game's own grammar reads the order lines.
+Keywords are case-insensitive; blank lines and `#` comments are ignored. In a mail, only
+the lines of a SIGNON…SIGNOFF block are orders: a greeting above SIGNON or a signature below
+SIGNOFF is not read (the receipt says so once), and a mail may carry several blocks (a player
+holding two seats, a co-player's orders pasted in), each read and answered on its own
+(`signon_blocks`). Text with no SIGNON at all is an order set already authenticated (the GM's
+tools, tests) and is read whole. The game's own grammar reads the order lines.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+ENVELOPE_KEYWORDS = ("SIGNON", "SIGNOFF", "READY", "ABSENT", "EXPLAIN", "GM", "POLICY", "PRESS", "ENDPRESS")
 _CONDITION = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*(<=|>=|!=|==|=|<|>)\s*(\S+)\s*$")
 
 
@@ -74,13 +80,101 @@ class OrderText:
     problems: list[tuple[int, str, str]] = field(default_factory=list)  # (line, text, reason)
 
 
-def split_orders(text: str) -> OrderText:
-    """Split a body into signon, order lines, policies and press."""
+@dataclass(frozen=True)
+class Block:
+    """One SIGNON…SIGNOFF block of a mail: its text and the mail line it starts on."""
+
+    first_line: int
+    text: str
+
+
+def _keyword(line: str) -> str:
+    words = line.split(maxsplit=1)
+    return words[0].upper() if words else ""
+
+
+def _envelope_lines(text: str) -> list[tuple[int, str, str]]:
+    """(number, line, keyword) for each line; inside PRESS…ENDPRESS the keyword is "" (free text)."""
+    out: list[tuple[int, str, str]] = []
+    in_press = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        keyword = _keyword(raw)
+        if in_press:
+            in_press = keyword != "ENDPRESS"
+            out.append((number, raw, "ENDPRESS" if not in_press else ""))
+            continue
+        in_press = keyword == "PRESS"
+        out.append((number, raw, keyword))
+    return out
+
+
+def signon_blocks(text: str) -> list[Block]:
+    """The SIGNON…SIGNOFF blocks of a mail body, in order (a block ends at SIGNOFF, at the
+    next SIGNON or at the end). Text without any SIGNON is one block, read whole."""
+    blocks: list[Block] = []
+    current: list[str] | None = None
+    start = 1
+    for number, raw, keyword in _envelope_lines(text):
+        if keyword == "SIGNON":
+            if current is not None:
+                blocks.append(Block(start, "\n".join(current)))
+            current, start = [raw], number
+        elif current is not None:
+            current.append(raw)
+            if keyword == "SIGNOFF":
+                blocks.append(Block(start, "\n".join(current)))
+                current = None
+    if current is not None:
+        blocks.append(Block(start, "\n".join(current)))
+    return blocks or [Block(1, text)]
+
+
+def outside_lines(text: str) -> list[tuple[int, str]]:
+    """The non-blank lines of a mail body outside every SIGNON…SIGNOFF block."""
+    lines = _envelope_lines(text)
+    if not any(keyword == "SIGNON" for _, _, keyword in lines):
+        return []
+    out: list[tuple[int, str]] = []
+    inside = False
+    for number, raw, keyword in lines:
+        if keyword == "SIGNON":
+            inside = True
+        elif not inside and raw.strip():
+            out.append((number, raw.strip()))
+        elif keyword == "SIGNOFF":
+            inside = False
+    return out
+
+
+def outside_problem(text: str) -> tuple[int, str, str] | None:
+    """The one receipt line saying how many lines of the mail were not read as orders."""
+    lines = outside_lines(text)
+    if not lines:
+        return None
+    count = len(lines)
+    return (lines[0][0], f"({count} line{'s' if count > 1 else ''} outside SIGNON…SIGNOFF)",
+            "not read as orders: only the lines between SIGNON and SIGNOFF are orders")
+
+
+def split_orders(text: str, *, first_line: int = 1) -> OrderText:
+    """Split one block into signon, order lines, policies and press: its first SIGNON block
+    when it has one (lines outside it only counted), else the whole text. Line numbers
+    count from `first_line` (the block's place in the mail)."""
     result = OrderText()
     press_to: str | None = None
     press_lines: list[str] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    lines = _envelope_lines(text)
+    before_signon = any(keyword == "SIGNON" for _, _, keyword in lines)
+    outside = outside_problem(text)
+    if outside:
+        result.problems.append((outside[0] + first_line - 1, *outside[1:]))
+    for number, raw, keyword in lines:
+        number += first_line - 1
         line = raw.strip()
+        if before_signon:
+            before_signon = keyword != "SIGNON"
+            if before_signon:
+                continue
         if press_to is not None:
             if line.upper() == "ENDPRESS":
                 result.press.append(Press(press_to, "\n".join(press_lines).strip()))
@@ -91,13 +185,12 @@ def split_orders(text: str) -> OrderText:
         if not line or line.startswith("#"):
             continue
         words = line.split()
-        keyword = words[0].upper()
-        if keyword == "SIGNOFF":
-            break
+        if keyword == "SIGNOFF" or (keyword == "SIGNON" and (result.signon or result.signon_error)):
+            break  # the next block is read on its own (`signon_blocks`)
         if keyword == "SIGNON":
             if len(words) != 4:
                 result.signon_error = "SIGNON needs three words: SIGNON <player> <campaign> <token>"
-            elif result.signon is None:
+            else:
                 result.signon = Signon(words[1], words[2], words[3])
             continue
         if keyword == "POLICY":
@@ -136,6 +229,16 @@ def split_orders(text: str) -> OrderText:
     return result
 
 
+def with_json_orders(json_text: str, mail_text: str) -> str:
+    """The order text of a mail with a JSON attachment: the attachment's lines are the
+    orders, and the mail's text gives only the SIGNON the attachment lacks (anything else
+    it says, a signature, a quoted report, is not read as more orders)."""
+    if any(keyword == "SIGNON" for _, _, keyword in _envelope_lines(json_text)):
+        return json_text
+    signon = next((raw.strip() for _, raw, keyword in _envelope_lines(mail_text) if keyword == "SIGNON"), None)
+    return json_text if signon is None else f"{signon}\n{json_text}\nSIGNOFF"
+
+
 def parse_policy(number: int, line: str) -> PolicyLine:
     """`POLICY [FOR <power>] <KIND> [WHEN c [AND c …]] DO <answer>` or `POLICY CLEAR <id|ALL>`."""
     words = line.split()
@@ -152,17 +255,26 @@ def parse_policy(number: int, line: str) -> PolicyLine:
     if not head_words:
         return PolicyLine(number, line, error="a policy needs the kind of decision it answers")
     kind = head_words[0].lower()
-    conditions: list[tuple[str, str, str]] = []
     rest = " ".join(head_words[1:])
+    conditions: tuple[tuple[str, str, str], ...] = ()
     if rest:
         if not rest.upper().startswith("WHEN "):
             return PolicyLine(number, line, error=f"expected WHEN or DO after {head_words[0]}, found {rest.split()[0]!r}")
-        for clause in re.split(r"\s+AND\s+", rest[5:], flags=re.IGNORECASE):
-            match = _CONDITION.match(clause)
-            if not match:
-                return PolicyLine(number, line, error=f"cannot read condition {clause.strip()!r} (write e.g. area=Paris)")
-            conditions.append((match.group(1).lower(), match.group(2), match.group(3)))
-    return PolicyLine(number, line, kind=kind, power=power, conditions=tuple(conditions), answer_text=answer.strip())
+        conditions, error = parse_conditions(rest[5:])
+        if error:
+            return PolicyLine(number, line, error=error)
+    return PolicyLine(number, line, kind=kind, power=power, conditions=conditions, answer_text=answer.strip())
+
+
+def parse_conditions(text: str) -> tuple[tuple[tuple[str, str, str], ...], str]:
+    """`<field><op><value> [AND …]` (what follows WHEN) as conditions, or why it cannot be read."""
+    conditions: list[tuple[str, str, str]] = []
+    for clause in re.split(r"\s+AND\s+", text, flags=re.IGNORECASE) if text.strip() else []:
+        match = _CONDITION.match(clause)
+        if not match:
+            return (), f"cannot read condition {clause.strip()!r} (write e.g. area=Paris)"
+        conditions.append((match.group(1).lower(), match.group(2), match.group(3)))
+    return tuple(conditions), ""
 
 
 def _split_keyword(line: str, keyword: str) -> tuple[str, str, str]:

@@ -4,11 +4,13 @@ renderer port the report side implements, and the errors a user sees as one line
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from pbem.core.decisions import LineVerdict
 from pbem.core.messages import OutgoingMail
 
 if TYPE_CHECKING:
@@ -50,7 +52,7 @@ class Receipt(BaseModel):
     timezone: str = "UTC"
     accepted: bool
     reason: str = ""
-    verdicts: list[dict] = []
+    verdicts: list[LineVerdict] = []
     answered: list[str] = []
     policies: list[str] = []
     press: list[str] = []
@@ -86,6 +88,14 @@ class Outcome:
     receipt: Receipt | None = None
     steps_resolved: int = 0
     mail: list[OutgoingMail] = field(default_factory=list)
+
+
+_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|vs|antw|réf|rif|odp|fwd?|tr|wg)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+def reply_subject(subject: str, fallback: str = "your orders") -> str:
+    """`Re: ` and the subject without the reply prefixes clients pile up (`Re: Re: AW:`)."""
+    return "Re: " + (_REPLY_PREFIX.sub("", subject).strip() or fallback)
 
 
 def token_hash(campaign: str, player: str, token: str) -> str:

@@ -17,6 +17,7 @@ import msgspec
 
 from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord
 from pbem.core.canonical import sha256_hex
+from pbem.core.decisions import kinds_of
 from pbem.core.engine import Answer, ChronicleEntry, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
 from pbem.core.settings import CampaignSettings
@@ -26,6 +27,11 @@ from pbem.core.state_edits import StateEdit, apply_edits
 # Part of the engine version that keys snapshots: raised whenever the fold changes, so a
 # snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
 CORE_VERSION = "2"
+
+
+def engine_version(ruleset: Ruleset) -> str:
+    """What a step is resolved by, recorded with it: the ruleset, its version and the fold's."""
+    return f"{ruleset.name}/{ruleset.version}+core{CORE_VERSION}"
 
 
 class AnswerRecord(msgspec.Struct, frozen=True):
@@ -100,13 +106,15 @@ def decode_snapshot(raw: bytes) -> ProjectionData:
 
 @dataclass(frozen=True)
 class ResolvedStep:
-    """A step as it was resolved: its key, version in the log, result and hash."""
+    """A step as it was resolved: its key, version in the log, result and hash, and the
+    engine version its `StepResolved` fact records (an earlier pbem's, after an upgrade)."""
 
     step: str
     version: int
     result: StepResult
     state_hash: str
     recorded_hash: str
+    engine_version: str
 
 
 @dataclass(frozen=True)
@@ -152,7 +160,7 @@ class CampaignProjection:
 
     @property
     def engine_version(self) -> str:
-        return f"{self.ruleset.name}/{self.ruleset.version}+core{CORE_VERSION}"
+        return engine_version(self.ruleset)
 
     # -- the fold ---------------------------------------------------------
     def apply(self, event: Any) -> None:
@@ -353,15 +361,17 @@ class CampaignProjection:
         if result is None or result.step != e.step or not result.completed:
             computed = "incomplete" if result is not None and not result.completed else "no such step"
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, computed,
-                                               f"the step did not resolve on replay ({computed})"))
+                                               f"the step did not resolve on replay ({computed})"
+                                               + self._engines_differ(e)))
             return
         encoded = self.ruleset.encode_state(state)
         digest = sha256_hex(encoded)
         if digest != e.state_hash:
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, digest,
-                                               "state hash differs"))
+                                               "state hash differs" + self._engines_differ(e)))
         if self.keep_history:
-            self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash))
+            self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash,
+                                              e.engine_version))
         self.data.state = encoded
         self._pristine = state
         self.data.last_hash = digest
@@ -372,6 +382,12 @@ class CampaignProjection:
         self.data.step = None
         self._forget_clock(e.step)
         self._invalidate()
+
+    def _engines_differ(self, e: Campaign.StepResolved) -> str:
+        """A divergence's note when another engine version resolved the step (pbem was upgraded)."""
+        if e.engine_version == self.engine_version:
+            return ""
+        return f" (resolved by {e.engine_version}, replayed by {self.engine_version})"
 
     def _forget_clock(self, step: str) -> None:
         """A resolved step's deadline bookkeeping is done with: dropping it keeps the
@@ -416,12 +432,12 @@ class CampaignProjection:
                 secret=self.secret,
                 answers={k: Answer(v.value, v.source) for k, v in self.data.inputs.items()},
                 policies=[p.policy() for p in self.data.policies + self.data.conditional],
-                read_policy=self.ruleset.read_policy,
+                answer_policy=kinds_of(self.ruleset).answer_policy,
                 by_default={p: ("dropped after missed deadlines" if p in self.data.dropped else "in civil disorder")
                             for p in self.data.civil_disorder + self.data.dropped},
                 forced=self.data.forced,
                 scenario=self.scenario,
-                players=self.data.players,
+                seats={seat.id: seat for seat in self.seats()},
             )
             self._run = (run_step(step.procedure, state, ctx), state)
         self._run_valid = True

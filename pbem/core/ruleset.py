@@ -2,18 +2,20 @@
 
 A game is a package under `pbem/rules/` registered in the entry-point group
 `pbem.rulesets`; the core never imports a game by name. Rules code is pure: it sees
-plain data (scenario, state, answers) and a `StepContext` for decisions and dice.
+plain data (scenario, state, answers) and a `DecisionPort` for decisions and dice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from pbem.core.engine import Policy, Request, StepContext
+from pbem.core.decisions import DecisionKind
+from pbem.core.engine import Seat
+from pbem.core.port import DecisionPort
 
 
 class RulesetError(Exception):
@@ -37,50 +39,8 @@ class Step:
     """The next step of a game: a stable key and the procedure that resolves it."""
 
     key: str
-    procedure: Callable[[StepContext, Any], None]
+    procedure: Callable[[DecisionPort, Any], None]
     title: str = ""
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A player as the rules see one: no address, no token."""
-
-    id: str
-    name: str
-
-
-@dataclass(frozen=True)
-class LineVerdict:
-    """How one order line was read: echoed as understood, or rejected with a reason."""
-
-    number: int
-    text: str
-    accepted: bool
-    understood: str = ""
-    reason: str = ""
-
-    def as_dict(self) -> dict:
-        return {"number": self.number, "text": self.text, "accepted": self.accepted,
-                "understood": self.understood, "reason": self.reason}
-
-
-@dataclass
-class OrderReading:
-    """What a set of order lines answers, and a verdict for every line.
-
-    `conditional` holds conditional lines (`IF … THEN …`) as step-scoped policies.
-    If `reject_all` is set the order set is refused whole (e.g. an impulse script
-    with an illegal line): nothing is answered and the player is asked to resend.
-    """
-
-    answers: dict[str, Any] = field(default_factory=dict)
-    verdicts: list[LineVerdict] = field(default_factory=list)
-    conditional: list[Policy] = field(default_factory=list)
-    reject_all: str = ""
-
-    @property
-    def accepted(self) -> bool:
-        return not self.reject_all and bool(self.answers or self.conditional)
 
 
 class Ruleset(Protocol):
@@ -111,21 +71,10 @@ class Ruleset(Protocol):
     def next_step(self, state: Any, scenario: Any) -> Step | None:
         """The step to resolve next, or None when the game is over."""
 
-    def read_orders(self, lines: Sequence[tuple[int, str]], requests: Sequence[Request], state: Any,
-                    scenario: Any, player: str) -> OrderReading:
-        """Read a player's order lines against the requests that player owes."""
-
-    def read_policy(self, policy: Policy, request: Request) -> Any | None:
-        """The answer a policy gives to a request, or None if it does not apply."""
-
-    decision_kinds: Mapping[str, str]
-    """Every kind of decision the game asks for, with a one-line description."""
-
-    def check_policy(self, policy: Policy) -> str:
-        """Why a standing policy can never answer its kind ("" when it can)."""
-
-    def order_form(self, request: Request) -> str:
-        """The ready-to-edit line(s) that would answer the request with its default."""
+    decision_kinds: Sequence[DecisionKind]
+    """Every kind of decision the game asks, in the order order lines are offered to them
+    (`pbem.core.decisions`): the core reads order lines, policies, conditional lines and
+    order forms through them."""
 
     rulings: Mapping[str, str]
     """The typed changes a GM may rule (name -> what it does and its arguments)."""

@@ -21,11 +21,12 @@ from pbem.core import clock
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign, DiceVault, InboundMail, PolicyRecord, campaign_id
 from pbem.core.canonical import canonical_json, sha256_hex
+from pbem.core.decisions import kinds_of, verdict
 from pbem.core.dice import commitment, new_secret
 from pbem.core.dispatch import dispatch, mail_cause, work_cause
 from pbem.core.engine import Policy
 from pbem.core.messages import OutgoingMail
-from pbem.core.orders import OrderText, split_orders, unknown_name
+from pbem.core.orders import OrderText, split_orders
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import Seat
@@ -206,8 +207,7 @@ class CampaignService:
         receipt = Receipt(campaign=campaign.name, player=player, to=record.address, timezone=record.timezone,
                           accepted=True, step=projection.step)
         for number, line, reason in parts.problems:
-            receipt.verdicts.append({"number": number, "text": line, "accepted": False, "understood": "",
-                                     "reason": reason})
+            receipt.verdicts.append(verdict(number, line, False, reason=reason))
         if player in projection.data.civil_disorder or player in projection.data.dropped:
             session.record(campaign.return_player, player=player)
             receipt.policies.append("welcome back: your own orders count again")
@@ -215,6 +215,9 @@ class CampaignService:
         self._read_answers(session, player, parts, receipt, mail_id)
         self._read_policies(session, player, parts, receipt)
         for press in parts.press:
+            if not self._press_recipients(projection, player, press.to):
+                receipt.press.append(f"press to {press.to} not sent: no player holds {press.to}")
+                continue
             session.record(campaign.relay_press, player=player, to=press.to, text=press.text, mail_id=mail_id)
             mode = projection.settings.press
             receipt.press.append(f"press to {press.to} " + ("recorded (this campaign relays no press)"
@@ -224,20 +227,18 @@ class CampaignService:
                 first, last = (datetime.fromisoformat(start).replace(tzinfo=timezone.utc),
                                datetime.fromisoformat(end).replace(tzinfo=timezone.utc) + timedelta(days=1))
             except ValueError:
-                receipt.verdicts.append({"number": number, "text": f"ABSENT {start} {end}", "accepted": False,
-                                         "understood": "", "reason": "dates are written 2027-07-01"})
+                receipt.verdicts.append(verdict(number, f"ABSENT {start} {end}", False,
+                                                reason="dates are written 2027-07-01"))
                 continue
             session.record(campaign.declare_absence, player=player, start=first.isoformat(), end=last.isoformat())
-            receipt.verdicts.append({"number": number, "text": f"ABSENT {start} {end}", "accepted": True,
-                                     "understood": f"absent from {start} to {end}: deadlines wait for you",
-                                     "reason": ""})
+            receipt.verdicts.append(verdict(number, f"ABSENT {start} {end}", True,
+                                            f"absent from {start} to {end}: deadlines wait for you"))
         if parts.ready and projection.step is not None:
             session.record(campaign.set_ready, player=player, step=projection.step)
             receipt.policies.append("marked READY for this step")
         for number, step in parts.gm:
-            receipt.verdicts.append({"number": number, "text": step, "accepted": False, "understood": "",
-                                     "reason": "GM commands are taken only from the GM"})
-        receipt.verdicts.sort(key=lambda v: v["number"])
+            receipt.verdicts.append(verdict(number, step, False, reason="GM commands are taken only from the GM"))
+        receipt.verdicts.sort(key=lambda v: v.number)
         return receipt
 
     def ready(self, name: str, player: str) -> Outcome:
@@ -262,21 +263,23 @@ class CampaignService:
             return
         state = projection.current()[1]
         requests = projection.answerable_for(player)
-        reading = ruleset.read_orders(parts.orders, requests, state, projection.scenario, player)
-        receipt.verdicts.extend(v.as_dict() for v in reading.verdicts)
+        reading = kinds_of(ruleset).read_orders(parts.orders, requests, state, projection.scenario, player,
+                                                projection.step)
+        receipt.verdicts.extend(reading.verdicts)
         lines = [line for _, line in parts.orders]
         if not reading.accepted:
             receipt.accepted = False
             receipt.reason = reading.reject_all or "no line of this order set could be used"
             session.record(campaign.reject_orders, player=player, step=projection.step, mail_id=mail_id,
-                           reason=receipt.reason, verdicts=receipt.verdicts)
+                           reason=receipt.reason, verdicts=[v.as_dict() for v in receipt.verdicts])
             return
         known = {r.key: r for r in requests}
         replaced = [k for k in reading.answers if k in projection.data.inputs]
         conditional = [PolicyRecord(p.id, p.player, p.kind, p.answer_text, p.answer_text, p.power,
                                     list(p.conditions), p.step) for p in reading.conditional]
         session.record(campaign.submit_orders, player=player, step=projection.step, mail_id=mail_id, lines=lines,
-                       answers=reading.answers, conditional=conditional, verdicts=receipt.verdicts)
+                       answers=reading.answers, conditional=conditional,
+                       verdicts=[v.as_dict() for v in receipt.verdicts])
         for key in reading.answers:
             request = known.get(key)
             label = request.prompt if request else key
@@ -284,36 +287,27 @@ class CampaignService:
 
     def _read_policies(self, session: CampaignSession, player: str, parts: OrderText, receipt: Receipt) -> None:
         campaign, projection = session.campaign, session.projection
-        kinds = projection.ruleset.decision_kinds
+        kinds = kinds_of(projection.ruleset)
         for line in parts.policies:
             if line.error:
-                receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": False,
-                                         "understood": "", "reason": line.error})
+                receipt.verdicts.append(verdict(line.number, line.text, False, reason=line.error))
                 continue
             if line.clear:
                 session.record(campaign.clear_policy, player=player, policy_id=line.clear)
                 receipt.policies.append(f"policy {line.clear} cleared")
-                receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": True,
-                                         "understood": f"clear policy {line.clear}", "reason": ""})
-                continue
-            if line.kind not in kinds:
-                reason = unknown_name("decision kind", line.kind, kinds)
-                receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": False,
-                                         "understood": "", "reason": reason})
+                receipt.verdicts.append(verdict(line.number, line.text, True, f"clear policy {line.clear}"))
                 continue
             policy_id = f"P{projection.data.policy_counter + 1}"
             policy = Policy(policy_id, player, line.kind, line.answer_text, line.power, line.conditions)
-            problem = projection.ruleset.check_policy(policy)
+            problem = kinds.check_policy(policy)
             if problem:
-                receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": False,
-                                         "understood": "", "reason": problem})
+                receipt.verdicts.append(verdict(line.number, line.text, False, reason=problem))
                 continue
             session.record(campaign.set_policy, player=player, policy_id=policy_id, kind=line.kind, power=line.power,
                            conditions=[list(c) for c in line.conditions], answer_text=line.answer_text,
                            text=line.text)
             receipt.policies.append(f"policy {policy_id} set: {line.text}")
-            receipt.verdicts.append({"number": line.number, "text": line.text, "accepted": True,
-                                     "understood": f"standing policy {policy_id}", "reason": ""})
+            receipt.verdicts.append(verdict(line.number, line.text, True, f"standing policy {policy_id}"))
 
     # -- the clock --------------------------------------------------------
     def tick(self, now: datetime | None = None) -> list[Outcome]:
@@ -371,7 +365,7 @@ class CampaignService:
 
     def fill_owed(self, receipt: Receipt, projection: CampaignProjection) -> None:
         receipt.owed = [Owed(key=r.key, kind=r.kind, power=r.power, prompt=r.prompt,
-                             default_form=projection.ruleset.order_form(r), rule=r.rule)
+                             default_form=kinds_of(projection.ruleset).order_form(r), rule=r.rule)
                         for r in projection.pending_for(receipt.player)]
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
@@ -477,14 +471,13 @@ def authenticate(projection: CampaignProjection, player: str, token: str, sender
         record = projection.data.players.get(owner) if owner else None
     if record is None:
         raise CommandError(f"{player!r} is not a player of campaign {name}")
-    if not hmac.compare_digest(record.token_hash, token_hash(name, record.id, token)):
-        raise CommandError(f"wrong token for {record.id} in campaign {name}")
-    copy_to = None
-    if sender and sender.lower() != record.address:
-        if not projection.settings.allow_other_addresses:
-            raise CommandError(f"mail for {record.id} must come from the registered address")
-        copy_to = record.address
-    return record.id, copy_to
+    token_ok = hmac.compare_digest(record.token_hash, token_hash(name, record.id, token))
+    other_address = bool(sender) and sender.lower() != record.address
+    if not token_ok or (other_address and not projection.settings.allow_other_addresses):
+        # One answer for both, so that a refusal never tells a stranger the token was right.
+        raise CommandError(f"wrong token or wrong address for {record.id} in campaign {name}: orders must "
+                           "carry the player's token and come from the player's registered address")
+    return record.id, (record.address if other_address else None)
 
 
 def power_owner(projection: CampaignProjection, power: str) -> str | None:

@@ -232,6 +232,7 @@ class ProjectionLoader:
                                     history=projection.keep_history)
                 projection.reset(earlier.data)
                 projection.resolved = [r for r in projection.resolved if r.version <= event.to_version]
+                projection.divergences = [d for d in projection.divergences if d.version <= event.to_version]
                 projection.data.version = event.originator_version
                 continue
             projection.apply(event)

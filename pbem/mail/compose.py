@@ -14,6 +14,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 
 from pbem.core.messages import OutgoingMail
+from pbem.mail.envelope import printable
 
 
 def message_id_for(key: str, from_address: str) -> str:
@@ -26,8 +27,8 @@ def compose(mail: OutgoingMail, *, from_address: str, date: datetime, from_name:
     """The mail as bytes: text, or text+HTML alternatives, plus attachments."""
     msg = EmailMessage()
     msg["From"] = formataddr((from_name, from_address))
-    msg["To"] = mail.to
-    msg["Subject"] = mail.subject
+    msg["To"] = printable(mail.to)
+    msg["Subject"] = printable(mail.subject)
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id_for(mail.key, from_address)
     references = list(mail.references)

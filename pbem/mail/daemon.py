@@ -60,6 +60,9 @@ BATCH = 50
 RECONNECT_CAP_SECONDS = 60.0
 TASK_RETRIES = 8
 TASK_BACKOFF_CAP_SECONDS = 60.0
+HEARTBEAT = "daemon.heartbeat"
+"""A file in the home touched at every turn of the receive loop (so at least every tick or
+reconnect wait) and removed when the daemon stops: `pbem health` reads its age."""
 
 
 @dataclass
@@ -112,6 +115,7 @@ class Daemon:
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._next_tick = 0.0
+        self._heartbeat = settings.home / HEARTBEAT
 
     def _outbox(self) -> Outbox:
         return Outbox(self.settings.state_path, retry_base=self.settings.retry_base_seconds,
@@ -153,6 +157,7 @@ class Daemon:
             self._intake.outbox.close()
             self._send_outbox.close()
             self._sender_lock.release()
+            self._heartbeat.unlink(missing_ok=True)
             log_event(logger, "daemon.stop", received=self.stats.received, sent=self.stats.sent,
                       **({"failed": self.stats.failed} if self.stats.failed else {}))
         return self.stats
@@ -180,6 +185,7 @@ class Daemon:
     async def _receive_loop(self, *, once: bool) -> None:
         failures = 0
         while not self.stop_event.is_set():
+            self._heartbeat.touch()
             try:
                 if await self._receive_round(once=once):
                     return

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.mail.compose import compose, message_id_for
 from pbem.mail.envelope import auto_mail_reason, parse_mail
-from pbem.mail.guards import is_refusal, over_failure_limit, size_refusal
+from pbem.mail.guards import is_refusal, over_failure_limit, refusal_counters, size_refusal
 from pbem.mail.logs import log_event
 from pbem.mail.outbox import Outbox, QueuedMail
 from pbem.mail.settings import MailSettings
@@ -71,14 +71,15 @@ class Intake:
             replies = outcome.replies
             disposition = "duplicate" if outcome.duplicate else "handled"
         refusals = [r for r in replies if is_refusal(r)]
-        if refusals and over_failure_limit(
-                self.outbox.refusals_since(envelope.sender, now - settings.failure_window_seconds),
-                limit=settings.failure_limit):
+        counted = refusal_counters(envelope)
+        since = now - settings.failure_window_seconds
+        if refusals and over_failure_limit(max(self.outbox.refusals_since(c, since) for c in counted),
+                                           limit=settings.failure_limit):
             replies = tuple(r for r in replies if not is_refusal(r))
             log_event(logger, "mail.refusal_suppressed", count=len(refusals), **fields)
         queued = [queue_item(r, from_address=settings.from_address, now=now) for r in replies]
         self.outbox.commit_handled(source_key=mail.source_key, message_id=envelope.message_id,
                                    disposition=disposition, replies=queued,
-                                   refusals=[(envelope.sender, r.key) for r in refusals], now=now)
+                                   refusals=[(c, r.key) for c in counted for r in refusals], now=now)
         log_event(logger, "mail.handled", disposition=disposition, replies=len(queued), **fields)
         return True

@@ -32,7 +32,10 @@ class _Formatter(logging.Formatter):
 
 def _quote(value: object) -> str:
     text = str(value)
-    return json.dumps(text, ensure_ascii=False) if (not text or any(c in text for c in ' "=\n')) else text
+    # A control character is escaped (json), never written: a NUL or CR in a sender's header
+    # must not forge or break a log line.
+    needs_quotes = not text or any(c in ' "=' or not c.isprintable() for c in text)
+    return json.dumps(text, ensure_ascii=False) if needs_quotes else text
 
 
 def configure_logging(*, as_json: bool = False, level: int = logging.INFO) -> None:

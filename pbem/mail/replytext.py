@@ -5,12 +5,19 @@ Players reply to their turn report, so most order mails carry the whole report b
 phones append "Sent from my iPhone". Any of it read as orders would be garbage at best and a
 replayed old order set at worst. Rules, in order:
 
-* a line `SIGNOFF` ends the orders: it is kept, everything after it is dropped;
+* a PGP clear-signed mail is read without its armor and signature, dash-escaping undone;
+* a line `SIGNOFF` ends a block of orders: it is kept; another SIGNON block may follow
+  (several blocks in one mail), but everything after the last SIGNOFF is dropped unless
+  it holds a SIGNON;
 * a hard stop drops the line and everything after it: the signature delimiter `-- `,
   `-----Original Message-----` and its translations, forwarded-message markers, an
   Outlook-style header block (`From:` followed within a few lines by `Sent:`/`Date:`),
-  a line of underscores, and phone signatures ("Sent from my iPhone");
-* `>` lines are dropped wherever they are, with the "On … wrote:" line introducing them.
+  a line of underscores, phone signatures ("Sent from my iPhone") and, once orders have
+  begun, a closing line alone ("Cheers,", "Best regards", "Cordialement") — the signature
+  of the many players whose client adds no `-- `;
+* `>` lines are dropped wherever they are, with the "On … wrote:" line introducing them
+  (one line, or two where the client wrapped it); an attribution followed by unquoted text
+  (webmail that quotes without `>`) ends the new text.
 """
 
 from __future__ import annotations
@@ -36,9 +43,23 @@ _HARD_STOPS = [
     ),
 ]
 
+_SIGNON = re.compile(r"^\s*SIGNON\b", re.IGNORECASE)
+_CLOSING = re.compile(
+    r"^\s*(thanks|thank you|cheers|regards|best|best regards|kind regards|warm regards|all the best|"
+    r"yours|sincerely|cordialement|bien à vous|amitiés|merci|bises|viele grüße|liebe grüße|"
+    r"mit freundlichen grüßen|gruß|grüße|saludos|un saludo|atentamente|ciao|saluti|groeten|"
+    r"met vriendelijke groet|mvh|hälsningar)\s*[,.!]*\s*$",
+    re.IGNORECASE,
+)
+_PRESS = re.compile(r"^\s*PRESS\s+TO\b", re.IGNORECASE)
+_ENDPRESS = re.compile(r"^\s*ENDPRESS\s*$", re.IGNORECASE)
+_PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"
+_PGP_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
+_PGP_END = "-----END PGP SIGNATURE-----"
+
 # "On Mon, 3 Mar 2025 at 10:00, GM <gm@x> wrote:" in the languages players are likely to use.
 _WROTE = (
-    r"(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|escreveu|skrev|napisał|"
+    r"(wrote|writes|schrieb|a écrit|écrit|escribió|ha scritto|schreef|escreveu|skrev|napisał|"
     r"napsal|kirjoitti|írta)"
 )
 _ATTRIBUTION_END = re.compile(_WROTE + r"\s*:\s*$", re.IGNORECASE)
@@ -89,27 +110,59 @@ def _next_is_quote(lines: list[str], i: int) -> bool:
     return bool(following) and _is_quote(following[0])
 
 
+def unarmor(lines: list[str]) -> list[str]:
+    """A PGP clear-signed text without its armor, hash header and signature (RFC 4880 §7):
+    the signed lines, dash-escaping (`- `) undone. Other text is returned as it is."""
+    out: list[str] = []
+    state = "text"  # text → header (after BEGIN) → signed → signature (until END) → text
+    for line in lines:
+        bare = line.strip()
+        if state == "text" and bare == _PGP_BEGIN:
+            state = "header"
+        elif state == "header":
+            state = "header" if bare else "signed"
+        elif state == "signed" and bare == _PGP_SIGNATURE:
+            state = "signature"
+        elif state == "signature":
+            state = "text" if bare == _PGP_END else "signature"
+        else:
+            out.append(line[2:] if state == "signed" and line.startswith("- ") else line)
+    return out
+
+
 def strip_reply(text: str) -> str:
     """The sender's own text in `text` (see the module docstring for the rules)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufeff", "").split("\n")
+    lines = unarmor(text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufeff", "").split("\n"))
     kept: list[str] = []
+    last_signoff: int | None = None
+    in_orders = in_press = False
     i = 0
     while i < len(lines):
         line = lines[i].replace("\xa0", " ").rstrip()
         if _SIGNOFF.match(line):
             kept.append(line.strip())
-            break
+            last_signoff, in_orders = len(kept), False
+            i += 1
+            continue
         if any(stop.match(line) for stop in _HARD_STOPS) or _is_header_block(lines, i):
             break
+        if in_orders and not in_press and _CLOSING.match(line):
+            break  # a signature: "Thanks!" inside a press message is the message
         if _is_quote(line):
             i += 1
             continue
         span = _attribution_span(lines, i)
         if span:
+            if not _next_is_quote(lines, i + span):
+                break  # quoted without `>`: what follows is the old text
             i += span
             continue
+        in_orders = in_orders or bool(_SIGNON.match(line))
+        in_press = bool(_PRESS.match(line)) or (in_press and not _ENDPRESS.match(line))
         kept.append(line)
         i += 1
+    if last_signoff is not None and not any(_SIGNON.match(line) for line in kept[last_signoff:]):
+        kept = kept[:last_signoff]
     return _tidy(kept)
 
 

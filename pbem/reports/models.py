@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict
 
+from pbem.core.decisions import LineVerdict, kinds_of
 from pbem.core.engine import ALL, Request
 from pbem.core.projection import CampaignProjection
 from pbem.core.view import GameMap, GameView, PowerEntry, Table, ViewError, as_text, checked_map
@@ -189,14 +190,6 @@ class Report(_Model):
     audit: Audit | None = None
 
 
-class LineVerdict(_Model):
-    number: int
-    text: str
-    accepted: bool
-    understood: str = ""
-    reason: str = ""
-
-
 class ReceiptReport(_Model):
     """A receipt as the player reads it: every line echoed, what it answered, what is
     still owed and the form that answers it."""
@@ -215,6 +208,10 @@ class ReceiptReport(_Model):
     owed: list[OwedDecision] = []
     order_form: str | None = None
     deadline: Deadline | None = None
+    not_echoed: int = 0  # lines past ECHO_LIMIT: a mail of junk must not come back a thousandfold
+
+
+ECHO_LIMIT = 100
 
 
 class Note(_Model):
@@ -297,8 +294,8 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
     return ReceiptReport(
         campaign=receipt.campaign, player=receipt.player, accepted=receipt.accepted, reason=receipt.reason,
         step=receipt.step, steps_resolved=receipt.steps_resolved, from_address=from_address,
-        lines=[LineVerdict.model_validate({k: v[k] for k in LineVerdict.model_fields if k in v})
-               for v in receipt.verdicts],
+        lines=list(receipt.verdicts[:ECHO_LIMIT]),
+        not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), press=list(receipt.press),
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
@@ -402,7 +399,7 @@ def _chronicle(projection: CampaignProjection, who: str, since: int) -> list[Ste
 
 def _answer_line(projection: CampaignProjection, request: Request, value: Any) -> str:
     """An answer written as the order line(s) that would have given it."""
-    return projection.ruleset.order_form(dataclasses.replace(request, default=value))
+    return kinds_of(projection.ruleset).order_form(dataclasses.replace(request, default=value))
 
 
 def _decisions(projection: CampaignProjection, viewer: str, audience: Audience, since: int) -> list[UsedDecision]:
@@ -434,7 +431,7 @@ def _decisions(projection: CampaignProjection, viewer: str, audience: Audience, 
 def _owed(projection: CampaignProjection, request: Request) -> OwedDecision:
     return OwedDecision(key=request.key, kind=request.kind, power=request.power, prompt=request.prompt,
                         rule=request.rule, options=list(request.options),
-                        form=projection.ruleset.order_form(request))
+                        form=kinds_of(projection.ruleset).order_form(request))
 
 
 def _audit(projection: CampaignProjection, since: int) -> Audit:

@@ -13,6 +13,7 @@ from typing import Literal
 
 from jinja2 import Environment
 
+from pbem.core.decisions import kinds_of
 from pbem.core.messages import Attachment, OutgoingMail
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import Receipt
@@ -145,7 +146,7 @@ class MailRenderer:
         accepts the defaults."""
         record = projection.data.players[player]
         owed = [OwedDecision(key=r.key, kind=r.kind, power=r.power, prompt=r.prompt, rule=r.rule,
-                             form=projection.ruleset.order_form(r)) for r in projection.pending_for(player)]
+                             form=kinds_of(projection.ruleset).order_form(r)) for r in projection.pending_for(player)]
         due = deadline(projection.data.deadlines.get(projection.step or ""), record.timezone)
         lines = [f"Your orders are due {due.local} ({due.utc_text})." if due else "Your orders are due."]
         lines += [f"- {item.prompt}" for item in owed]

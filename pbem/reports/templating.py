@@ -39,9 +39,10 @@ from markupsafe import Markup
 from pydantic import BaseModel
 from pydantic_core import to_json
 
+from pbem import resources
 from pbem.reports import inlining, text
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = resources.templates_dir()
 
 _set_aside: ContextVar[list[tuple[str, bool]] | None] = ContextVar("pbem_set_aside", default=None)
 _PLACE = "<!--pbem-set-aside-{}-->"

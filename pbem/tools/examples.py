@@ -10,12 +10,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem import resources
 from pbem.core.datafile import load_data_file
 from pbem.core.gm import GameMaster
 from pbem.core.outcomes import Outcome
 from pbem.core.service import CampaignService, CommandError, PlayerSpec
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = resources.examples_dir()
 
 
 def demo_dir(ruleset: str, example: str = "demo") -> Path:
@@ -78,7 +79,7 @@ def deliver_example(service: CampaignService, source: Path, upto: int | None = N
             outcome = service.submit(name, player, "\n".join(lines))
             receipt = outcome.receipt
             delivery.steps_resolved = outcome.steps_resolved
-            delivery.refused += [f"{path.name}: {v['reason']}" for v in receipt.verdicts if not v["accepted"]]
+            delivery.refused += [f"{path.name}: {v.reason}" for v in receipt.verdicts if not v.accepted]
             if not receipt.accepted:
                 delivery.refused.append(f"{path.name}: {receipt.reason}")
         yield delivery

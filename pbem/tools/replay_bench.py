@@ -28,6 +28,7 @@ from pathlib import Path
 
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import campaign_id
+from pbem.core.decisions import kinds_of
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
 
@@ -53,7 +54,7 @@ def _orders_for(service: CampaignService, n: int) -> list[tuple[str, str]]:
         if shaped is not None:
             lines = shaped(request, state, projection.scenario, n)
         else:
-            lines = ruleset.order_form(request).splitlines()
+            lines = kinds_of(ruleset).order_form(request).splitlines()
         sets.append((request.player, "\n".join(lines)))
     return sets
 

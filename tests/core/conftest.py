@@ -7,11 +7,12 @@ from pbem.core.store import open_store
 from tests.support.minigame import MiniGame
 
 _real_load = rulesets.load
+_MINIGAME = MiniGame()  # one instance, as `rulesets.load` gives (rulesets hold no state)
 
 
 @pytest.fixture(autouse=True)
 def minigame_registered(monkeypatch):
-    monkeypatch.setattr(rulesets, "load", lambda name: MiniGame() if name == "minigame" else _real_load(name))
+    monkeypatch.setattr(rulesets, "load", lambda name: _MINIGAME if name == "minigame" else _real_load(name))
 
 
 @pytest.fixture

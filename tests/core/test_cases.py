@@ -161,7 +161,7 @@ verdict ann 3 accepted
 verdict bob 1 accepted
 """)
     assert [f.split(" — ")[1] for f in result.failures] == [
-        "refused: 'not an answer to anything you owe'", "accepted as 'bid 3'",
+        "refused: 'not an answer to anything you owe'", "accepted as 'bid: BID 3'",
         "no verdict for line '3' (verdicts for ['1: BID 3', '2: BID many'])", "bob sent no orders"]
 
 

@@ -176,4 +176,4 @@ def test_an_absence_moves_the_deadline_past_it():
 def test_bad_absences_are_refused(text):
     service, _ = game({})
     receipt = service.submit("g", "ann", text).receipt
-    assert any(not v["accepted"] for v in receipt.verdicts)
+    assert any(not v.accepted for v in receipt.verdicts)

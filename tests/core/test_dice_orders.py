@@ -9,8 +9,8 @@ from pbem.core.orders import parse_policy, split_orders, suggest, unknown_name
 
 
 def context(secret=bytes(32), forced=None, step="s1"):
-    return StepContext(campaign="c", step=step, secret=secret, answers={}, policies=[], read_policy=lambda p, r: None,
-                       forced=forced or {}, scenario=None, players={})
+    return StepContext(campaign="c", step=step, secret=secret, answers={}, policies=[], answer_policy=lambda p, r: None,
+                       forced=forced or {}, scenario=None, seats={})
 
 
 def test_commitment_is_sha256_of_the_secret():

@@ -45,7 +45,7 @@ def test_unanswerable_line_is_refused_and_recorded(service, players):
     new_game(service, players)
     outcome = service.submit("g1", "ann", "KEEP")
     assert not outcome.receipt.accepted
-    assert outcome.receipt.verdicts[0]["reason"]
+    assert outcome.receipt.verdicts[0].reason
     kinds = [type(e).__name__ for e in service.loader.campaign_events("g1")]
     assert kinds[-1] == "OrdersRejected"
 

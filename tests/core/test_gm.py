@@ -192,7 +192,7 @@ def test_gm_commands_from_a_player_are_refused():
     service, _, _ = game()
     outcome = service.submit("g", "ann", "GM PAUSE I am tired")
     assert not service.projection("g").data.paused
-    assert any("only from the GM" in v["reason"] for v in outcome.receipt.verdicts)
+    assert any("only from the GM" in v.reason for v in outcome.receipt.verdicts)
 
 
 def test_a_player_can_ask_how_a_step_was_resolved():

@@ -30,7 +30,7 @@ def test_order_form_replied_unchanged_accepts_defaults(toy_campaign):
     assert report.order_form
     reply = report.order_form.replace("<your-token>", "t2")
     outcome = service.submit("toy-demo", "p2", reply)
-    assert outcome.receipt.accepted and all(v["accepted"] for v in outcome.receipt.verdicts)
+    assert outcome.receipt.accepted and all(v.accepted for v in outcome.receipt.verdicts)
     assert outcome.receipt.answered
 
 

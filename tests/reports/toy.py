@@ -10,18 +10,56 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core.engine import Policy, Request, StepContext
-from pbem.core.ruleset import LineVerdict, OrderReading, Seat, Step
+from pbem.core.decisions import Answered, DecisionKind, LineRead, Refused
+from pbem.core.engine import Request
+from pbem.core.port import DecisionPort
+from pbem.core.ruleset import Seat, Step
 
 CARDS = ["Ambush", "Fog of War", "Forced March", "Spy Ring", "Storm", "Treachery"]
 POWERS = {"RED": "Red Kingdom", "BLU": "Blue Republic"}
+
+
+class ToyKind(DecisionKind):
+    """A toy decision: `<KIND> <answer>`, the answer one of the request's options."""
+
+    def __init__(self, name: str, description: str):
+        self.name, self.description = name, description
+
+    def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
+        words = text.split(None, 1)
+        kind = words[0].lower()
+        if kind != self.name and kind in KINDS:
+            return None
+        request = next((r for r in owed if r.kind == kind), None)
+        if request is None:
+            return Refused(f"nothing asks for {kind} now")
+        value = _value(request, words[1] if len(words) > 1 else "")
+        if value is None:
+            return Refused("not one of: " + ", ".join(request.options))
+        return Answered(request, value, f"{kind} {value}")
+
+    def answer_policy(self, text: str, request: Request) -> Any | None:
+        return _value(request, text.split(None, 1)[-1])
+
+    def order_form(self, request: Request) -> str:
+        return f"{request.kind.upper()} {request.default}"
+
+
+def _value(request: Request, text: str) -> Any:
+    if request.kind == "bid":
+        return int(text) if text.strip().isdigit() and f"BID {int(text)}" in request.options else None
+    match = [o[5:] for o in request.options if o[5:].lower() == text.strip().lower()]
+    return match[0] if match else None
+
+
+KINDS = ("bid", "play")
 
 
 class ToyRules:
     name = "toy"
     title = "Toy Wars"
     version = "0.1"
-    decision_kinds = {"bid": "a sealed bid of victory points", "play": "the card to play"}
+    decision_kinds = (ToyKind("bid", "a sealed bid of victory points"), ToyKind("play", "the card to play"))
 
     def load_scenario(self, data: Mapping[str, Any]) -> dict:
         return dict(data)
@@ -55,7 +93,7 @@ class ToyRules:
         return int(step[1:].split("-")[0])
 
     # -- procedures -------------------------------------------------------
-    def _bid(self, ctx: StepContext, state: dict) -> None:
+    def _bid(self, ctx: DecisionPort, state: dict) -> None:
         deck = ctx.shuffle("deal", CARDS, rule="T.1")
         # The deal's draws would let anyone holding them rebuild every hand: GM only.
         ctx.say("Deck shuffled and dealt.", to=(), rule="T.1")
@@ -80,7 +118,7 @@ class ToyRules:
         ctx.say(f"Bids revealed: {text}. {state['players'][leaders[0]]['name']} plays first.", rule="T.2")
         state["phase"] = "play"
 
-    def _play(self, ctx: StepContext, state: dict) -> None:
+    def _play(self, ctx: DecisionPort, state: dict) -> None:
         order = sorted(state["players"], key=lambda pid: pid != state["first"])
         for pid in order:
             player = state["players"][pid]
@@ -98,42 +136,6 @@ class ToyRules:
                     + ("takes East." if target else "repulsed."), rule="T.5")
         state["turn"] += 1
         state["phase"] = "bid"
-
-    # -- orders -----------------------------------------------------------
-    def read_orders(self, lines: Sequence[tuple[int, str]], requests: Sequence[Request], state: Any,
-                    scenario: Any, player: str) -> OrderReading:
-        reading = OrderReading()
-        for number, line in lines:
-            words = line.split(None, 1)
-            kind = words[0].lower()
-            request = next((r for r in requests if r.kind == kind), None)
-            if request is None:
-                reading.verdicts.append(LineVerdict(number, line, False, reason=f"nothing asks for {kind} now"))
-                continue
-            value = self._value(request, words[1] if len(words) > 1 else "")
-            if value is None:
-                reading.verdicts.append(LineVerdict(number, line, False, reason="not one of: "
-                                                    + ", ".join(request.options)))
-                continue
-            reading.answers[request.key] = value
-            reading.verdicts.append(LineVerdict(number, line, True, understood=f"{kind} {value}"))
-        return reading
-
-    @staticmethod
-    def _value(request: Request, text: str) -> Any:
-        if request.kind == "bid":
-            return int(text) if text.strip().isdigit() and f"BID {int(text)}" in request.options else None
-        match = [o[5:] for o in request.options if o[5:].lower() == text.strip().lower()]
-        return match[0] if match else None
-
-    def read_policy(self, policy: Policy, request: Request) -> Any | None:
-        return self._value(request, policy.answer_text.split(None, 1)[-1])
-
-    def check_policy(self, policy: Policy) -> str:
-        return ""
-
-    def order_form(self, request: Request) -> str:
-        return f"{request.kind.upper()} {request.default}"
 
     def view(self, state: Any, scenario: Any, viewer: str) -> dict:
         players = state["players"]

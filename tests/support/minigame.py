@@ -1,13 +1,18 @@
 """A two-step test ruleset for unit tests of the core alone (a fake, by design): a sealed
 bid by every player, then rounds in which the high bidder rolls a die and chooses to
-keep or reroll it. It exercises sealed batches, single decisions, policies and dice."""
+keep or reroll it. It exercises sealed batches, single decisions, policies and dice.
+
+It declares its two decision kinds and nothing else about orders: the core reads its
+order lines, policies, conditional lines and order forms through them."""
 
 from __future__ import annotations
 
 import msgspec
 
+from pbem.core.decisions import LineKind
 from pbem.core.engine import ALL
-from pbem.core.ruleset import LineVerdict, OrderReading, RulingError, ScenarioError, Step
+from pbem.core.port import DecisionPort
+from pbem.core.ruleset import RulingError, ScenarioError, Step
 
 
 class State(msgspec.Struct):
@@ -22,7 +27,22 @@ _encoder = msgspec.json.Encoder(order="sorted")
 _decoder = msgspec.json.Decoder(State)
 
 
-def bidding(ctx, state: State) -> None:
+def _bid(text: str) -> int | None:
+    words = text.upper().split()
+    return int(words[1]) if len(words) == 2 and words[0] == "BID" and words[1].isdigit() else None
+
+
+def _keep(text: str) -> str | None:
+    words = text.upper().split()
+    return {"KEEP": "yes", "REROLL": "no"}.get(words[0]) if len(words) == 1 else None
+
+
+BID = LineKind("bid", "a sealed bid: BID <n>", parse=_bid, form=lambda amount: f"BID {amount}")
+KEEP = LineKind("keep", "keep the die or roll again: KEEP | REROLL", parse=_keep,
+                form=lambda keep: "KEEP" if keep == "yes" else "REROLL")
+
+
+def bidding(ctx: DecisionPort, state: State) -> None:
     requests = [ctx.request(kind="bid", player=p, purpose=f"bid:{p}", prompt="your sealed bid", default=0,
                             sealed=True, rule="§1") for p in state.players]
     bids = ctx.decide_all(requests)
@@ -33,7 +53,7 @@ def bidding(ctx, state: State) -> None:
     ctx.say(f"{state.leader} wins the bidding", rule="§1")
 
 
-def playing_round(ctx, state: State) -> None:
+def playing_round(ctx: DecisionPort, state: State) -> None:
     value = ctx.roll("round", rule="§2")
     keep = ctx.decide(ctx.request(kind="keep", player=state.leader, prompt=f"keep {value}?", default="yes",
                                   context={"value": value}, rule="§2.1"))
@@ -48,7 +68,7 @@ class MiniGame:
     name = "minigame"
     title = "Minigame"
     version = "1"
-    decision_kinds = {"bid": "a sealed bid", "keep": "keep the die or roll again"}
+    decision_kinds = (BID, KEEP)
     rulings = {"score": "score=<n>: set the score"}
 
     def load_scenario(self, data):
@@ -77,36 +97,6 @@ class MiniGame:
         if state.round < scenario["rounds"]:
             return Step(f"round-{state.round + 1}", playing_round)
         return None
-
-    def _parse(self, text, request):
-        words = text.upper().split()
-        if request.kind == "bid" and len(words) == 2 and words[0] == "BID" and words[1].isdigit():
-            return int(words[1])
-        if request.kind == "keep" and len(words) == 1 and words[0] in ("KEEP", "REROLL"):
-            return "yes" if words[0] == "KEEP" else "no"
-        return None
-
-    def read_orders(self, lines, requests, state, scenario, player):
-        reading = OrderReading()
-        for number, text in lines:
-            for request in requests:
-                value = self._parse(text, request)
-                if value is not None:
-                    reading.answers[request.key] = value
-                    reading.verdicts.append(LineVerdict(number, text, True, f"{request.kind} {value}"))
-                    break
-            else:
-                reading.verdicts.append(LineVerdict(number, text, False, reason="not an answer to anything you owe"))
-        return reading
-
-    def read_policy(self, policy, request):
-        return self._parse(policy.answer_text, request)
-
-    def check_policy(self, policy):
-        return ""
-
-    def order_form(self, request):
-        return {"bid": "BID 0", "keep": "KEEP"}[request.kind]
 
     def apply_ruling(self, state, scenario, kind, args):
         if kind != "score" or not str(args.get("score", "")).lstrip("-").isdigit():

@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.movement import Convoy, IllegalOrder, resolve_area, strategic_move
 from pbem.rules.ratio_regis.orders import (Attach, BuildTroop, FormFleet, Home, Regroup, Sail, Sortie, StratTroop,
                                            Swap, Verb)
@@ -181,7 +182,7 @@ class ImpulseRun:
     """One run of an impulse script: the adjudicator (dice and decisions), the start
     snapshot, what the impulse has spent, and whose impulse it is."""
 
-    judge: Any
+    judge: DecisionPort
     start: ImpulseStart
     ledger: Any
     player: str

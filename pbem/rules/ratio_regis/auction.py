@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.core.engine import StepContext
+from pbem.core.decisions import LineKind, Refusal
+from pbem.core.engine import Request
+from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis.orders import Bid, GroupChoice, command_parser
 from pbem.rules.ratio_regis.scenario import Group, Scenario
 from pbem.rules.ratio_regis.state import AUCTION_GROUPS, TURN_START, GameState, PlayerState
 
@@ -12,7 +15,7 @@ def groups_for(state: GameState, scenario: Scenario) -> list[Group]:
     return setup.groups if setup is not None else []
 
 
-def bids(ctx: StepContext, state: GameState) -> None:
+def bids(ctx: DecisionPort, state: GameState) -> None:
     """§7.1.1: every player bids VP in secret; the bids are revealed together. The
     highest bid is player 1, the next player 2 …; ties are settled by dice (RR-I9:
     each tied player rolls in seating order, highest first, ties roll again)."""
@@ -30,7 +33,7 @@ def bids(ctx: StepContext, state: GameState) -> None:
     state.phase = AUCTION_GROUPS
 
 
-def _rank(ctx: StepContext, players: list[PlayerState]) -> list[PlayerState]:
+def _rank(ctx: DecisionPort, players: list[PlayerState]) -> list[PlayerState]:
     by_bid: dict[int, list[PlayerState]] = {}
     for player in players:  # seating order
         by_bid.setdefault(player.bid or 0, []).append(player)
@@ -40,7 +43,7 @@ def _rank(ctx: StepContext, players: list[PlayerState]) -> list[PlayerState]:
     return ranked
 
 
-def _break_tie(ctx: StepContext, tied: list[PlayerState]) -> list[PlayerState]:
+def _break_tie(ctx: DecisionPort, tied: list[PlayerState]) -> list[PlayerState]:
     if len(tied) == 1:
         return tied
     rolls = {p.id: ctx.roll("auction-tiebreak", rule="§7.1.1") for p in tied}
@@ -51,7 +54,7 @@ def _break_tie(ctx: StepContext, tied: list[PlayerState]) -> list[PlayerState]:
     return result
 
 
-def choose_group(ctx: StepContext, state: GameState) -> None:
+def choose_group(ctx: DecisionPort, state: GameState) -> None:
     """§7.1.1: in game order, each player chooses a group of powers. Once all have
     chosen, each starts at (highest bid − own bid) + the group's starting VP (§26.2)."""
     scenario: Scenario = ctx.scenario
@@ -79,10 +82,25 @@ def next_chooser(state: GameState) -> PlayerState | None:
     return next((p for p in state.by_game_order() if p.group is None), None)
 
 
-def _starting_vp(ctx: StepContext, state: GameState, groups: list[Group]) -> None:
+def _starting_vp(ctx: DecisionPort, state: GameState, groups: list[Group]) -> None:
     highest = max(p.bid or 0 for p in state.players)
     for player in state.by_game_order():
         group = groups[(player.group or 1) - 1]
         player.vp = highest - (player.bid or 0) + group.starting_vp
         player.vp_per_turn = group.vp_per_turn
     ctx.say("Starting VP: " + ", ".join(f"{p.name} {p.vp}" for p in state.by_game_order()), rule="§7.1.1")
+
+
+def _free_group(request: Request, number: int) -> int:
+    """Only a group nobody has taken may be chosen (§7.1.1)."""
+    if f"GROUP {number}" not in request.options:
+        free = ", ".join(option.split()[1] for option in request.options)
+        raise Refusal(f"group {number} is not free (free: {free})")
+    return number
+
+
+BID_KIND = LineKind("bid", "your secret VP bid for the game order (§7.1.1): BID <n>",
+               parse=command_parser(Bid, lambda line: line.amount), form=lambda amount: f"BID {amount}")
+GROUP_KIND = LineKind("group", "your choice of power group, in game order (§7.1.1): GROUP <n>",
+                 parse=command_parser(GroupChoice, lambda line: line.number), form=lambda number: f"GROUP {number}",
+                 check=_free_group)

@@ -6,8 +6,8 @@ squadrons to base, veterans, unrest, morale (§21.3.5)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.combat.cards import CARD_EFFECTS
 from pbem.rules.ratio_regis.leaders import leaders_with, remove_unit_leader
@@ -56,7 +56,7 @@ def combat_cards(state: GameState, scenario: Scenario, player: str) -> tuple[cm.
     return tuple(found)
 
 
-def fight(judge: Any, combat: cm.Combat) -> cm.CombatResult:
+def fight(judge: DecisionPort, combat: cm.Combat) -> cm.CombatResult:
     """Run the combat engine with the impulse's adjudicator (dice, decisions)."""
     from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight  # the engine (§13)
     return engine_fight(judge, combat)
@@ -71,7 +71,7 @@ def outcome(combat: cm.Combat, result: cm.CombatResult) -> str:
     return f"{winner} beats {loser}"
 
 
-def apply_result(state: GameState, scenario: Scenario, judge: Any, combat: cm.Combat,
+def apply_result(state: GameState, scenario: Scenario, judge: DecisionPort, combat: cm.Combat,
                  result: cm.CombatResult) -> None:
     """Losses, veterans, unrest and morale of a finished combat (§13.1.7–§13.1.8)."""
     for name in cm.SIDES:

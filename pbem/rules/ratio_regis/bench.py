@@ -9,14 +9,15 @@ so order sets are several lines long and every line is checked and carried out.
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
+from pbem import resources
+from pbem.core.decisions import kinds_of
 from pbem.core.engine import Request
 from pbem.rules.ratio_regis.impulse import run_script
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "ratio-regis" / "scenario.toml"
+EXAMPLE = resources.examples_dir() / "ratio-regis" / "scenario.toml"
 BENCH_TURNS = 5000
 
 
@@ -37,7 +38,7 @@ def bench_orders(ruleset, request: Request, state: GameState, scenario: Scenario
     if request.kind == "bid":
         return [f"BID {n % 4}"]
     if request.kind != "impulse":
-        return ruleset.order_form(request).splitlines()
+        return kinds_of(ruleset).order_form(request).splitlines()
     script = [line for line in request.default if line != "DONE"]
     budgets = _budgets(script, state, scenario, request.player)
     moves = _moves(state, scenario, request.player, budgets, n)

@@ -6,15 +6,15 @@ squadrons at sea left without a base (§11.1.1, §14.2), a casus belli for a thi
 
 from __future__ import annotations
 
-from typing import Any
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.naval import rebase_stranded, send_to_base
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 from pbem.rules.ratio_regis.war import add_cb, give_morale
 
 
-def take_control(state: GameState, scenario: Scenario, judge: Any, power: str, area: str, how: str) -> str:
+def take_control(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, area: str, how: str) -> str:
     """`power` takes control of `area`; returns the chronicle line (also said)."""
     status = state.areas[area]
     loser = status.controller
@@ -43,7 +43,7 @@ def take_control(state: GameState, scenario: Scenario, judge: Any, power: str, a
     return text
 
 
-def _what_control_undoes(state: GameState, scenario: Scenario, judge: Any, power: str, area: str) -> list[str]:
+def _what_control_undoes(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, area: str) -> list[str]:
     """What any change of control to `power` undoes in `area`: another power's fortress
     under construction is destroyed (§9.4), and the other powers' squadrons in the port go
     to their nearest base at once, operational or under repair as they were (§11.6)."""
@@ -56,7 +56,7 @@ def _what_control_undoes(state: GameState, scenario: Scenario, judge: Any, power
                     for squadron in [s for s in state.squadrons if s.port == area and s.power != power]]
 
 
-def place_control(state: GameState, scenario: Scenario, judge: Any, power: str, area: str, how: str) -> str:
+def place_control(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, area: str, how: str) -> str:
     """An event's control marker (§8.2.2, §31.1: "control markers are placed in the three areas
     of Flanders"): `power` controls `area`. RR-I69: only what follows from control itself —
     a fortress under construction of another power is destroyed (§9.4), squadrons in the

@@ -3,14 +3,14 @@ played first (§8.2.2 "Card play")."""
 
 from __future__ import annotations
 
-from pbem.core.engine import StepContext
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.scenario import Card, Scenario
 from pbem.rules.ratio_regis.state import GameState
 
 PRIORITY_HAND_SIZE = 4  # "only 4 cards left or less" (§8.2.2)
 
 
-def build_and_deal(ctx: StepContext, state: GameState) -> None:
+def build_and_deal(ctx: DecisionPort, state: GameState) -> None:
     """§8.1.4: all historical cards of the turn (less the scenario's exclusions), topped
     up with a random selection of the generic cards (less exclusions) to the deck size
     for the number of players; shuffled and dealt face down in equal hands.

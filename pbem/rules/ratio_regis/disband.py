@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.engine import Request
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, regular_quality
@@ -66,7 +68,7 @@ def _describe(key: str) -> str:
     return f"{counter} troop" if kind == "troop" else f"Q{counter} squadron"
 
 
-def voluntary(ctx: Any, state: GameState, scenario: Scenario) -> None:
+def voluntary(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§23.1.2: every power with a player and units may give up units (back to its pool)
     and degrade others; the owners answer at once, default `KEEP` (RR-I85)."""
     asks: list[tuple[str, Any]] = []
@@ -84,7 +86,7 @@ def voluntary(ctx: Any, state: GameState, scenario: Scenario) -> None:
             prompt=f"{code} may eliminate the units it does not want for the next turn (back to its pool) and "
                    f"degrade others: {_ANSWERS}",
             rule="§23.1.2",
-            context={"power": code, "eligible": ",".join(units), "degradable": ",".join(needs), "needs": needs,
+            context={"power": code, "eligible": tuple(units), "degradable": tuple(needs), "needs": needs,
                      "counters": {u: c for u in units if (c := counter_of(state, u))}, "spare": spare})))
     answers = ctx.decide_all([request for _, request in asks]) if asks else []
     for (code, _), answer in zip(asks, answers, strict=True):
@@ -92,7 +94,7 @@ def voluntary(ctx: Any, state: GameState, scenario: Scenario) -> None:
             ctx.say(apply(state, scenario, ctx, code, answer), rule="§23.1.2")
 
 
-def read_disband(command: Reaction, request: Any) -> tuple[str | None, str]:
+def read_disband(command: Reaction, request: Request) -> tuple[str | None, str]:
     """The canonical answer (`ELIMINATE T3,L2 DEGRADE S5`, units in the request's order)
     to a `disband` request, or why not."""
     if command.word == KEEP:
@@ -100,8 +102,8 @@ def read_disband(command: Reaction, request: Any) -> tuple[str | None, str]:
     if command.word not in ("ELIMINATE", "DEGRADE"):
         return None, f"{command.text()} does not answer this decision: write {_ANSWERS}"
     power, context = request.power, request.context
-    allowed = [u for u in context.get("eligible", "").split(",") if u]
-    degradable = [u for u in context.get("degradable", "").split(",") if u]
+    allowed = list(context.get("eligible", ()))
+    degradable = list(context.get("degradable", ()))
     gone, lowered = (command.units, command.degrade) if command.word == "ELIMINATE" else ((), command.units)
     wrong = [u for u in (*gone, *lowered) if u not in allowed]
     if wrong:
@@ -131,7 +133,7 @@ def read_disband(command: Reaction, request: Any) -> tuple[str | None, str]:
     return f"ELIMINATE {gone_text}" + (f" DEGRADE {lowered_text}" if lowered else ""), ""
 
 
-def apply(state: GameState, scenario: Scenario, ctx: Any, power: str, answer: str) -> str:
+def apply(state: GameState, scenario: Scenario, ctx: DecisionPort, power: str, answer: str) -> str:
     """Carry out a `disband` answer: leaders first (back to the pool), then the units (their
     counters back to the pool, RR-I33; a unit's leader with it), then the degradations."""
     from pbem.rules.ratio_regis import battles, sieges  # the combat bridge sits above the turn-end rules

@@ -17,8 +17,8 @@ play (§18.2, RR-I82), in `rebellions.py`. They apply in the order the card list
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import rebellions
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.movement import IllegalOrder
@@ -28,7 +28,7 @@ from pbem.rules.ratio_regis.state import GameState, War
 from pbem.rules.ratio_regis.war import give_morale
 
 
-def apply_event(state: GameState, scenario: Scenario, judge: Any, card: Card, *, player: str = "",
+def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card, *, player: str = "",
                 chosen: Sequence[str] = ()) -> list[str]:
     """§8.2.2: every effect of `card`'s event, in the order written; returns one line per
     effect (each also said in the chronicle, with what follows from it). Combat cards
@@ -54,7 +54,7 @@ def apply_event(state: GameState, scenario: Scenario, judge: Any, card: Card, *,
     return texts
 
 
-def _apply(state: GameState, scenario: Scenario, judge: Any, card: Card, effect: Effect) -> str:
+def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card, effect: Effect) -> str:
     def said(text: str, rule: str = "§8.2.2") -> str:
         judge.say(f"{card.title}: {text}", rule=rule)
         return text

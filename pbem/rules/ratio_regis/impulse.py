@@ -8,11 +8,18 @@ written; an illegal line refuses the whole script and nothing executes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from pbem.core.engine import StepContext
+import msgspec
+
+from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineKind, LineRead, LineVerdict, Refusal, Refused
+from pbem.core.decisions import not_owed, verdict
+from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
+from pbem.core.port import DecisionPort
+from pbem.core.probe import NeedsInput, Probe
 from pbem.rules.ratio_regis import deck, events
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
@@ -20,10 +27,9 @@ from pbem.rules.ratio_regis import sieges, stacking
 from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
-                                           Sortie, StratTroop, parse_line)
+                                           Sortie, StartChoice, StratTroop, command_parser, parse_line)
 from pbem.rules.ratio_regis.scenario import Scenario
-from pbem.rules.ratio_regis.state import (CLOCKWISE, COUNTER_CLOCKWISE, IMPULSE, TURN_END, GameState, HalfTurn,
-                                          decode_state, encode_state)
+from pbem.rules.ratio_regis.state import CLOCKWISE, COUNTER_CLOCKWISE, IMPULSE, TURN_END, GameState, HalfTurn
 
 
 # -- the half turn ------------------------------------------------------------
@@ -32,7 +38,7 @@ def start_chooser(state: GameState) -> str:
     return min(state.players, key=lambda p: (p.vp, p.game_order)).id
 
 
-def start_half_turn(ctx: StepContext, state: GameState) -> None:
+def start_half_turn(ctx: DecisionPort, state: GameState) -> None:
     """§8.2.1: the least-VP player chooses who starts and the direction.
     RR-I8: clockwise (CW) follows the seating order, CCW runs against it. The default is
     that the chooser starts, clockwise."""
@@ -95,135 +101,107 @@ class Ledger:
                        tactical_leaders=set(self.tactical_leaders))
 
 
-class Unresolved(Exception):
-    """Raised by the probe when a line needs dice or another player's decision."""
-
-
-class Adjudicator:
-    """The step context as the rules of an impulse use it. Live, it passes everything to
-    the engine's `StepContext` and counts interrupts; as a probe (checking a script when
-    it arrives, with no step running) it stops at the first die or decision, since what
-    follows depends on them (RR-I18)."""
-
-    def __init__(self, ctx: StepContext | None, scenario: Scenario):
-        self.ctx = ctx
-        self.scenario = scenario
-        self.interrupts = 0
-
-    @property
-    def live(self) -> bool:
-        return self.ctx is not None
-
-    def request(self, **kwargs):
-        return self.ctx.request(**kwargs) if self.live else None
-
-    def decide(self, request):
-        if not self.live:
-            raise Unresolved
-        self.interrupts += 1
-        return self.ctx.decide(request)
-
-    def decide_all(self, requests):
-        """Simultaneous decisions, revealed together (DESIGN §4, item 3)."""
-        if not self.live:
-            raise Unresolved
-        self.interrupts += 1
-        return self.ctx.decide_all(requests)
-
-    def roll(self, purpose: str, *, sides: int = 6, rule: str = "") -> int:
-        if not self.live:
-            raise Unresolved
-        self.interrupts += 1
-        return self.ctx.roll(purpose, sides=sides, rule=rule)
-
-    def draw_index(self, purpose: str, bound: int, *, rule: str = "") -> int:
-        if not self.live:
-            raise Unresolved
-        self.interrupts += 1
-        return self.ctx.draw_index(purpose, bound, rule=rule)
-
-    def say(self, text: str, **kwargs) -> None:
-        if self.live:
-            self.ctx.say(text, **kwargs)
-
-    def __getattr__(self, name: str):
-        """Anything else the combat engine asks of a step context."""
-        if name == "ctx" or not self.live:
-            raise Unresolved
-        return getattr(self.ctx, name)
-
-
-@dataclass
-class LineResult:
-    number: int
-    text: str
-    accepted: bool
-    understood: str = ""
-    reason: str = ""
-    later: bool = False  # checked when reached, after dice or a decision (RR-I18)
-
-
 @dataclass
 class ScriptRun:
     state: GameState
-    lines: list[LineResult]
+    lines: list[LineVerdict]
+    later: frozenset[int] = frozenset()  # lines checked when reached, after dice or a decision (RR-I18)
     problem: str = ""  # a fault of the whole script (no card played …)
 
     @property
     def legal(self) -> bool:
-        return not self.problem and all(line.accepted or line.later for line in self.lines)
+        return not self.problem and all(line.accepted or line.number in self.later for line in self.lines)
 
     def first_fault(self) -> str:
         bad = next((line for line in self.lines if not line.accepted), None)
         return f"line {bad.number} ({bad.text}): {bad.reason}" if bad else self.problem
 
 
+_copier = msgspec.msgpack.Encoder()
+_copied = msgspec.msgpack.Decoder(GameState)
+
+
+def copy_state(state: GameState) -> GameState:
+    """A copy of the state to run a script on (binary, so cheaper than the canonical JSON)."""
+    return _copied.decode(_copier.encode(state))
+
+
+@dataclass
+class _Checkpoint:
+    """Where a line that turns out illegal goes back to: a copy of the state and ledger
+    after the last line that asked for dice or a decision, and the lines carried out since,
+    which asked for nothing and so are carried out again on a copy by a probe. The state and
+    the ledger are thus copied once a script, not once a line, while its lines ask for
+    nothing."""
+
+    state: GameState
+    ledger: Ledger
+    since: list[Command] = field(default_factory=list)
+
+    def restore(self, scenario: Scenario, player: str, start: ImpulseStart) -> tuple[GameState, Ledger]:
+        work, ledger = copy_state(self.state), self.ledger.copy()
+        redo = ImpulseRun(Probe(scenario), start, ledger, player)
+        for command in self.since:
+            _execute(work, scenario, player, command, redo)
+        return work, ledger
+
+
 def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
-               ctx: StepContext | None = None) -> ScriptRun:
+               port: DecisionPort | None = None) -> ScriptRun:
     """Carry out an impulse script on a copy of `state`, line by line. An illegal line
     leaves the copy as it was and the run goes on, so every fault is reported.
 
-    Without `ctx` the run is a probe: it stops at the first line that needs dice or a
-    decision, and the lines from there on are checked when the impulse reaches them
+    Without a live `port` the run is a probe: it stops at the first line that needs dice
+    or a decision, and the lines from there on are checked when the impulse reaches them
     (RR-I18). Live, a line found illegal after an interrupt is skipped and said so."""
-    work = decode_state(encode_state(state))
-    judge = Adjudicator(ctx, scenario)
+    judge = port or Probe(scenario)
+    work = copy_state(state)
     run = ImpulseRun(judge, ImpulseStart(work), Ledger(held_cards=bool(work.player(player).hand)), player)
-    results: list[LineResult] = []
+    checkpoint = _Checkpoint(state, run.ledger.copy())
+    first = judge.interrupts
+    results: list[LineVerdict] = []
+    later: set[int] = set()
     deferred = False
     for number, text in lines:
         if deferred:
-            results.append(_deferred(number, text))
+            results.append(_deferred(number, text, later))
             continue
         try:
             command = parse_line(text)
         except OrderSyntaxError as error:
-            results.append(LineResult(number, text, False, reason=str(error)))
+            results.append(verdict(number, text, False, reason=str(error)))
             continue
         # DONE checks everything before it changes anything; an action may fail only after
         # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
         # event has begun (a rebellion's area, RR-I80).
-        saved_state = encode_state(work) if isinstance(command, Action | Play) else None
-        saved_ledger = run.ledger.copy()
+        changes = isinstance(command, Action | Play)
         before = judge.interrupts
         try:
             understood = _execute(work, scenario, player, command, run)
-        except Unresolved:
-            work, run.ledger = decode_state(saved_state) if saved_state is not None else work, saved_ledger
+        except NeedsInput:
+            if changes:
+                work, run.ledger = checkpoint.restore(scenario, player, run.start)
             deferred = True
-            results.append(LineResult(number, text, True, command.text(), later=True))
+            later.add(number)
+            results.append(verdict(number, text, True, command.text()))
             continue
         except IllegalOrder as error:
-            work, run.ledger = (decode_state(saved_state) if saved_state is not None else work), saved_ledger
-            later = judge.interrupts > 0 and before == judge.interrupts
-            if later:
+            if changes:
+                work, run.ledger = checkpoint.restore(scenario, player, run.start)
+            skipped = judge.interrupts > first and before == judge.interrupts
+            if skipped:
                 judge.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
-            results.append(LineResult(number, text, False, command.text(), str(error), later=later))
+                later.add(number)
+            results.append(verdict(number, text, False, command.text(), str(error)))
             continue
-        results.append(LineResult(number, text, True, understood))
+        results.append(verdict(number, text, True, understood))
+        if judge.interrupts != before:
+            checkpoint = _Checkpoint(copy_state(work), run.ledger.copy())
+        else:
+            checkpoint.since.append(command)
     ledger = run.ledger
     problem = ""
-    plays_later = any(_is_play(line.text) for line in results if line.later)
+    plays_later = any(_is_play(line.text) for line in results if line.number in later)
     if ledger.held_cards and not ledger.played and not plays_later:
         hand = work.player(player).hand
         problem = (f"you hold {len(hand)} card(s): an impulse must play at least one (§8.2.2), e.g. "
@@ -231,14 +209,16 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     if state.options.intrinsic_action == "turn":
         for power in ledger.intrinsic:
             work.powers[power].intrinsic_used = True
-    return ScriptRun(work, results, problem)
+    return ScriptRun(work, results, frozenset(later), problem)
 
 
-def _deferred(number: int, text: str) -> LineResult:
+def _deferred(number: int, text: str, later: set[int]) -> LineVerdict:
     try:
-        return LineResult(number, text, True, parse_line(text).text(), later=True)
+        understood = parse_line(text).text()
     except OrderSyntaxError as error:
-        return LineResult(number, text, False, reason=str(error))
+        return verdict(number, text, False, reason=str(error))
+    later.add(number)
+    return verdict(number, text, True, understood)
 
 
 def _is_play(text: str) -> bool:
@@ -417,7 +397,7 @@ def default_script(state: GameState, scenario: Scenario, player: str) -> list[st
     return [f"PLAY {card.number}", "DONE"]
 
 
-def impulse_request(ctx: StepContext, state: GameState, player: str):
+def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request:
     scenario: Scenario = ctx.scenario
     hand = state.player(player).hand
     cardless = not hand
@@ -431,7 +411,7 @@ def impulse_request(ctx: StepContext, state: GameState, player: str):
                                 "cardless": cardless, "priority": bool(deck.priority_cards(scenario, hand))})
 
 
-def impulse(ctx: StepContext, state: GameState) -> None:
+def impulse(ctx: DecisionPort, state: GameState) -> None:
     """§8.2.2: the active player's impulse — start, actions and card play, end — carried
     out from the player's script; then the next impulse or the end of the half turn."""
     scenario: Scenario = ctx.scenario
@@ -454,3 +434,58 @@ def adopt(state: GameState, other: GameState) -> None:
     """Make `state` (the engine's object) equal to `other`."""
     for name in state.__struct_fields__:
         setattr(state, name, getattr(other, name))
+
+
+# -- the kinds: who starts, and the impulse script -------------------------------------
+def _known_player(request: Request, choice: dict) -> dict:
+    """§8.2.1: any player may be chosen to start (a name is matched ignoring case)."""
+    players = sorted({option.split()[1] for option in request.options})
+    match = next((p for p in players if p.lower() == choice["player"].lower()), None)
+    if match is None:
+        raise Refusal(unknown_name("player", choice["player"], players))
+    return {**choice, "player": match}
+
+
+START_KIND = LineKind("start", "who plays the first impulse and the direction (§8.2.1): START <player> CW|CCW",
+                 parse=command_parser(StartChoice, lambda line: {"player": line.player, "direction": line.direction}),
+                 form=lambda choice: f"START {choice['player']} {choice['direction']}", check=_known_player)
+
+
+class ImpulseKind(DecisionKind):
+    """The whole impulse, answered by a script of lines read together (§8.2.2): checked by
+    running it on a copy of the state, refused whole when one line is illegal."""
+
+    name = "impulse"
+    description = "your whole impulse as a script of PLAY, action and DONE lines (§8.2.2)"
+
+    def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
+        if any(r.kind == self.name for r in owed):
+            return InBlock(self.name)  # a line that cannot be read is reported with the script's others
+        try:
+            parse_line(text)
+        except OrderSyntaxError as error:
+            return Refused(str(error))
+        return Refused(not_owed(self.name, owed))
+
+    def read_block(self, lines: Sequence[tuple[int, str]], request: Request, state: GameState, scenario: Scenario,
+                   player: str) -> BlockRead:
+        run = run_script(state, scenario, player, lines)
+        if not run.legal:
+            return BlockRead(run.lines, refused="your impulse script was refused and nothing was carried out: "
+                                                f"{run.first_fault()}; correct it and send the whole script again")
+        return BlockRead(run.lines, answer=[parse_line(text).text() for _, text in lines])
+
+    def answer_policy(self, text: str, request: Request) -> list[str] | None:
+        return list(request.default) if text.strip().upper() == "DEFAULT" else None
+
+    def check_policy(self, text: str) -> str:
+        if text.strip().upper() != "DEFAULT":
+            return ("an impulse script is checked against the state of its own impulse, so a standing policy "
+                    "can only say DO DEFAULT")
+        return ""
+
+    def order_form(self, request: Request) -> str:
+        return "\n".join(request.default)
+
+
+IMPULSE_KIND = ImpulseKind()

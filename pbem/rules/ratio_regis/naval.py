@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from pbem.core.orders import unknown_name
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.movement import IllegalOrder, controls, interested, resolve_area
@@ -218,7 +219,7 @@ def fleet_of(state: GameState, squadron: Squadron) -> list[Squadron]:
     return [s for s in state.squadrons if s.fleet == squadron.fleet and s.sea == squadron.sea]
 
 
-def send_to_base(state: GameState, scenario: Scenario, judge, squadron: Squadron, *, damaged: bool,
+def send_to_base(state: GameState, scenario: Scenario, judge: DecisionPort, squadron: Squadron, *, damaged: bool,
                  avoid: Collection[str] = ()) -> str:
     """§11.3, §13.2.5 (§27.4): back to its home port while that is still a base for the
     sea it leaves; else §11.1.1, §11.6: to the nearest base, the owner choosing on a tie
@@ -248,7 +249,7 @@ def stranded(state: GameState, scenario: Scenario, power: str | None = None,
             and not bases(state, scenario, s.power, s.sea, avoid)]
 
 
-def rebase_stranded(state: GameState, scenario: Scenario, judge, power: str | None = None,
+def rebase_stranded(state: GameState, scenario: Scenario, judge: DecisionPort, power: str | None = None,
                     avoid: Collection[str] = ()) -> list[str]:
     """§11.1.1 ("if for any reason a squadron is left without a base within this distance, it
     must move immediately … to the nearest base"), §14.2: each stranded squadron goes to its
@@ -263,7 +264,7 @@ def rebase_stranded(state: GameState, scenario: Scenario, judge, power: str | No
     return texts
 
 
-def _choose_base(state: GameState, squadron: Squadron, judge, sea: str, ports: list[str]) -> str | None:
+def _choose_base(state: GameState, squadron: Squadron, judge: DecisionPort, sea: str, ports: list[str]) -> str | None:
     """§11.1.1 "to be chosen by the player in case of a tie": `BASE <area>`; default the
     first in the scenario's order (RR-I25)."""
     player = state.powers[squadron.power].player

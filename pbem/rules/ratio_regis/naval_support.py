@@ -11,6 +11,7 @@ like any naval combat's.
 
 from __future__ import annotations
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.combat.support import Supporter, contest, with_support
@@ -20,7 +21,7 @@ from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
 
-def supported(state: GameState, scenario: Scenario, judge, combat: cm.Combat) -> cm.Combat:
+def supported(state: GameState, scenario: Scenario, judge: DecisionPort, combat: cm.Combat) -> cm.Combat:
     """`combat` with the side that has naval support after §11.4.2, asking every
     eligible power first (nothing is asked inland or when no fleet is near)."""
     if combat.area not in scenario.areas or not scenario.coastal(combat.area):
@@ -82,7 +83,7 @@ def _revolt(side: cm.Side) -> bool:
     return any(unit.kind == cm.REBEL for unit in side.units)
 
 
-def _revolt_supporter(scenario: Scenario, judge, combat: cm.Combat, supporters: list[Supporter]) -> list[Supporter]:
+def _revolt_supporter(scenario: Scenario, judge: DecisionPort, combat: cm.Combat, supporters: list[Supporter]) -> list[Supporter]:
     """§11.4.2 "when revolts are being supported, vitality will be used to resolve ties"
     (RR-I56): a revolt cannot choose among the powers supporting it, so the one with the
     highest vitality fights for it (a tie: the scenario's power order); the others stay out."""

@@ -8,13 +8,18 @@ exist and the order is legal is decided against the state (`impulse.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
+from typing import Any, TypeVar
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from pbem.core.decisions import Refusal
 from pbem.core.orders import suggest
+
+T = TypeVar("T")
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
             "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE",
@@ -696,3 +701,16 @@ def _expected(error: UnexpectedInput) -> str:
     names = getattr(error, "expected", None) or getattr(error, "allowed", None) or set()
     readable = sorted({_TERMINAL_WORDS.get(name, name.strip('"').upper()) for name in names})
     return " or ".join(readable) if readable else "something else"
+
+
+def command_parser(command: type[T], value_of: Callable[[T], Any]) -> Callable[[str], Any]:
+    """A `LineKind` parser for the decisions one command of the grammar answers (`BID 3`):
+    the line's value, None for a line of another command, `Refusal` for a line that cannot
+    be read."""
+    def parse(text: str) -> Any:
+        try:
+            line = parse_line(text)
+        except OrderSyntaxError as error:
+            raise Refusal(str(error)) from None
+        return value_of(line) if isinstance(line, command) else None
+    return parse

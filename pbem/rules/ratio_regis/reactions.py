@@ -3,19 +3,26 @@
 Every interrupt the movement and combat rules raise is a request to the player who runs
 the reacting power, with the legal answers as `options`, a documented default, and
 `context` fields a standing policy may test (`POLICY FOR FRA react WHEN area=Tours DO
-EVADE TO Paris`). The answer is a canonical reaction line; a policy is read from the
-request alone, since `read_policy` sees no state.
+EVADE TO Paris`), with what the answer is checked against as typed data (`eligible`, the
+units a `UNITS` subset may name, a tuple; `single`, the areas from which only one troop may
+intercept, area -> its troops). The answer is a canonical reaction line; a policy is read
+from the request alone, since a policy sees no state. `REACTION_KINDS` declares the
+kinds to the core, which reads reaction lines, policies and order forms through them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from pbem.core.decisions import Answered, DecisionKind, LineRead, Refused
+from pbem.core.engine import Request
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.disband import read_disband
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
 
-REACTION_KINDS: dict[str, str] = {
+REACTION_DECISION_KINDS: dict[str, str] = {
     "react": "an enemy army enters your area (§12.4): INTERCEPT FROM <area> [UNITS …] | EVADE TO <area> [UNITS …] | "
              "EVADE DISPERSE [UNITS …] | JOINFORT | STAND",
     "intercept": "an enemy crosses a sea where you have a fleet (§10.2.1, §11.4.1): INTERCEPT WITH <squadron> | PASS",
@@ -46,23 +53,23 @@ SUBJECT_WORDS = {"repatriate": "REPATRIATE", "reassign": "ATTACH"}
 CHOICE_WORDS = {"stacking": "DISPERSE", "veterans": "FLIP", "rebellion": "PLACE"}
 
 
-def ask(ctx: Any, player: str, power: str, kind: str, *, options: Sequence[str], default: str,
+def ask(ctx: DecisionPort, player: str, power: str, kind: str, *, options: Sequence[str], default: str,
         context: Mapping[str, Any], prompt: str, rule: str, eligible: Sequence[str] = ()) -> Reaction:
     """Ask `player` (for `power`) a reaction; returns the answer as a `Reaction`.
     `eligible` lists the units a `UNITS` subset may name."""
     request = ctx.request(kind=kind, player=player, power=power, purpose=kind, default=default, options=options,
                           prompt=prompt, rule=rule,
-                          context={**context, "power": power, "eligible": ",".join(eligible)})
+                          context={**context, "power": power, "eligible": tuple(eligible)})
     return parse_line(ctx.decide(request))
 
 
-def choice_request(ctx: Any, player: str, power: str, kind: str, *, eligible: Sequence[str], count: int,
-                   default: Sequence[str], context: Mapping[str, Any], prompt: str, rule: str) -> Any:
+def choice_request(ctx: DecisionPort, player: str, power: str, kind: str, *, eligible: Sequence[str], count: int,
+                   default: Sequence[str], context: Mapping[str, Any], prompt: str, rule: str) -> Request:
     """A request to choose `count` of the `eligible` units (a kind of `CHOICE_WORDS`)."""
     word = CHOICE_WORDS[kind]
     return ctx.request(kind=kind, player=player, power=power, purpose=kind, default=f"{word} {','.join(default)}",
                        options=[f"{word} {count} of {','.join(eligible)}", f"{word} AUTO"], prompt=prompt, rule=rule,
-                       context={**context, "power": power, "eligible": ",".join(eligible), "count": count})
+                       context={**context, "power": power, "eligible": tuple(eligible), "count": count})
 
 
 def chosen_units(answer: str) -> list[str]:
@@ -70,7 +77,8 @@ def chosen_units(answer: str) -> list[str]:
     return [u for u in answer.split()[-1].split(",") if u]
 
 
-def narrow(command: Reaction, requests: Sequence[Any], answered: Collection[str] = ()) -> tuple[list[Any], str]:
+def narrow(command: Reaction, requests: Sequence[Request],
+           answered: Collection[str] = ()) -> tuple[list[Request], str]:
     """The owed requests a reaction may answer: for a kind about one unit (SUBJECT_WORDS),
     the request about the unit it names, so that a refusal speaks of that unit, or for
     `<WORD> AUTO` the first such request not `answered` yet by an earlier line; or why none
@@ -87,9 +95,9 @@ def narrow(command: Reaction, requests: Sequence[Any], answered: Collection[str]
     return [], f"{command.unit} is not asked about now (you are asked about {named})"
 
 
-def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
+def read_reaction(command: Reaction, request: Request) -> tuple[str | None, str]:
     """The canonical answer a reaction gives to `request`, or why not."""
-    eligible = request.context.get("eligible", "")
+    eligible = tuple(request.context.get("eligible", ()))
     if request.kind in CHOICE_WORDS:
         return _read_choice(command, request, eligible)
     if request.kind in SUBJECT_WORDS:
@@ -108,7 +116,7 @@ def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
         return None, (f"from {where} only a single troop may intercept (§12.4.1, RR-I87): name it, {match} UNITS "
                       f"<one of {', '.join(alone)}>")
     if command.units:
-        allowed = [u for u in eligible.split(",") if u]
+        allowed = list(eligible)
         wrong = [u for u in command.units if u not in allowed]
         if wrong:
             return None, f"{', '.join(wrong)} cannot take part (units that may: {', '.join(allowed) or 'none'})"
@@ -116,20 +124,17 @@ def read_reaction(command: Reaction, request: Any) -> tuple[str | None, str]:
     return match, ""
 
 
-def _single_troop(request: Any, match: str) -> list[str] | None:
+def _single_troop(request: Request, match: str) -> list[str] | None:
     """For `INTERCEPT FROM <area>` where only one of several troops may go (the react
     request's `single` context, RR-I87): the troops there; otherwise None."""
     words = match.split()
     if request.kind != "react" or words[:2] != ["INTERCEPT", "FROM"]:
         return None
-    for entry in str(request.context.get("single") or "").split(";"):
-        area, _, troops = entry.partition(":")
-        if area and area.upper() == words[-1].upper():
-            return [t for t in troops.split(",") if t]
-    return None
+    single: Mapping[str, Sequence[str]] = request.context.get("single") or {}
+    return next((list(troops) for area, troops in single.items() if area.upper() == words[-1].upper()), None)
 
 
-def _read_subject(command: Reaction, request: Any) -> tuple[str | None, str]:
+def _read_subject(command: Reaction, request: Request) -> tuple[str | None, str]:
     """An answer about the request's unit: one of its options, or `<WORD> AUTO` (the
     default). A refusal gives the request's own reason for the answer, when it has one
     (`context["why_not"]`: the answer's tail after the unit, `TO Lorraine`, or `*` for any
@@ -152,12 +157,12 @@ def _read_subject(command: Reaction, request: Any) -> tuple[str | None, str]:
     return None, f"{wanted} is not possible here{': ' + why if why else ''} (possible: {'; '.join(request.options)})"
 
 
-def _read_choice(command: Reaction, request: Any, eligible: str) -> tuple[str | None, str]:
+def _read_choice(command: Reaction, request: Request, eligible: Sequence[str]) -> tuple[str | None, str]:
     """`<WORD> AUTO` (the default) or `<WORD>` with exactly `count` distinct eligible units
     (names are matched ignoring case)."""
     word, count = CHOICE_WORDS[request.kind], request.context.get("count", 0)
     noun = request.context.get("noun", "troop")
-    allowed = [u for u in eligible.split(",") if u]
+    allowed = list(eligible)
     if command.word != word:
         return None, f"{command.text()} does not answer this decision: write {word} <{noun}>,… or {word} AUTO"
     named = tuple(u.upper() for u in command.units)
@@ -171,28 +176,70 @@ def _read_choice(command: Reaction, request: Any, eligible: str) -> tuple[str | 
     return f"{word} {','.join(u for u in allowed if u.upper() in named)}", ""
 
 
-def policy_answer(text: str, request: Any) -> str | None:
-    try:
-        command = parse_line(text)
-    except OrderSyntaxError:
-        return None
-    if not isinstance(command, Reaction):
-        return None
-    answer, _reason = read_reaction(command, request)
-    return answer
-
-
 def _canonical(text: str) -> str:
     return " ".join(text.upper().split())
 
 
-def ask_all(ctx: Any, asks: Sequence[tuple[str, str, Mapping[str, Any]]], kind: str, *, rule: str,
+def ask_all(ctx: DecisionPort, asks: Sequence[tuple[str, str, Mapping[str, Any]]], kind: str, *, rule: str,
             prompt: str) -> list[Reaction]:
     """Ask several powers the same kind of reaction at once (no order among them, e.g.
     §11.4.1, §11.4.2); each `asks` entry is (player, power, {options, default, context});
     the answers are revealed together."""
     requests = [ctx.request(kind=kind, player=player, power=power, purpose=kind, default=spec["default"],
                             options=spec["options"], prompt=f"{power}: {prompt}", rule=rule,
-                            context={**spec["context"], "power": power, "eligible": ""})
+                            context={**spec["context"], "power": power, "eligible": ()})
                 for player, power, spec in asks]
     return [parse_line(answer) for answer in ctx.decide_all(requests)] if requests else []
+
+
+def _reaction(text: str) -> Reaction | None:
+    try:
+        command = parse_line(text)
+    except OrderSyntaxError:
+        return None
+    return command if isinstance(command, Reaction) else None
+
+
+@dataclass(frozen=True)
+class ReactionKind(DecisionKind):
+    """A reaction decision as the core reads it (research §3.5). All reaction kinds share
+    one grammar, so a reaction line is offered to every owed reaction request: the first it
+    fits, or the one of the power it names."""
+
+    name: str
+    description: str
+
+    def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
+        command = _reaction(text)
+        if command is None:
+            return None
+        candidates = [r for r in owed if r.kind in REACTION_DECISION_KINDS
+                      and (command.power is None or r.power == command.power)]
+        if not candidates:
+            kinds = ", ".join(sorted({r.kind for r in owed})) or "nothing"
+            return Refused(f"you owe no reaction now (you owe: {kinds})", command.text())
+        candidates, reason = narrow(command, candidates, answered)
+        for request in candidates:
+            answer, reason = read_reaction(command, request)
+            if answer is not None:
+                return Answered(request, answer, f"{request.kind}: {answer}")
+        return Refused(reason, command.text())
+
+    def answer_policy(self, text: str, request: Request) -> str | None:
+        command = _reaction(text)
+        return None if command is None else read_reaction(command, request)[0]
+
+    def check_policy(self, text: str) -> str:
+        try:
+            command = parse_line(text)
+        except OrderSyntaxError as error:
+            return f"the answer cannot be read: {error}"
+        if not isinstance(command, Reaction):
+            return f"a {self.name} policy answers with {self.description.split(': ', 1)[-1]}"
+        return ""
+
+    def order_form(self, request: Request) -> str:
+        return str(request.default)
+
+
+REACTION_KINDS = tuple(ReactionKind(name, description) for name, description in REACTION_DECISION_KINDS.items())

@@ -15,8 +15,8 @@ possessor's maintenance (`count_revolt_maintenance`, RR-I84).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.scenario import Activation, Card, Rebellion, Scenario
 from pbem.rules.ratio_regis.state import GameState
@@ -90,7 +90,7 @@ def limit_faults(state: GameState, scenario: Scenario, area: str) -> list[str]:
     return faults
 
 
-def place_rebellions(state: GameState, scenario: Scenario, judge: Any, player: str, card: Card,
+def place_rebellions(state: GameState, scenario: Scenario, judge: DecisionPort, player: str, card: Card,
                      rebellion: Rebellion, chosen: list[str]) -> list[str]:
     """§18.3: `rebellion.count` revolts of its level, one at a time (RR-I80). Each goes to a
     listed area that meets the limits; when none does, the limits are dropped for it and any
@@ -118,7 +118,7 @@ def place_rebellions(state: GameState, scenario: Scenario, judge: Any, player: s
     return texts
 
 
-def _choose(state: GameState, scenario: Scenario, judge: Any, player: str, card: Card, rebellion: Rebellion,
+def _choose(state: GameState, scenario: Scenario, judge: DecisionPort, player: str, card: Card, rebellion: Rebellion,
             number: int, eligible: list[str], dropped: bool, chosen: list[str]) -> str:
     if chosen:
         word = chosen.pop(0)
@@ -137,7 +137,7 @@ def _choose(state: GameState, scenario: Scenario, judge: Any, player: str, card:
                + (" — no listed area meets §18.3's limits, so they are dropped" if dropped else ""),
         rule="§18.3",
         context={"card": card.number, "level": rebellion.level, "number": number, "of": rebellion.count,
-                 "limits": limits, "eligible": ",".join(eligible), "count": 1, "noun": "area"})
+                 "limits": limits, "eligible": tuple(eligible), "count": 1, "noun": "area"})
     return judge.decide(request).split()[-1]
 
 
@@ -166,7 +166,7 @@ def check_chosen(card: Card, chosen: Sequence[str]) -> None:
 
 
 # -- turn end -------------------------------------------------------------------
-def count_revolt_maintenance(ctx: Any, state: GameState, scenario: Scenario) -> None:
+def count_revolt_maintenance(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§18.3, §23.1.1: "each rebellion in own territory also increases maintenance by 1".
     The economic phase is not adjudicated yet, so each power's count is recorded
     (`revolt_maintenance`) for it and said in the chronicle (RR-I84)."""

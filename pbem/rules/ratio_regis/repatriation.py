@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, sieges
 from pbem.rules.ratio_regis.actions import route_text, stack_count, stacking_limit
 from pbem.rules.ratio_regis.interception import cross
@@ -64,7 +65,7 @@ class Choices:
 
 
 # -- the procedure ----------------------------------------------------------------
-def repatriate(state: GameState, scenario: Scenario, judge: Any, power: str, places: Sequence[str], *,
+def repatriate(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, places: Sequence[str], *,
                why: str) -> list[str]:
     """§14: `power`'s units leave `places` (areas, or seas by id) — troops (§14.1), then
     squadrons (§14.2), then fortresses and their leaders (§14.3). No action is spent (§14).
@@ -80,7 +81,7 @@ def repatriate(state: GameState, scenario: Scenario, judge: Any, power: str, pla
     return texts
 
 
-def _troops(state: GameState, scenario: Scenario, judge: Any, power: str, left: Sequence[str], why: str) -> list[str]:
+def _troops(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, left: Sequence[str], why: str) -> list[str]:
     """§14.1, RR-I74: one `repatriate` request per troop, asked together so one mail answers
     them all; carried out in troop order. A troop with a single possibility is not asked. An
     answer that an earlier troop made impossible (it filled the area) takes the default as it
@@ -130,7 +131,7 @@ def _prompt(choices: Choices, scenario: Scenario) -> str:
     return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] + f"; default {choices.default}"
 
 
-def _carry_out(state: GameState, scenario: Scenario, judge: Any, troop: Troop, left: Sequence[str],
+def _carry_out(state: GameState, scenario: Scenario, judge: DecisionPort, troop: Troop, left: Sequence[str],
                answer: str) -> str:
     """One troop's answer, checked again against the state as it is now (RR-I74)."""
     choices = troop_choices(state, scenario, troop, left)
@@ -339,7 +340,7 @@ def _why_not(state: GameState, scenario: Scenario, troop: Troop, left: Sequence[
 
 
 # -- squadrons ----------------------------------------------------------------------
-def _squadrons(state: GameState, scenario: Scenario, judge: Any, power: str, left: Sequence[str]) -> list[str]:
+def _squadrons(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, left: Sequence[str]) -> list[str]:
     """§14.2 (RR-I75): squadrons in port in an area left, or at sea in a sea left, go to base
     "as if the control of a port was lost" (§11.6: home port if still a base, else the
     nearest, the owner choosing on a tie), as they were, operational or under repair; then
@@ -355,7 +356,7 @@ def _squadrons(state: GameState, scenario: Scenario, judge: Any, power: str, lef
 
 
 # -- fortresses and leaders -----------------------------------------------------------
-def _fortresses(state: GameState, scenario: Scenario, judge: Any, power: str, left: Sequence[str],
+def _fortresses(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, left: Sequence[str],
                 why: str) -> list[str]:
     """§14.3: "Fortresses cannot be repatriated; instead, they are eliminated" — built or
     under construction. A leader on one is reassigned (RR-I76) once they all are gone."""
@@ -385,7 +386,7 @@ def reassign_hosts(state: GameState, power: str) -> list[str]:
     return [unit for unit in troops + squadrons + forts if unit not in carrying]
 
 
-def _reassign(state: GameState, judge: Any, leader: Leader, fortress: str, why: str) -> str:
+def _reassign(state: GameState, judge: DecisionPort, leader: Leader, fortress: str, why: str) -> str:
     """§14.3: the owner chooses the leader's new unit (`reassign`: ATTACH <leader> TO <unit>);
     default the first of `reassign_hosts`. A single possibility is not asked; with none the
     leader goes back to the pool (RR-I76)."""

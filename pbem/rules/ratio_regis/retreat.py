@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.actions import stacking_limit
 from pbem.rules.ratio_regis.orders import parse_line
@@ -46,7 +47,7 @@ def fortress_room(state: GameState, scenario: Scenario, power: str, area: str) -
     return max(0, stacking_limit(state, scenario, area, power) - used)
 
 
-def retreat(state: GameState, scenario: Scenario, judge, troops: Sequence[Troop], area: str,
+def retreat(state: GameState, scenario: Scenario, judge: DecisionPort, troops: Sequence[Troop], area: str,
             attacker_from: str | None, *, why: str) -> list[str]:
     """§13.3.6: the beaten defender's `troops` in `area` leave it; returns chronicle lines.
 

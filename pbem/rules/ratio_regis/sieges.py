@@ -5,6 +5,7 @@ capitulation and the end of a siege. The combat itself is the engine's (`combat/
 
 from __future__ import annotations
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, naval_support
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
@@ -34,7 +35,7 @@ def garrison(state: GameState, area: str, fortress: Fortress) -> list[Troop]:
     return [t for t in state.troops_in(area) if t.power == fortress.power and t.besieged]
 
 
-def plant(state: GameState, judge, power: str, area: str) -> str:
+def plant(state: GameState, judge: DecisionPort, power: str, area: str) -> str:
     """§13.4.1: an enemy fortress where `power` now stands alone is besieged; the
     defenders left inside count as besieged. Returns the chronicle line ('' if none)."""
     fortress = besieged_fortress(state, area, power)
@@ -51,7 +52,7 @@ def plant(state: GameState, judge, power: str, area: str) -> str:
     return text
 
 
-def lift_ended_sieges(state: GameState, judge) -> None:
+def lift_ended_sieges(state: GameState, judge: DecisionPort) -> None:
     """§13.4.5: a siege ends when the besiegers are gone (moved away, eliminated,
     dispersed) or the fortress is; its siege casualties go with it, the garrison is free."""
     for area, status in sorted(state.areas.items()):

@@ -8,6 +8,7 @@ each owner choosing which troops go (RR-I65).
 
 from __future__ import annotations
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
 from pbem.rules.ratio_regis.reactions import choice_request, chosen_units
@@ -42,7 +43,7 @@ def _number(unit: str) -> int:
     return int(digits) if digits else 0
 
 
-def disperse_excess(state: GameState, scenario: Scenario, judge) -> list[str]:
+def disperse_excess(state: GameState, scenario: Scenario, judge: DecisionPort) -> list[str]:
     """§15.1.1: at the end of an action every power over an area's stacking limit disperses
     the excess to the theater's box (§18.1); the owner chooses which troops by a
     `stacking` decision (`DISPERSE T5` or `DISPERSE AUTO`), default RR-I65's order.

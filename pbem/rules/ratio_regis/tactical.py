@@ -174,7 +174,7 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     answer = ask(run.judge, player, defender, "react", options=options, default="STAND",
                  context={"area": there, "from": here, "enemy": power, "enemy_troops": len(troops),
                           "my_troops": len(present),
-                          "single": ";".join(f"{a}:{','.join(t.id for t in sources[a])}" for a in sorted(single))},
+                          "single": {a: tuple(t.id for t in sources[a]) for a in sorted(single)}},
                  prompt=f"{power} moves {len(troops)} troop(s) from {here} into {there}: intercept, evade or stand"
                         + (f" ({alone}, §12.4.1)" if alone else ""),
                  rule="§12.4", eligible=eligible)

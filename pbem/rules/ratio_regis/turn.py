@@ -7,7 +7,8 @@ a ruling. The issues that add them replace the entry with a procedure.
 
 from __future__ import annotations
 
-from pbem.core.engine import StepContext, StepError
+from pbem.core.engine import StepError
+from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
 from pbem.rules.ratio_regis import auction, deck, disband, impulse, leaders, rebellions, veterans
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -46,7 +47,7 @@ def next_step(state: GameState, scenario: Scenario) -> Step | None:
     raise StepError(f"unknown phase {state.phase!r}")
 
 
-def turn_start(ctx: StepContext, state: GameState) -> None:
+def turn_start(ctx: DecisionPort, state: GameState) -> None:
     """§8.1: the turn's special rules (§8.1.1), entry of new powers (§8.1.2), trade
     adjustments (§8.1.3), and the deck built and dealt (§8.1.4)."""
     scenario: Scenario = ctx.scenario
@@ -64,7 +65,7 @@ def turn_start(ctx: StepContext, state: GameState) -> None:
     state.phase = HALF_TURN_START
 
 
-def _enter_new_powers(ctx: StepContext, state: GameState, scenario: Scenario) -> None:
+def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§8.1.2: powers whose entry turn has come deploy from the scenario's data."""
     for code in scenario.power_order:
         if scenario.powers[code].enters == state.turn and not state.powers[code].active:
@@ -73,7 +74,7 @@ def _enter_new_powers(ctx: StepContext, state: GameState, scenario: Scenario) ->
                     + (", ".join(placed) or "no units"), rule="§8.1.2")
 
 
-def _truce(ctx: StepContext, state: GameState, scenario: Scenario) -> None:
+def _truce(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """RR-I30: until peace negotiations (§21.4–§21.5) are adjudicated, every war ends at
     turn end in a truce without terms (§21.4: "when the end of the turn is reached … a
     truce"): each side gets its morale counters back, casus belli lapse (§21.3.2), and
@@ -88,7 +89,7 @@ def _truce(ctx: StepContext, state: GameState, scenario: Scenario) -> None:
     state.casus_belli = []
 
 
-def turn_end(ctx: StepContext, state: GameState) -> None:
+def turn_end(ctx: DecisionPort, state: GameState) -> None:
     """§8.3, §23: wars end, the economy (the rebellions' maintenance, §18.3), degradation and voluntary
     elimination (§23.1.2), VP; then the next turn, or the game's end after the scenario's last turn (the most
     VP wins, ties by game order, §23.4)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.reactions import choice_request, chosen_units
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop, regular_quality
@@ -20,7 +21,7 @@ def flip_order(troops: list[Troop]) -> list[Troop]:
     return sorted(troops, key=lambda t: (t.area is not None, t.quality))
 
 
-def degrade(ctx: Any, state: GameState, scenario: Scenario) -> None:
+def degrade(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§16.2, §23.1.2: every major power turns ⌈veterans / 2⌉ of its veteran troops (on the
     map or dispersed) back to their regular side; a power without a player, or with a
     single veteran (no choice), takes the default. Squadrons have no veteran side (§16)."""

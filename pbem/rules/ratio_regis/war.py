@@ -5,9 +5,9 @@ happens to wars at turn end."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from pbem.core.orders import unknown_name
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.movement import IllegalOrder
 from pbem.rules.ratio_regis.orders import DeclareWar
@@ -19,7 +19,7 @@ def has_cb(state: GameState, holder: str, against: str) -> bool:
     return (holder, against) in state.casus_belli
 
 
-def give_morale(state: GameState, judge: Any, loser: str, winner: str, reason: str, rule: str) -> str:
+def give_morale(state: GameState, judge: DecisionPort, loser: str, winner: str, reason: str, rule: str) -> str:
     """§21.3.4–§21.3.5: the loser hands one of its morale counters to the winner. A
     power with none left gives none (it "cannot run out"); RR-I31."""
     war = state.war(loser, winner)

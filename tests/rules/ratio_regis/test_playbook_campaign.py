@@ -198,7 +198,7 @@ def test_interception_with_a_troop_declined_31_7(lines, impulse_5):
     for area in ("Rennes", "Nantes"):
         [(request, answer)] = asked(impulse_5, "react", area)
         assert request.options == ("STAND", "INTERCEPT FROM Paris")
-        assert request.context["single"] == "Paris:T7,T8,T9,T10"
+        assert request.context["single"] == {"Paris": ("T7", "T8", "T9", "T10")}
         assert answer == "STAND"
     assert "HUG moves T13, T14, T15, T25 from Rouen to Rennes" in lines
     assert "HUG moves T13, T14, T15, T25 from Rennes to Nantes" in lines
@@ -218,7 +218,7 @@ def test_interception_with_an_army_and_the_battle_31_9(lines, view, impulse_5):
     # as a single troop, from another area, and stay out. The Huguenots win, take a French morale counter
     # and Tours.
     [(request, answer)] = asked(impulse_5, "react", "Tours")
-    assert "INTERCEPT FROM Troyes" in request.options and request.context["single"] == "Troyes:T11,T26"
+    assert "INTERCEPT FROM Troyes" in request.options and request.context["single"] == {"Troyes": ("T11", "T26")}
     assert answer == "INTERCEPT FROM Paris"
     assert "FRA intercepts from Paris into Tours with T7, T8, T9, T10 (§12.4.1)" in lines
     assert "HUG 6 BP 1 C, FRA 5 BP 1 C: won by HUG" in lines

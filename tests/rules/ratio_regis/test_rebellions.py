@@ -134,7 +134,7 @@ def test_place_in_the_play_line_is_checked_per_rebellion():
 
 def test_the_rebellion_answer_reads_area_names_ignoring_case():
     request = SimpleNamespace(kind="rebellion", default="PLACE Cordoba",
-                              context={"eligible": "Cordoba,Granada", "count": 1, "noun": "area"})
+                              context={"eligible": ("Cordoba", "Granada"), "count": 1, "noun": "area"})
     from pbem.rules.ratio_regis.reactions import read_reaction
     assert read_reaction(parse_line("PLACE granada"), request) == ("PLACE Granada", "")
     assert read_reaction(parse_line("PLACE auto"), request) == ("PLACE Cordoba", "")
@@ -237,7 +237,7 @@ def test_degrading_needs_a_lower_counter_unless_an_elimination_frees_one():
     state = fresh()
     state.powers["SPA"].pool["2-3"] = 0
     request = disband_request(state, "SPA")
-    assert request.context["degradable"] == "T3,T4,T5,T6,T7,S1"
+    assert request.context["degradable"] == ("T3", "T4", "T5", "T6", "T7", "S1")
     answer, reason = read_disband(parse_line("DEGRADE T7"), request)
     assert answer is None and "SPA has 0 2-3 troop counter(s) in its pool for 1 degradation(s)" in reason
     assert read_disband(parse_line("ELIMINATE T1 DEGRADE T7"), request) == ("ELIMINATE T1 DEGRADE T7", "")

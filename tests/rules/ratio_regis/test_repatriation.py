@@ -94,7 +94,7 @@ def test_a_full_area_is_not_offered_and_the_refusal_says_why():
     choices = troop_choices(state, SCENARIO, state.troop("T1"), ["Brugge"])
     assert "REPATRIATE T1 TO Lorraine" not in choices.options
     request = SimpleNamespace(kind="repatriate", options=choices.options, default=choices.default,
-                              context={"subject": "T1", "why_not": choices.why_not, "eligible": ""})
+                              context={"subject": "T1", "why_not": choices.why_not, "eligible": ()})
     answer, why = read_reaction(parse_line("REPATRIATE T1 TO Lorraine"), request)
     assert answer is None and "Lorraine is full: 4 of SPA's troops, the limit is 4 (§15.1.1)" in why
 

@@ -4,6 +4,9 @@ actions and turn end (§7.1.1, §8, §9, §10.2)."""
 from __future__ import annotations
 
 from conftest import CATHOLICS, Game, ordered_deal, three_player_game
+from pbem.core.decisions import kinds_of
+from pbem.rules.ratio_regis.impulse import run_script
+from pbem.rules.ratio_regis.state import encode_state
 
 
 def play(game: Game, player: str, script: str):
@@ -223,7 +226,7 @@ def test_default_answer_plays_the_lowest_legal_card():
     game = started("p1")
     request = game.projection.pending_for("p1")[0]
     assert request.default == ["PLAY 1 POINTS FRA=1", "DONE"]
-    assert game.projection.ruleset.order_form(request) == "PLAY 1 POINTS FRA=1\nDONE"
+    assert kinds_of(game.projection.ruleset).order_form(request) == "PLAY 1 POINTS FRA=1\nDONE"
 
 
 def test_game_ends_after_the_last_turn():
@@ -233,10 +236,10 @@ def test_game_ends_after_the_last_turn():
             play(game, "p1", "START p1 CW")
         for _ in range(9):
             player = game.view()["impulse"]["current"]
-            play(game, player, game.projection.ruleset.order_form(game.projection.pending_for(player)[0]))
+            play(game, player, kinds_of(game.projection.ruleset).order_form(game.projection.pending_for(player)[0]))
         for player in ("p1", "p2", "p3"):  # §23.1.2 at turn end: the default form keeps every unit
             for request in game.projection.pending_for(player):
-                play(game, player, game.projection.ruleset.order_form(request))
+                play(game, player, kinds_of(game.projection.ruleset).order_form(request))
         if game.step() and game.step().endswith("half-turn"):
             play(game, "p1", "START p1 CW")
     assert game.projection.finished
@@ -259,5 +262,22 @@ def test_malformed_lines_always_get_an_answer():
                  "FRA I STRAT TROOP T1 PATH Tours>@EA>Rouen", "ZZZ I BUILD TROOP Q2 AT Paris", "START p9 CW"):
         receipt = game.send("p1", junk)
         assert junk == "" or not receipt.accepted
-        assert all(v["reason"] for v in receipt.verdicts if not v["accepted"])
+        assert all(v.reason for v in receipt.verdicts if not v.accepted)
     assert "not on the coast of @EA" in refused(game, "p1", "PLAY 1\nFRA I STRAT TROOP T1 PATH Tours>@EA>Rouen")
+
+
+def test_an_illegal_line_leaves_the_probed_copy_as_the_lines_before_it_made_it():
+    """The probe copies the state once a script: a line refused after it changed the copy
+    (a troop built, then over Clermont's stacking limit at the end of the action, §15.1.1)
+    is undone by carrying the lines before it out again, so the next line still finds the
+    troop counter in the pool."""
+    game = started()
+    state, scenario = game.projection.current()[1], game.projection.scenario
+    build = ["PLAY 102 POINTS HUG=2", "HUG I BUILD TROOP Q2 AT Clermont"]
+    last = "HUG C102 BUILD TROOP Q2 AT Bordeaux"
+    with_fault = run_script(state, scenario, "p2", list(enumerate([*build, "HUG C102 BUILD TROOP Q2 AT Clermont",
+                                                                   last], start=1)))
+    without = run_script(state, scenario, "p2", list(enumerate([*build, last], start=1)))
+    assert [line.accepted for line in with_fault.lines] == [True, True, False, True]
+    assert "stacking limit" in with_fault.lines[2].reason
+    assert encode_state(with_fault.state) == encode_state(without.state)

@@ -8,12 +8,14 @@ import tomllib
 import pytest
 
 from conftest import SCENARIO
+from pbem.core.decisions import kinds_of
 from pbem.core.engine import Policy, Request
 from pbem.core.ruleset import ScenarioError, Seat
 from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, parse_line
 
 RULES = RatioRegis()
+KINDS = kinds_of(RULES)
 RAW = tomllib.loads(SCENARIO.read_text())
 
 
@@ -86,13 +88,13 @@ def _request(kind, default, options=()):
 
 def test_policies():
     start = _request("start", {"player": "p1", "direction": "CW"}, ["START p1 CW", "START p2 CCW"])
-    assert RULES.read_policy(Policy("P1", "p1", "start", "START p2 ccw"), start) == {"player": "p2",
+    assert KINDS.answer_policy(Policy("P1", "p1", "start", "START p2 ccw"), start) == {"player": "p2",
                                                                                       "direction": "CCW"}
     impulse = _request("impulse", ["PLAY 3", "DONE"])
-    assert RULES.read_policy(Policy("P2", "p1", "impulse", "default"), impulse) == ["PLAY 3", "DONE"]
-    assert "DO DEFAULT" in RULES.check_policy(Policy("P3", "p1", "impulse", "PLAY 3"))
-    assert RULES.check_policy(Policy("P4", "p1", "bid", "BID 0")) == ""
-    assert RULES.check_policy(Policy("P5", "p1", "bid", "GROUP 1")) != ""
+    assert KINDS.answer_policy(Policy("P2", "p1", "impulse", "default"), impulse) == ["PLAY 3", "DONE"]
+    assert "DO DEFAULT" in KINDS.check_policy(Policy("P3", "p1", "impulse", "PLAY 3"))
+    assert KINDS.check_policy(Policy("P4", "p1", "bid", "BID 0")) == ""
+    assert KINDS.check_policy(Policy("P5", "p1", "bid", "GROUP 1")) != ""
     group = _request("group", 2, ["GROUP 2", "GROUP 3"])
-    assert RULES.read_policy(Policy("P6", "p1", "group", "GROUP 1"), group) is None
-    assert RULES.order_form(group) == "GROUP 2"
+    assert KINDS.answer_policy(Policy("P6", "p1", "group", "GROUP 1"), group) is None
+    assert KINDS.order_form(group) == "GROUP 2"

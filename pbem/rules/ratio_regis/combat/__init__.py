@@ -14,13 +14,14 @@ Build a `model.Combat` from the game state, run it inside a step, apply the
   commit order) and `ctx.roll("combat-reroll")`; nothing else is random.
 - Decisions are `ctx.decide` requests with purpose `<combat id>/<kind>`, so keys read
   `<step>/<combat id>/<kind>#<n>`. Kinds and their one-line descriptions:
-  `answers.COMBAT_DECISION_KINDS` (merge into the ruleset's `decision_kinds`). Each
+  `answers.COMBAT_DECISION_KINDS`; `answers.COMBAT_KINDS` declares them to the core (the
+  ruleset lists them in its `decision_kinds`). Each
   request's `context` holds the facts a policy may test (`combat`, `type`, `area`,
   `side`, `enemy`, `battlefield`, `own_units`, `enemy_units`, `own_dice`,
   `enemy_dice`, plus what the kind needs to check an answer).
 - Answers: `answers.parse_answer(kind, line)` reads a line (or raises
   `answers.AnswerError`, a `ValueError`); `answers.check_answer(request, value)` checks
-  it against the request; `answers.order_form(request)` is the default's line. A
+  it against the request; the kind's `order_form(request)` is the default's line. A
   policy's answer text reads the same way; `<KEYWORD> AUTO` means the default.
 - Options: `options.COMBAT_OPTIONS` (same shape as the ruleset's `OPTIONS`); a combat
   reads them from `Combat.options`.

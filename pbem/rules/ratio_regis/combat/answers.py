@@ -24,17 +24,18 @@ as a standing policy: `POLICY losses DO LOSSES AUTO`).
 `AnswerError`; `check_answer(request, value)` checks a value against what the
 request allows and returns it with ids spelled as the request spells them, or raises
 `AnswerError` (an answer of nothing, PASS or NONE, is checked as `NONE`, since a
-standing policy cannot answer None); `order_form(request)` is the line that would answer
-with the default.
+standing policy cannot answer None). `COMBAT_KINDS` declares the kinds to the core, which
+reads answer lines, policies and order forms through them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.core.decisions import Answered, DecisionKind, LineRead, Refused
 from pbem.core.engine import Request
 
 AUTO = "auto"
@@ -239,11 +240,6 @@ def format_answer(kind: str, value: Any) -> str:
     return _GRAMMARS[kind].form(value)
 
 
-def order_form(request: Request) -> str:
-    """The ready-to-edit line that answers `request` with its default."""
-    return format_answer(request.kind, request.default)
-
-
 # -- checks against the request ------------------------------------------------------
 def _match(name: str, allowed: Sequence[str], what: str) -> str:
     for candidate in allowed:
@@ -365,3 +361,46 @@ def check_answer(request: Request, value: Any) -> Any:
     except (KeyError, TypeError) as error:
         raise AnswerError(f"this answer does not fit a {request.kind} decision ({error})") from None
     return NONE if checked is None else checked
+
+
+@dataclass(frozen=True)
+class CombatKind(DecisionKind):
+    """A combat decision as the core reads it: one answer line of its keyword, checked
+    against the request; `<KEYWORD> AUTO` takes the default."""
+
+    name: str
+    description: str
+
+    def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
+        request = next((r for r in owed if r.kind == self.name), None)
+        if request is None:
+            return None
+        try:
+            value = parse_answer(self.name, text)
+        except AnswerError as error:
+            keyword = format_answer(self.name, request.default).split()[0]
+            return Refused(str(error)) if text.split()[0].upper() == keyword else None
+        try:
+            checked = check_answer(request, value)
+        except AnswerError as error:
+            return Refused(str(error))
+        return Answered(request, checked, f"{self.name}: {format_answer(self.name, checked)}")
+
+    def answer_policy(self, text: str, request: Request) -> Any | None:
+        try:
+            return check_answer(request, parse_answer(self.name, text))
+        except AnswerError:
+            return None
+
+    def check_policy(self, text: str) -> str:
+        try:
+            parse_answer(self.name, text)
+        except AnswerError as error:
+            return f"the answer cannot be read: {error}"
+        return ""
+
+    def order_form(self, request: Request) -> str:
+        return format_answer(self.name, request.default)
+
+
+COMBAT_KINDS = tuple(CombatKind(name, description) for name, description in COMBAT_DECISION_KINDS.items())

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.engine import StepContext
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat.answers import NONE, AnswerError, check_answer
 from pbem.rules.ratio_regis.combat.model import (ABILITIES, ATTACKER, DEFENDER, Combat, CombatCard, CombatResult,
                                                  DieRoll, Modifier, Side, SideResult, Unit, other)
@@ -166,7 +166,7 @@ def leaders_lost(side: Side, eliminated: Sequence[str], dispersed: Sequence[str]
     return ([], ids) if dispersed else (ids, [])
 
 
-def ask(ctx: StepContext, battle: Battle, name: str, *, kind: str, prompt: str, default: Any, rule: str,
+def ask(ctx: DecisionPort, battle: Battle, name: str, *, kind: str, prompt: str, default: Any, rule: str,
         options: Sequence[str] = (), **context: Any) -> Any:
     """One decision of the side `name`, checked against what the request allows."""
     side = battle.fighters[name].side

@@ -11,7 +11,7 @@ die). An interceptor that was not damaged may intercept again (§11.4.3).
 
 from __future__ import annotations
 
-from pbem.core.engine import StepContext
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat.battle import DAMAGE, Battle, CombatRules, ask
 from pbem.rules.ratio_regis.combat.model import ADMIRAL, ATTACKER, DEFENDER, PIRACY, Combat, CombatResult, Modifier
 
@@ -26,7 +26,7 @@ RULES = CombatRules(type=PIRACY, rule="§11.5", base=1, fixed=True, plus_ability
                     loss_kind=lambda combat, name: DAMAGE, morale=lambda combat: False)
 
 
-def conclude(ctx: StepContext, battle: Battle) -> CombatResult:
+def conclude(ctx: DecisionPort, battle: Battle) -> CombatResult:
     combat = battle.combat
     victim = combat.victim or combat.defender.power
     unrest: list[tuple[str, int]] = []

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pbem.core.engine import StepContext
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat import field, naval, piracy, siege, subjugation
 from pbem.rules.ratio_regis.combat.battle import (DISPERSE, SIEGE_CASUALTY, Battle, Die, Fighter, ask, commander)
 from pbem.rules.ratio_regis.combat.cards import (AFTER_ROLL, AMBUSH, BATTLEFIELD, BEFORE_ROLL, CARD_EFFECTS, GUARDS,
@@ -43,7 +43,7 @@ class CombatSetupError(ValueError):
     """A combat the engine cannot run (an unknown type, terrain or card effect)."""
 
 
-def fight(ctx: StepContext, combat: Combat) -> CombatResult:
+def fight(ctx: DecisionPort, combat: Combat) -> CombatResult:
     """Run one combat (§13.1) and return what happened."""
     battle = Battle.open(combat, _rules_of(combat))
     battle.size = _battlefield(ctx, battle)
@@ -80,7 +80,7 @@ def _rules_of(combat: Combat):
     return rules
 
 
-def _conclude(ctx: StepContext, battle: Battle) -> CombatResult:
+def _conclude(ctx: DecisionPort, battle: Battle) -> CombatResult:
     concluders: dict[str, Callable[[], CombatResult]] = {
         NAVAL: lambda: naval.conclude(battle), SUPPORT: lambda: naval.conclude(battle),
         FIELD: lambda: field.conclude(battle), SIEGE: lambda: siege.conclude(battle),
@@ -89,7 +89,7 @@ def _conclude(ctx: StepContext, battle: Battle) -> CombatResult:
 
 
 # -- 1. battlefield -----------------------------------------------------------------
-def _battlefield(ctx: StepContext, battle: Battle) -> int:
+def _battlefield(ctx: DecisionPort, battle: Battle) -> int:
     """§13.1.3–§13.1.4, §13.3.4, §13.4.4, §17.3.2: always between 2 and 5 unless fixed at 1."""
     combat, rules = battle.combat, battle.rules
     size = combat.base_battlefield or rules.base
@@ -118,7 +118,7 @@ def _one_step(size: int) -> range:
     return range(max(MIN_BATTLEFIELD, size - 1), min(MAX_BATTLEFIELD, size + 1) + 1)
 
 
-def _ask_size(ctx: StepContext, battle: Battle, name: str, sizes: range, current: int, why: str, rule: str) -> int:
+def _ask_size(ctx: DecisionPort, battle: Battle, name: str, sizes: range, current: int, why: str, rule: str) -> int:
     size = ask(ctx, battle, name, kind="battlefield", default=current, rule=rule, sizes=list(sizes), current=current,
                options=[f"BF {n}" for n in sizes],
                prompt=f"{battle.combat.type.capitalize()} in {battle.combat.area}: the battlefield is {current} dice; "
@@ -139,7 +139,7 @@ def _may_fight(battle: Battle, unit: Unit) -> bool:
     return unit.kind in (TROOP, SQUADRON)
 
 
-def _commit(ctx: StepContext, battle: Battle, name: str) -> None:
+def _commit(ctx: DecisionPort, battle: Battle, name: str) -> None:
     """§13.1.5, §13.1.9: at most the battlefield; a conscript fills a gap if allowed."""
     f, combat, rules = battle.fighters[name], battle.combat, battle.rules
     if rules.force_die is not None:  # one die for the whole force; every troop is exposed (§13.5.4)
@@ -198,7 +198,7 @@ def _describe(modifier: Modifier) -> str:
     return f"{modifier.amount:+d} {modifier.reason} ({modifier.rule})"
 
 
-def _apply_modifiers(ctx: StepContext, battle: Battle, name: str) -> None:
+def _apply_modifiers(ctx: DecisionPort, battle: Battle, name: str) -> None:
     f = battle.fighters[name]
     modifiers = battle.rules.modifiers(battle.combat, name) + list(f.side.modifiers)
     if not modifiers or not f.dice:
@@ -216,7 +216,7 @@ def _apply_modifiers(ctx: StepContext, battle: Battle, name: str) -> None:
             die.category = clamp_category(die.category + modifier.amount)
 
 
-def _creative(ctx: StepContext, battle: Battle, name: str) -> None:
+def _creative(ctx: DecisionPort, battle: Battle, name: str) -> None:
     """§17.3.2: a Creative commander raises one die below Q4 by one category."""
     f = battle.fighters[name]
     below = {d.id: d.category for d in f.dice if d.category < MAX_CATEGORY}
@@ -231,7 +231,7 @@ def _creative(ctx: StepContext, battle: Battle, name: str) -> None:
 
 
 # -- 4. cards -------------------------------------------------------------------------------
-def _offer_card(ctx: StepContext, battle: Battle, name: str, timing: str,
+def _offer_card(ctx: DecisionPort, battle: Battle, name: str, timing: str,
                 usable: Callable[[CombatCard], bool]) -> CombatCard | None:
     """One combat card a side may play at this moment (RR-C3). Default: keep it."""
     f = battle.fighters[name]
@@ -251,7 +251,7 @@ def _offer_card(ctx: StepContext, battle: Battle, name: str, timing: str,
     return card
 
 
-def _play_cards(ctx: StepContext, battle: Battle, timing: str) -> None:
+def _play_cards(ctx: DecisionPort, battle: Battle, timing: str) -> None:
     for name in SIDES:
         f = battle.fighters[name]
         card = _offer_card(ctx, battle, name, timing, lambda c: _usable(battle, f, c))
@@ -275,7 +275,7 @@ def _usable(battle: Battle, f: Fighter, card: CombatCard) -> bool:
 
 
 # -- 5. the roll ------------------------------------------------------------------------------
-def _roll(ctx: StepContext, battle: Battle) -> None:
+def _roll(ctx: DecisionPort, battle: Battle) -> None:
     """§13.1.6: the active side rolls first, dice in the order committed; then the
     re-rolls: Surprise Attack's 6s once, then Land Technology's 2s until none is left."""
     for name in battle.order():
@@ -321,7 +321,7 @@ def _plus_one(f: Fighter, source: str) -> None:
         die.plus.append(source)
 
 
-def _leader_plus(ctx: StepContext, battle: Battle, name: str) -> None:
+def _leader_plus(ctx: DecisionPort, battle: Battle, name: str) -> None:
     """§17.3.2: Tactical (field, siege), Admiral (naval, piracy), Determined
     (subjugation; two Determined commanders cancel out) add +1 to one die below 6."""
     f, ability = battle.fighters[name], battle.rules.plus_ability
@@ -342,7 +342,7 @@ def _leader_plus(ctx: StepContext, battle: Battle, name: str) -> None:
 
 
 # -- 6. result and pursuit ----------------------------------------------------------------------
-def _decide_winner(ctx: StepContext, battle: Battle) -> None:
+def _decide_winner(ctx: DecisionPort, battle: Battle) -> None:
     for f in battle.fighters.values():
         scores = [score(d.value) for d in f.dice]
         f.battle_points = sum(s.battle_points for s in scores)
@@ -360,7 +360,7 @@ def lowest_first(units: Sequence[Unit]) -> list[Unit]:
     return sorted(units, key=lambda u: worth(u.category))
 
 
-def _pursue(ctx: StepContext, battle: Battle) -> None:
+def _pursue(ctx: DecisionPort, battle: Battle) -> None:
     """§13.1.7: 2 C eliminate a unit; D = the BP difference for the loser plus 1 for
     an odd C; the type converts D into losses; the winner keeps its last unit."""
     if battle.rules.no_pursuit(battle.combat):
@@ -377,7 +377,7 @@ def _pursue(ctx: StepContext, battle: Battle) -> None:
         _take_losses(ctx, battle, name, enemy.casualties // 2, losses)
 
 
-def _take_losses(ctx: StepContext, battle: Battle, name: str, eliminations: int, losses: int) -> None:
+def _take_losses(ctx: DecisionPort, battle: Battle, name: str, eliminations: int, losses: int) -> None:
     f, combat = battle.fighters[name], battle.combat
     kind = battle.rules.loss_kind(combat, name)
     if kind == SIEGE_CASUALTY:
@@ -411,7 +411,7 @@ def _take_losses(ctx: StepContext, battle: Battle, name: str, eliminations: int,
 
 
 # -- 7. veterans -------------------------------------------------------------------------------
-def _veteran(ctx: StepContext, battle: Battle, name: str) -> None:
+def _veteran(ctx: DecisionPort, battle: Battle, name: str) -> None:
     """§13.3.8, §16.1: a side that eliminated an enemy unit (RR-C10: or troop) may flip
     one troop that fought; Ambush gives the same to its winner (RR-C6). Default: the
     troop that gains most."""

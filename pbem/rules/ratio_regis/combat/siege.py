@@ -14,7 +14,7 @@ Veterans as in field battles (§13.4.6); morale per the option `siege_morale` (R
 
 from __future__ import annotations
 
-from pbem.core.engine import StepContext
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat.battle import DISPERSE, SIEGE_CASUALTY, Battle, CombatRules, Fighter, ask
 from pbem.rules.ratio_regis.combat.field import siege_casualty_modifiers, support_modifier
 from pbem.rules.ratio_regis.combat.model import (ATTACKER, DEFENDER, FORTRESS, SIEGE, TACTICAL, TROOP, Combat,
@@ -42,7 +42,7 @@ RULES = CombatRules(type=SIEGE, rule="§13.4", base=BASE_BATTLEFIELD, fleet_adju
                     morale=lambda combat: option(combat.options, "siege_morale") == "yes")
 
 
-def capitulates(ctx: StepContext, battle: Battle) -> bool:
+def capitulates(ctx: DecisionPort, battle: Battle) -> bool:
     """§13.4.5: before the dice the besieged may capitulate. Default: hold."""
     return ask(ctx, battle, DEFENDER, kind="capitulate", default=False, rule="§13.4.5",
                prompt=f"Siege of {battle.combat.area}: capitulate before the dice? CAPITULATE or HOLD",

@@ -13,7 +13,7 @@ anyway (§13.5.4). Who may oppose, and from where, is the caller's (§13.5.2, §
 
 from __future__ import annotations
 
-from pbem.core.engine import StepContext
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat.battle import Battle, CombatRules, ask
 from pbem.rules.ratio_regis.combat.field import support_modifier
 from pbem.rules.ratio_regis.combat.model import (ATTACKER, DEFENDER, DETERMINED, FOREST, MARSH, MOUNTAIN,
@@ -57,7 +57,7 @@ RULES = CombatRules(type=SUBJUGATION, rule="§13.5", base=1, fixed=True, plus_ab
                     morale=lambda combat: False, no_pursuit=lambda combat: combat.opposition == OPPOSE_FORTRESS)
 
 
-def conclude(ctx: StepContext, battle: Battle) -> CombatResult:
+def conclude(ctx: DecisionPort, battle: Battle) -> CombatResult:
     """A win takes the area; otherwise the subjugator may pay troops for it (§13.5.4)."""
     if battle.winner == ATTACKER:
         return battle.result(control_to=ATTACKER)

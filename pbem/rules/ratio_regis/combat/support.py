@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pbem.core.engine import StepContext
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.combat.battle import Battle, ask
 from pbem.rules.ratio_regis.combat.model import ATTACKER, SIDES, SUPPORT, Combat, CombatResult, Side
 from pbem.rules.ratio_regis.combat.naval import RULES as SUPPORT_NAVAL
@@ -45,7 +45,7 @@ def strongest(supporters: list[Supporter]) -> Supporter:
     return max(supporters, key=strength)
 
 
-def _pick(ctx: StepContext, coastal: Combat, name: str, supporters: list[Supporter]) -> Supporter:
+def _pick(ctx: DecisionPort, coastal: Combat, name: str, supporters: list[Supporter]) -> Supporter:
     if len(supporters) == 1:
         return supporters[0]
     default = strongest(supporters)
@@ -58,7 +58,7 @@ def _pick(ctx: StepContext, coastal: Combat, name: str, supporters: list[Support
     return next(s for s in supporters if s.fleet.power == power)
 
 
-def contest(ctx: StepContext, coastal: Combat, supporters: tuple[Supporter, ...], *, sea: str,
+def contest(ctx: DecisionPort, coastal: Combat, supporters: tuple[Supporter, ...], *, sea: str,
             commercial_port: bool = False) -> SupportResult:
     """§11.4.2: which side of `coastal` has naval support, fighting for it if needed."""
     by_side = {name: [s for s in supporters if s.side == name] for name in SIDES}

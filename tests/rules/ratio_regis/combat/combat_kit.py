@@ -23,7 +23,7 @@ class Run:
 def context(answers: Mapping[str, object], dice: Mapping[str, list[int]]) -> StepContext:
     return StepContext(campaign="c", step="s", secret=bytes(32),
                        answers={k: Answer(v, "test") for k, v in answers.items()}, policies=[],
-                       read_policy=lambda p, r: None, forced=dice, scenario=None, players={})
+                       answer_policy=lambda p, r: None, forced=dice, scenario=None, seats={})
 
 
 def run(combat: Combat | Callable, dice: Mapping[str, list[int]] | None = None,

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pbem.core.engine import Request
-from pbem.rules.ratio_regis.combat.answers import (AUTO, COMBAT_DECISION_KINDS, AnswerError, check_answer,
-                                                   format_answer, order_form, parse_answer)
+from pbem.core.decisions import DecisionKinds
+from pbem.rules.ratio_regis.combat.answers import (AUTO, COMBAT_DECISION_KINDS, COMBAT_KINDS, AnswerError,
+                                                   check_answer, format_answer, parse_answer)
 
 
 @pytest.mark.parametrize("kind, line, value", [
@@ -62,6 +63,7 @@ def request(kind: str, default, **context) -> Request:
 
 
 def test_order_form_is_the_default_line():
+    order_form = DecisionKinds(COMBAT_KINDS).order_form
     assert order_form(request("commit", {"units": ["T1", "T2"], "conscript": True})) == "COMMIT T1,T2 CONSCRIPT"
     assert order_form(request("combat-card", None)) == "PASS"
     assert order_form(request("losses", {"eliminate": [], "disperse": ["S1"]})) == "LOSSES DISP S1"

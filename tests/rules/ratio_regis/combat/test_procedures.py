@@ -267,8 +267,8 @@ def test_a_standing_policy_answers_with_context():
     policy = Policy(id="P1", player="p-b", kind="battlefield", answer_text="BF MIN",
                     conditions=(("area", "=", "paris"), ("enemy_units", ">=", "2")))
     ctx = StepContext(campaign="c", step="s", secret=bytes(32), answers={}, policies=[policy],
-                      read_policy=lambda p, r: parse_answer(r.kind, p.answer_text), forced={"combat": [3, 3, 3, 3]},
-                      scenario=None, players={})
+                      answer_policy=lambda p, r: parse_answer(r.kind, p.answer_text), forced={"combat": [3, 3, 3, 3]},
+                      scenario=None, seats={})
     box = {}
     step = run_step(lambda c, _: box.setdefault("r", fight(c, combat)), None, ctx)
     assert step.completed and box["r"].battlefield == 3

@@ -1,0 +1,1 @@
+"""pbem's report templates, shipped in the package as `pbem.resources.templates` (see pbem/resources)."""
