@@ -29,8 +29,10 @@ from eventsourcing.utils import get_topic
 
 from pbem.core.campaign import InboundMail
 from pbem.core.datafile import load_data_file
+from pbem.core.inbox import mail_identity
 from pbem.core.service import CampaignService
 from pbem.core.store import open_store
+from pbem.mail.envelope import parse_mail
 from pbem.mail.maildir import ensure_maildir
 from pbem.tools.examples import EXAMPLES
 from pbem.tools.reliability_bench import GM, PLAYERS
@@ -64,8 +66,7 @@ def mail(n: int, campaign: str) -> bytes:
 
 def receipt_file(raw: bytes, campaign: str) -> str:
     """The outbox file the receipt of `raw` is written to (`MaildirSink`'s name for its key)."""
-    message_id = raw.split(b"Message-ID: ", 1)[1].split(b"\r\n", 1)[0].decode()
-    mail_id = InboundMail.create_id(message_id, hashlib.sha256(raw).hexdigest())
+    _, mail_id = mail_identity(parse_mail(raw))
     return hashlib.sha256(f"receipt:{campaign}:{mail_id}".encode()).hexdigest()[:40] + ".pbem"
 
 
