@@ -4,17 +4,26 @@ and the mail layer together, so the CLI, the daemon and the demo take the same p
 from __future__ import annotations
 
 import os
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
 from pathlib import Path
 
-from pbem.core.service import CampaignService
-from pbem.core.store import default_home, open_store
+from pbem.core.dispatch import pending_dispatches
+from pbem.core.inbox import handle_mail
+from pbem.core.service import CampaignService, utc_now
+from pbem.core.store import CampaignStore, StoreDamaged, default_home, open_store
+from pbem.mail.daemon import RunStats
+from pbem.mail.locks import FileLock
 
 
 def home_dir(home: Path | None = None) -> Path:
     return Path(home) if home is not None else default_home()
 
 
-def build_service(home: Path | None = None, *, from_address: str | None = None) -> CampaignService:
+def build_service(home: Path | None = None, *, from_address: str | None = None,
+                  clock: Callable[[], datetime] = utc_now) -> CampaignService:
     """The campaign service of a home, with the report renderer."""
     from pbem.reports.renderer import MailRenderer
 
@@ -22,7 +31,31 @@ def build_service(home: Path | None = None, *, from_address: str | None = None) 
     store = open_store(home)
     renderer = MailRenderer(from_address=from_address or os.environ.get("PBEM_FROM", "pbem@localhost"),
                             campaign_templates=home / "templates")
-    return CampaignService(store, renderer)
+    return CampaignService(store, renderer, clock)
+
+
+def serve(directory: Path, *, once: bool = False, json_logs: bool = False, clock: Callable[[], datetime] = utc_now,
+          tick_clock: Callable[[CampaignService], datetime] | None = None) -> RunStats:
+    """`pbem run`: the mail daemon of a home with its campaigns' clock, holding the home.
+    `clock` is the service's time, `tick_clock` the clock's (a bench's virtual time)."""
+    from pbem.mail.daemon import run as run_daemon
+    from pbem.mail.logs import configure_logging
+    from pbem.mail.settings import load_settings
+
+    settings = load_settings(directory)
+    configure_logging(as_json=json_logs)
+    service = build_service(directory, from_address=settings.from_address, clock=clock)
+    lock = claim_home(directory, service.store)
+
+    def on_tick(now: datetime) -> list:
+        return [mail for outcome in service.tick(tick_clock(service) if tick_clock else now) for mail in outcome.mail]
+
+    try:
+        return run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick,
+                          relay=partial(pending_dispatches, service.store))
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def queue_mail(home: Path | None, mail: list) -> None:
@@ -39,3 +72,52 @@ def queue_mail(home: Path | None, mail: list) -> None:
     now = time.time()
     Outbox(settings.state_path).enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail],
                                         now=now)
+
+
+class HomeBusy(Exception):
+    """Another daemon runs on this home."""
+
+
+def claim_home(home: Path, store: CampaignStore) -> FileLock | None:
+    """The lock a daemon holds on a home whose store is the SQLite file in it: a second
+    daemon there would read the same mail and write the same campaigns. Several workers
+    share one PostgreSQL store (a lease per campaign keeps them apart): no lock then."""
+    if store.on_postgres:
+        return None
+    lock = FileLock(home / "daemon.lock")
+    if not lock.try_acquire():
+        holder = lock.holder()
+        raise HomeBusy(f"another pbem daemon{f' (pid {holder})' if holder else ''} is running on {home}; "
+                       "stop it first (one daemon per home; several workers need PostgreSQL: docs/gm-guide.md)")
+    return lock
+
+
+def backup_home(home: Path, destination: Path, store: CampaignStore) -> list[str]:
+    """A consistent copy of the home's stores in `destination`, taken with SQLite's online
+    backup API, so a running daemon may keep writing; what was done, one line each."""
+    destination.mkdir(parents=True, exist_ok=True)
+    done = []
+    names = ["mail.sqlite3"] if store.on_postgres else ["campaigns.sqlite", "mail.sqlite3"]
+    if store.on_postgres:
+        done.append("the campaigns are in PostgreSQL: back them up with pg_dump "
+                    "(e.g. `pg_dump -Fc -d DBNAME -f pbem.dump`; restore with pg_restore)")
+    for name in names:
+        source_path = home / name
+        if not source_path.exists():
+            continue
+        target_path = destination / name
+        if target_path.exists():
+            raise FileExistsError(f"{target_path} exists: back up into a new directory")
+        source = sqlite3.connect(source_path, timeout=30)
+        target = sqlite3.connect(target_path)
+        try:
+            with target:
+                source.backup(target)
+            (check,) = target.execute("PRAGMA integrity_check").fetchone()
+        finally:
+            source.close()
+            target.close()
+        if check != "ok":
+            raise StoreDamaged(str(source_path), check)
+        done.append(f"{source_path} -> {target_path} ({target_path.stat().st_size} bytes, integrity ok)")
+    return done

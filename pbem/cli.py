@@ -6,19 +6,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import sys
 import time
 from collections import Counter
-from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Optional
 
 import typer
+from eventsourcing.persistence import PersistenceError
 from pydantic import ValidationError
 
 from pbem import __version__
-from pbem.app import build_service, home_dir, queue_mail
+from pbem.app import HomeBusy, backup_home, build_service, home_dir, queue_mail, serve
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
@@ -28,7 +29,7 @@ from pbem.core.messages import Envelope
 from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
-from pbem.core.store import CampaignNotFound
+from pbem.core.store import CampaignNotFound, StoreDamaged, store_damage
 from pbem.mail.imap import SourceError
 from pbem.mail.settings import MailSettingsError
 from pbem.reports import ReportError
@@ -53,7 +54,8 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
-               ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError)
+               ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError,
+               StoreDamaged, HomeBusy, FileExistsError)
 
 
 def _print_version(wanted: bool) -> None:
@@ -304,21 +306,21 @@ def run(once: bool = typer.Option(False, "--once", help="Process what waits, sen
         json_logs: bool = typer.Option(False, "--json-logs", help="Log JSON lines instead of key=value."),
         home: Optional[Path] = HomeOption) -> None:
     """The mail daemon: read orders (IMAP IDLE or Maildir), answer, pass deadlines, send reports."""
-    from pbem.mail.daemon import run as run_daemon
-    from pbem.mail.logs import configure_logging
-    from pbem.mail.settings import load_settings
-
-    directory = home_dir(home)
-    settings = load_settings(directory)
-    configure_logging(as_json=json_logs)
-    service = build_service(directory, from_address=settings.from_address)
-
-    def on_tick(now):
-        return [mail for outcome in service.tick(now) for mail in outcome.mail]
-
-    stats = run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick)
+    stats = serve(home_dir(home), once=once, json_logs=json_logs)
     if once:
         typer.echo(f"{stats.received} mails read, {stats.sent} mails sent")
+    if stats.failed:
+        typer.echo(f"error: the daemon stopped: {stats.failed}", err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def backup(destination: Path = typer.Argument(..., help="A new directory for the copy."),
+           home: Optional[Path] = HomeOption) -> None:
+    """A consistent copy of the home's stores, safe while `pbem run` keeps writing."""
+    directory = home_dir(home)
+    for line in backup_home(directory, destination, build_service(directory).store):
+        typer.echo(line)
 
 
 @app.command()
@@ -682,6 +684,35 @@ def bench_report(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     _print_figures(result, as_json)
 
 
+@bench_app.command("reliability")
+def bench_reliability(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                      mails: int = typer.Option(1000, "--mails", help="Player mails delivered."),
+                      hours: int = typer.Option(25, "--hours", help="Hours of virtual time the clock runs (each "
+                                                                      "clock campaign passes one deadline an hour)."),
+                      clocks: int = typer.Option(4, "--clocks", help="Campaigns only the clock moves."),
+                      kills: int = typer.Option(10, "--kills", help="SIGKILLs at least (more while mail arrives).")
+                      ) -> None:
+    """The daemon SIGKILLed at random over mails and deadlines (real Dovecot and SMTP),
+    against an uninterrupted run: lost, duplicated and differing replies, state hashes."""
+    from pbem.tools.reliability_bench import run_reliability_bench
+
+    _print_figures(run_reliability_bench(mails, hours, clocks, min_kills=kills), as_json)
+
+
+@bench_app.command("scale")
+def bench_scale(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                campaigns: int = typer.Option(1000, "--campaigns", help="Live campaigns in the store."),
+                workers: int = typer.Option(3, "--workers", help="`pbem run` workers sharing the store."),
+                mails: int = typer.Option(2000, "--mails", help="Player mails arriving at once."),
+                postgres: str = typer.Option("host=127.0.0.1 port=54329 user=pbem password=pbem", "--postgres",
+                                             help="The PostgreSQL server (libpq key=value; scripts/test.sh's by "
+                                                  "default); a fresh database is made and dropped.")) -> None:
+    """Many live campaigns on PostgreSQL and several workers: mails/s and latency."""
+    from pbem.tools.scale_bench import run_scale_bench
+
+    _print_figures(run_scale_bench(campaigns, workers, mails, postgres=postgres), as_json)
+
+
 def main() -> None:
     try:
         # Outside standalone mode the CLI library returns a command's exit code instead of exiting.
@@ -694,6 +725,7 @@ def main() -> None:
     except USER_ERRORS as error:
         typer.echo(f"error: {_one_line(error)}", err=True)
         sys.exit(2)
+
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except (typer.Abort, KeyboardInterrupt):
@@ -703,6 +735,10 @@ def main() -> None:
         if hasattr(error, "show") and hasattr(error, "exit_code"):  # a usage error from the CLI library
             error.show()
             sys.exit(error.exit_code)
+        damage = store_damage(error) if isinstance(error, (sqlite3.DatabaseError, PersistenceError)) else None
+        if damage is not None:
+            typer.echo(f"error: {damage}", err=True)
+            sys.exit(2)
         if os.environ.get("PBEM_DEBUG"):
             raise
         typer.echo(f"internal error: {type(error).__name__}: {error} (set PBEM_DEBUG=1 for details)", err=True)

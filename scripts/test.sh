@@ -32,6 +32,8 @@ if [ ! -f "$PGDATA/PG_VERSION" ]; then
 fi
 if ! su postgres -s /bin/sh -c "$PGBIN/pg_ctl -D $PGDATA status" >/dev/null 2>&1; then
     su postgres -s /bin/sh -c "$PGBIN/pg_ctl -D $PGDATA -l $PGDATA/log -o '-p $PGPORT -k /tmp -c listen_addresses=127.0.0.1' -w start" >/dev/null
+    # Started here, so stopped here when the tests end (PBEM_KEEP_PG=1 keeps it for other runs).
+    [ -n "${PBEM_KEEP_PG:-}" ] || trap 'su postgres -s /bin/sh -c "$PGBIN/pg_ctl -D $PGDATA -m fast -w stop" >/dev/null 2>&1 || true' EXIT
 fi
 psql -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc "SELECT 1 FROM pg_roles WHERE rolname='pbem'" | grep -q 1 \
     || psql -h 127.0.0.1 -p "$PGPORT" -U postgres -qc "CREATE USER pbem WITH PASSWORD 'pbem' SUPERUSER"

@@ -8,6 +8,7 @@ Three aggregates live in one store:
   to players without it (its sha256 is in `Campaign.Created`).
 - `InboundMail`: one per received mail (id from Message-ID and digest), saved in the same
   transaction as the campaign facts it caused; a second copy of the mail fails to save.
+- `Dispatch` (`pbem.core.dispatch`): the mail a piece of work caused, saved with its facts.
 """
 
 from __future__ import annotations

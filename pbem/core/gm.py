@@ -79,12 +79,15 @@ class GameMaster:
     def _command(self, name: str, announce: str, apply: Callable[[CampaignSession], str | None]) -> Outcome:
         """Record GM facts in one session, announced to everyone (the session then resolves
         what they allow and saves). `apply` may return the announcement when only it knows
-        the words; "" announces nothing."""
-        with self.service.session(name) as session:
-            announce = apply(session) or announce
-            if announce:
-                session.outcome.mail.extend(self._announce(session.projection, announce, session.before))
-        return session.outcome
+        the words; "" announces nothing. Done again on the campaign as it then stands when
+        the daemon wrote to it meanwhile."""
+        def work() -> Outcome:
+            with self.service.session(name) as session:
+                words = apply(session) or announce
+                if words:
+                    session.outcome.mail.extend(self._announce(session.projection, words, session.before))
+            return session.outcome
+        return self.service.retrying(name, work)
 
     def _announce(self, projection: CampaignProjection, text: str, version: int) -> list:
         renderer = self.service.renderer
@@ -207,7 +210,7 @@ class GameMaster:
         imported, a replayed example); recorded as forced, so every report shows it."""
         if not values:
             raise CommandError("give at least one die result")
-        outcome = self.service.force_dice(name, purpose, values, reason)
+        outcome = self.service.retrying(name, lambda: self.service.force_dice(name, purpose, values, reason))
         projection = self.service.live(name)
         # The values are not announced: some dice (a deal's) would reveal hidden hands. Each
         # roll shows as forced wherever the rules let a player see it.

@@ -14,13 +14,14 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from pbem.core.campaign import Campaign, InboundMail
+from pbem.core.dispatch import Dispatch, dispatch, mail_cause
 from pbem.core.gm import GameMaster
 from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
                               split_orders, with_json_orders)
 from pbem.core.outcomes import CommandError, Outcome, Receipt, reply_subject
-from pbem.core.service import CampaignService, authenticate
+from pbem.core.service import CONFLICT_RETRIES, CampaignService, authenticate
 from pbem.core.store import CampaignNotFound
 
 
@@ -44,7 +45,38 @@ def legacy_mail_id(envelope: Envelope) -> UUID:
 
 def handle_mail(service: CampaignService, envelope: Envelope) -> MailOutcome:
     """Record one received mail and answer it; the same mail again changes nothing
-    and returns the same replies. Each SIGNON…SIGNOFF block is read and answered on its
+    and returns the same replies. When another writer appended to the campaign
+    meanwhile (a GM command line, a second worker), the mail is read again against the
+    campaign as it now stands."""
+    for _ in range(CONFLICT_RETRIES - 1):
+        try:
+            return _handle_once(service, envelope)
+        except CampaignConflict as conflict:
+            service.forget(conflict.name)
+    return _handle_once(service, envelope)
+
+
+class CampaignConflict(Exception):
+    """The campaign changed under a mail's work (not the mail recorded twice)."""
+
+    def __init__(self, name: str):
+        super().__init__(f"campaign {name} changed meanwhile")
+        self.name = name
+
+
+def _recorded_again(service: CampaignService, mail_uuid: UUID, name: str | None,
+                    envelope: Envelope) -> MailOutcome:
+    """After a refused save: the mail was recorded meanwhile (answer it as recorded), or
+    the campaign changed (`CampaignConflict`: read the mail again)."""
+    try:
+        existing = service.store.repository.get(mail_uuid)
+    except AggregateNotFoundError:
+        raise CampaignConflict(name or "") from None
+    return replay_mail(service, existing, envelope)
+
+
+def _handle_once(service: CampaignService, envelope: Envelope) -> MailOutcome:
+    """One try at `handle_mail`. Each SIGNON…SIGNOFF block is read and answered on its
     own, recorded under the mail's id (the first) or its digest plus its place in the mail."""
     digest, mail_uuid = mail_identity(envelope)
     legacy = _recorded(service, legacy_mail_id(envelope))
@@ -112,7 +144,7 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
         try:
             service.store.save(inbound("refused: " + refusal, []))
         except IntegrityError:
-            return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
+            return _recorded_again(service, mail_uuid, name, envelope)
         return MailOutcome(campaign=name, replies=(refusal_mail(service, envelope, refusal, mail_uuid),))
     try:
         if parts.gm and role == "gm":
@@ -120,14 +152,11 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
                               lambda versions: inbound(f"orders of {player}", versions))
         else:
             outcome = service.submit(name, player, text, mail_id=str(mail_uuid), in_reply_to=envelope.message_id,
-                                     inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts)
+                                     inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts,
+                                     copy_to=copy_to)
     except IntegrityError:
-        return replay_mail(service, service.store.repository.get(mail_uuid), envelope)
-    replies = list(outcome.mail)
-    if copy_to and outcome.receipt is not None and service.renderer is not None:
-        copy = outcome.receipt.model_copy(update={"to": copy_to})
-        replies.append(service.renderer.receipt(copy, key=f"receipt-copy:{name}:{mail_uuid}", in_reply_to=None))
-    return MailOutcome(campaign=name, replies=tuple(replies))
+        return _recorded_again(service, mail_uuid, name, envelope)
+    return MailOutcome(campaign=name, replies=tuple(outcome.mail))
 
 def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
     if parts.signon_error:
@@ -147,7 +176,14 @@ def refusal_mail(service: CampaignService, envelope: Envelope, reason: str, mail
                                  key=f"refusal:{mail_uuid}", in_reply_to=envelope.message_id)
 
 def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelope) -> MailOutcome:
-    """The replies a recorded mail caused, derived again from the log."""
+    """The replies a recorded mail caused: as they were saved with its facts (`Dispatch`),
+    or, for a refusal and a mail recorded before pbem kept them, derived again from the log."""
+    try:
+        stored = service.store.repository.get(Dispatch.create_id(mail_cause(inbound.id)))
+    except AggregateNotFoundError:
+        stored = None
+    if stored is not None:
+        return MailOutcome(duplicate=True, campaign=inbound.campaign, replies=tuple(stored.outgoing))
     if inbound.outcome.startswith("refused: ") or not inbound.campaign_versions:
         reason = inbound.outcome.removeprefix("refused: ")
         return MailOutcome(duplicate=True, campaign=inbound.campaign,
@@ -186,11 +222,12 @@ def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, 
         lines.append(f"line {number}: {line}\n  done: {reply}")
         outcome.mail.extend(done.mail)
         outcome.steps_resolved += done.steps_resolved
-    if inbound is not None:
-        service.store.save(inbound([before + 1, service.campaign(name).version]))
     if service.renderer is not None:
         record = service.live(name).data.players[player]
         outcome.mail.append(service.renderer.notice(record.address, f"[{name}] your GM commands", "GM commands",
                                                  "\n".join(lines), key=f"gm-receipt:{name}:{before}",
                                                  in_reply_to=in_reply_to))
+    if inbound is not None:  # with the receipt and the announcements, to answer the same mail again alike
+        mail = inbound([before + 1, service.campaign(name).version])
+        service.store.save(mail, *([dispatch(mail_cause(mail.id), name, outcome.mail)] if outcome.mail else []))
     return outcome

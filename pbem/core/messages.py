@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Attachment(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # Kept whole in a `Dispatch` (JSON): a picture's bytes travel as base64.
+    model_config = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
 
     filename: str
     content_type: str

@@ -12,8 +12,10 @@ import secrets as secrets_module
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
+from typing import TypeVar
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 
 from pbem.core import clock
 from pbem.core import ruleset as rulesets
@@ -21,6 +23,7 @@ from pbem.core.campaign import Campaign, DiceVault, InboundMail, PolicyRecord, c
 from pbem.core.canonical import canonical_json, sha256_hex
 from pbem.core.decisions import kinds_of, verdict
 from pbem.core.dice import commitment, new_secret
+from pbem.core.dispatch import dispatch, mail_cause, work_cause
 from pbem.core.engine import Policy
 from pbem.core.messages import OutgoingMail
 from pbem.core.orders import OrderText, split_orders
@@ -33,6 +36,11 @@ from pbem.core.state_edits import StateEdit, StateEditError, apply_edits
 from pbem.core.store import CampaignNotFound, CampaignStore, ProjectionLoader, SNAPSHOT_EVERY, campaign_names
 
 __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "Receipt", "Renderer", "token_hash"]
+
+
+T = TypeVar("T")
+#: How often work on a campaign is tried again when another writer appended meanwhile.
+CONFLICT_RETRIES = 8
 
 
 def utc_now() -> datetime:
@@ -94,22 +102,40 @@ class CampaignService:
         session; then the steps they allow resolve, everything is saved in one transaction
         (with the mail that caused it) and the mail to send is collected in
         `session.outcome`. Work that fails saves nothing; the next session reloads."""
-        campaign, projection = self.open_campaign(name)
-        session = CampaignSession(campaign, projection, now=now or self.clock(), renderer=self.renderer)
-        yield session
-        if session.advancing:
-            session.outcome.steps_resolved += clock.advance(session)
-        receipt = session.outcome.receipt
-        if receipt is not None:
-            receipt.steps_resolved = session.outcome.steps_resolved
-            self.fill_owed(receipt, projection)
-        self.save(session)
-        if session.report_everyone_since is not None:
-            session.outcome.mail.extend(self.reports_mail(projection, since_version=session.report_everyone_since,
-                                                          version=campaign.version))
-        else:
-            session.outcome.mail.extend(self.mail_for(session.outcome, projection, session.before, session.facts,
-                                                      session.reply))
+        with self.store.lease(name):
+            campaign, projection = self.open_campaign(name)
+            session = CampaignSession(campaign, projection, now=now or self.clock(), renderer=self.renderer)
+            yield session
+            if session.advancing:
+                session.outcome.steps_resolved += clock.advance(session)
+            receipt = session.outcome.receipt
+            if receipt is not None:
+                receipt.steps_resolved = session.outcome.steps_resolved
+                self.fill_owed(receipt, projection)
+            # The mail is rendered before the facts are saved, and saved with them (`Dispatch`).
+            mail = session.outcome.mail
+            if session.report_everyone_since is not None:
+                mail.extend(self.reports_mail(projection, since_version=session.report_everyone_since,
+                                              version=campaign.version, unsaved=session.facts))
+            else:
+                mail.extend(self.mail_for(session.outcome, projection, session.before, session.facts,
+                                          session.reply))
+            if session.receipt_copy_to and receipt is not None and session.reply and self.renderer is not None:
+                copy = receipt.model_copy(update={"to": session.receipt_copy_to})
+                mail.append(self.renderer.receipt(copy, key=session.reply[0].replace("receipt:", "receipt-copy:", 1),
+                                                  in_reply_to=None))
+            self.save(session)
+
+    def retrying(self, name: str, work: Callable[[], T]) -> T:
+        """`work` on campaign `name`, done again on a fresh copy of the campaign when
+        another writer (a GM command line, a second worker) appended to it meanwhile: the
+        store refuses a stale save (optimistic concurrency), nothing of it is kept."""
+        for _ in range(CONFLICT_RETRIES - 1):
+            try:
+                return work()
+            except IntegrityError:
+                self.forget(name)
+        return work()
 
     # -- creation ---------------------------------------------------------
     def create(self, name: str, ruleset_name: str, scenario_data: dict, players: Sequence[PlayerSpec], *,
@@ -163,9 +189,11 @@ class CampaignService:
 
     def submit(self, name: str, player: str, text: str, *, mail_id: str | None = None,
                in_reply_to: str | None = None, inbound: Callable[[list[int]], InboundMail] | None = None,
-               split: OrderText | None = None) -> Outcome:
-        """Record a player's order set (already authenticated) and resolve what it allows."""
+               split: OrderText | None = None, copy_to: str | None = None) -> Outcome:
+        """Record a player's order set (already authenticated) and resolve what it allows;
+        `copy_to`: also send the receipt there (the mail came from another address)."""
         with self.session(name) as session:
+            session.receipt_copy_to = copy_to
             parts = split or split_orders(text)
             session.outcome.receipt = self._read(session, player, parts, mail_id)
             session.outcome.mail.extend(self._explanations(name, player, parts, mail_id))
@@ -288,11 +316,15 @@ class CampaignService:
         now = now or self.clock()
         outcomes = []
         for name in self.names():
-            with self.session(name, now=now) as session:
-                clock.tick(session)
+            session = self.retrying(name, lambda: self._tick_one(name, now))
             if session.changed:
                 outcomes.append(session.outcome)
         return outcomes
+
+    def _tick_one(self, name: str, now: datetime) -> CampaignSession:
+        with self.session(name, now=now) as session:
+            clock.tick(session)
+        return session
 
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Supply die results for `purpose` (a face-to-face session, a test case)."""
@@ -313,10 +345,17 @@ class CampaignService:
 
     # -- inner workings ---------------------------------------------------
     def save(self, session: CampaignSession) -> None:
-        """Save the session's new facts (with the mail that caused them) and keep the
-        campaign open; snapshot the projection each time it crosses SNAPSHOT_EVERY facts."""
+        """Save the session's new facts with the mail that caused them and the mail they
+        cause (one transaction), and keep the campaign open; snapshot the projection each
+        time it crosses SNAPSHOT_EVERY facts."""
         campaign, projection = session.campaign, session.projection
-        others = [session.inbound([session.before + 1, campaign.version])] if session.inbound is not None else []
+        others: list = []
+        cause = work_cause(campaign.name, session.before) if session.changed else None
+        if session.inbound is not None:
+            others.append(session.inbound([session.before + 1, campaign.version]))
+            cause = mail_cause(others[0].id)
+        if cause is not None and session.outcome.mail:
+            others.append(dispatch(cause, campaign.name, session.outcome.mail))
         if session.changed or others:
             self.store.save(campaign, *others)
         self._open_campaigns[campaign.name] = (campaign, projection)
@@ -331,18 +370,18 @@ class CampaignService:
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
 
-    def mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, facts: Iterable,
+    def mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, facts: Sequence,
                  reply: tuple[str, str | None] | None) -> list[OutgoingMail]:
-        """The mail after work that began at log version `before` and recorded `facts`: the
-        press it relays, the receipt (`reply`: its key and the Message-ID it answers), and
-        the reports due."""
+        """The mail after work that began at log version `before` and recorded `facts`
+        (saved or not yet): the press it relays, the receipt (`reply`: its key and the
+        Message-ID it answers), and the reports due."""
         if self.renderer is None:
             return []
         mail = self._press(projection, facts)
         if outcome.receipt is not None and reply is not None:
             key, in_reply_to = reply
             mail.append(self.renderer.receipt(outcome.receipt, key=key, in_reply_to=in_reply_to))
-        mail.extend(self.batch_reports(projection, before, outcome.steps_resolved))
+        mail.extend(self.batch_reports(projection, before, outcome.steps_resolved, unsaved=facts))
         return mail
 
     def _explanations(self, name: str, player: str, parts: OrderText, mail_id: str | None) -> list[OutgoingMail]:
@@ -388,29 +427,34 @@ class CampaignService:
         owner = power_owner(projection, to)
         return [owner] if owner and owner != sender else []
 
-    def reports_mail(self, projection: CampaignProjection, *, since_version: int, version: int) -> list[OutgoingMail]:
+    def reports_mail(self, projection: CampaignProjection, *, since_version: int, version: int,
+                     unsaved: Sequence = ()) -> list[OutgoingMail]:
         """A report to everybody, telling what happened since `since_version` (a new
         campaign, a rollback, a rerun: whatever the mailing setting)."""
-        return self._reports(projection, [(p, since_version) for p in projection.data.players], version)
+        return self._reports(projection, [(p, since_version) for p in projection.data.players], version, unsaved)
 
-    def batch_reports(self, projection: CampaignProjection, before: int, resolved: int) -> list[OutgoingMail]:
+    def batch_reports(self, projection: CampaignProjection, before: int, resolved: int,
+                      unsaved: Sequence = ()) -> list[OutgoingMail]:
         """The reports after one piece of work (a mail, a clock tick, a GM command) that
         began at log version `before` and resolved `resolved` steps, as the campaign's
         `reports` setting says."""
-        return self._reports(projection, report_recipients(projection, before, resolved), projection.data.version)
+        return self._reports(projection, report_recipients(projection, before, resolved), projection.data.version,
+                             unsaved)
 
-    def remembering(self, projection: CampaignProjection, since: int) -> CampaignProjection:
+    def remembering(self, projection: CampaignProjection, since: int, unsaved: Sequence = ()) -> CampaignProjection:
         """`projection`, or the same one reloaded with its history from log version `since`
-        when it remembers less (a daemon keeps only what its next reports may tell)."""
+        when it remembers less (a daemon keeps only what its next reports may tell); the
+        `unsaved` facts of the work in progress are folded after the stored ones."""
         if since >= projection.history_from:
             return projection
-        return self.loader.load(projection.data.campaign, upto=projection.data.version, history_from=since)
+        return self.loader.load(projection.data.campaign, upto=projection.data.version, history_from=since,
+                                unsaved=unsaved)
 
     def _reports(self, projection: CampaignProjection, recipients: list[tuple[str, int]],
-                 version: int) -> list[OutgoingMail]:
+                 version: int, unsaved: Sequence = ()) -> list[OutgoingMail]:
         if self.renderer is None or not recipients:
             return []
-        projection = self.remembering(projection, min(since for _, since in recipients))
+        projection = self.remembering(projection, min(since for _, since in recipients), unsaved)
         return [self.renderer.report(projection, player, since_version=since,
                                      key=f"report:{projection.data.campaign}:{version}:{player}")
                 for player, since in recipients]

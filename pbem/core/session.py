@@ -41,6 +41,8 @@ class CampaignSession:
         self.inbound: Callable[[list[int]], InboundMail] | None = None
         #: The receipt's idempotency key and the Message-ID it answers.
         self.reply: tuple[str, str | None] | None = None
+        #: Where a copy of the receipt goes (the mail came from another address than the player's).
+        self.receipt_copy_to: str | None = None
 
     @property
     def name(self) -> str:

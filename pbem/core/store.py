@@ -14,8 +14,12 @@ after the newest snapshot, not the campaign's length.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -23,7 +27,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEvent
-from eventsourcing.persistence import JSONTranscoder
+from eventsourcing.persistence import JSONTranscoder, PersistenceError
 from eventsourcing.utils import get_topic
 
 from pbem.core import ruleset as rulesets
@@ -31,6 +35,7 @@ from pbem.core.campaign import TRANSCODINGS, Campaign, DiceVault, campaign_id
 from pbem.core.projection import CampaignProjection, ProjectionData, decode_snapshot, encode_snapshot
 
 SNAPSHOT_EVERY = 100
+TABLE_CREATION_ATTEMPTS = 5
 
 
 class CampaignNotFound(Exception):
@@ -47,11 +52,47 @@ class ProjectionSnapshot(DomainEvent):
     data: str
 
 
+class StoreDamaged(Exception):
+    """The store cannot be read: a truncated or emptied file, a half-copied backup."""
+
+    def __init__(self, where: str, detail: str):
+        super().__init__(f"the store {where} is damaged ({detail}); restore it from a backup "
+                         "(`pbem backup` makes one while the daemon runs)")
+
+
 class CampaignStore(Application):
     """All campaigns of one home."""
 
     name = "pbem"
     snapshotting_intervals = {Campaign: 200}
+
+    def __init__(self, env: dict[str, str] | None = None):
+        super().__init__(env=env)
+        self._leases = threading.local()
+
+    @property
+    def on_postgres(self) -> bool:
+        return type(self.factory).__module__ == "eventsourcing.postgres"
+
+    @contextmanager
+    def lease(self, name: str) -> Iterator[None]:
+        """Hold campaign `name` for one piece of work. On PostgreSQL an advisory lock, so
+        several workers never adjudicate one campaign at the same time (a stale save would
+        be refused anyway: this spares the wasted work); on SQLite one daemon writes a
+        home (`pbem run` locks it) and the file lock orders the rest."""
+        held = self._leases.__dict__.setdefault("names", set())
+        if not self.on_postgres or name in held:
+            yield
+            return
+        key = int.from_bytes(campaign_id(name).bytes[:8], "big", signed=True)
+        with self.recorder.datastore.get_connection() as connection:  # type: ignore[attr-defined]
+            connection.execute("SELECT pg_advisory_lock(%s)", (key,))
+            held.add(name)
+            try:
+                yield
+            finally:
+                held.discard(name)
+                connection.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -64,15 +105,63 @@ def default_home() -> Path:
 
 
 def open_store(home: Path | None = None, env: dict[str, str] | None = None) -> CampaignStore:
-    """The store of a home: SQLite in the home unless the environment says otherwise."""
+    """The store of a home: SQLite in the home unless the environment says otherwise.
+    A damaged SQLite file raises `StoreDamaged`."""
     settings = dict(env or {})
     persistence = settings.get("PERSISTENCE_MODULE") or os.environ.get("PERSISTENCE_MODULE")
-    if not persistence:
-        home = home or default_home()
-        home.mkdir(parents=True, exist_ok=True)
-        settings["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
-        settings["SQLITE_DBNAME"] = str(home / "campaigns.sqlite")
-        settings.setdefault("SQLITE_LOCK_TIMEOUT", "30")
+    if persistence:
+        return _create_tables_once(settings)
+    home = home or default_home()
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / "campaigns.sqlite"
+    check_sqlite_file(path)
+    settings["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+    settings["SQLITE_DBNAME"] = str(path)
+    settings.setdefault("SQLITE_LOCK_TIMEOUT", "30")
+    try:
+        return CampaignStore(env=settings)
+    except PersistenceError as error:
+        raise StoreDamaged(str(path), str(error)) from None
+
+
+def check_sqlite_file(path: Path) -> None:
+    """Refuse a store file pbem cannot have left: empty, or not SQLite, or cut short."""
+    if not path.exists():
+        return
+    size = path.stat().st_size
+    if size == 0:
+        raise StoreDamaged(str(path), "the file is empty")
+    with open(path, "rb") as handle:
+        header = handle.read(100)
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+        raise StoreDamaged(str(path), "not an SQLite database")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big") if header[24:28] == header[92:96] else 0
+    wal = path.with_name(path.name + "-wal")
+    # Without a write-ahead log to complete it, the file must hold every page its header counts.
+    if pages and size < pages * page_size and not (wal.exists() and wal.stat().st_size):
+        raise StoreDamaged(str(path), f"{size} bytes where its header counts {pages * page_size}")
+
+
+def store_damage(error: Exception) -> str | None:
+    """What to tell the user when reading the store failed because its file is damaged
+    (found only when the damaged page is read); None for any other failure."""
+    text = str(error)
+    if any(sign in text for sign in ("malformed", "file is not a database", "disk image")):
+        return str(StoreDamaged("of this home", text))
+    return None
+
+
+def _create_tables_once(settings: dict[str, str]) -> CampaignStore:
+    """Open a shared store (PostgreSQL): workers starting together race to create its
+    tables (PostgreSQL answers the loser `tuple concurrently updated`); the tables exist
+    once one of them won, so the others try again."""
+    for attempt in range(1, TABLE_CREATION_ATTEMPTS):
+        try:
+            return CampaignStore(env=settings)
+        except PersistenceError:
+            time.sleep(0.05 * attempt)
     return CampaignStore(env=settings)
 
 
@@ -118,11 +207,13 @@ class ProjectionLoader:
 
     def load(self, name: str, *, upto: int | None = None, use_snapshots: bool = True,
              history: bool = True, history_from: int | None = None,
-             on_fact: Callable[[int], None] | None = None) -> CampaignProjection:
+             on_fact: Callable[[int], None] | None = None, unsaved: Iterable[Any] = ()) -> CampaignProjection:
         """The projection after the facts up to `upto` (all by default); with `history`
         it keeps every step it resolves on the way (for replays and reports), from log
         version `history_from` on when given (it starts from a snapshot no later).
-        `on_fact` hears the log version of each fact folded (a long replay's progress)."""
+        `on_fact` hears the log version of each fact folded (a long replay's progress).
+        `unsaved` facts follow the stored ones (a session's, rendering its mail before
+        it saves); those already stored are skipped."""
         created = self.created(name)
         projection = self.fresh(name, created)
         projection.keep_history = history
@@ -132,13 +223,17 @@ class ProjectionLoader:
             if snapshot is not None:
                 projection.reset(decode_snapshot(snapshot.data.encode()))
                 projection.history_from = projection.data.version
-        self._fold(projection, name, upto, use_snapshots, on_fact)
+        self._fold(projection, name, upto, use_snapshots, on_fact, unsaved)
         projection.loaded_version = projection.data.version
         return projection
 
     def _fold(self, projection: CampaignProjection, name: str, upto: int | None, use_snapshots: bool,
-              on_fact: Callable[[int], None] | None = None) -> None:
-        for event in self.campaign_events(name, gt=projection.data.version, lte=upto):
+              on_fact: Callable[[int], None] | None = None, unsaved: Iterable[Any] = ()) -> None:
+        for event in chain(self.campaign_events(name, gt=projection.data.version, lte=upto), unsaved):
+            if event.originator_version <= projection.data.version:
+                continue
+            if upto is not None and event.originator_version > upto:
+                break
             if on_fact is not None:
                 on_fact(event.originator_version)
             if isinstance(event, Campaign.RolledBack):

@@ -38,6 +38,9 @@ def run_mail(home: Path, handler_factory: HandlerFactory, *, once: bool = False,
         return 2
     if once:
         print(f"{stats.received} mails read, {stats.sent} mails sent")
+    if stats.failed:
+        print(f"pbem mail: stopped: {stats.failed}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -4,8 +4,19 @@
 or a test); without `once` it loops, waiting on IMAP IDLE (or polling a Maildir), until
 SIGTERM/SIGINT. Source work (IMAP is blocking) and the handler run in one worker thread;
 sending runs concurrently on the event loop, so a slow SMTP server never delays reading.
-`on_tick(now)` is called at start and every `tick_seconds`; the mail it returns (e.g. the
-reports of a passed deadline) is queued like replies.
+`on_tick(now)` is called at start and every `tick_seconds`, in the same worker thread; the
+mail it returns (e.g. the reports of a passed deadline) is queued like replies. `relay(after)`
+gives the mail the campaign store committed with its facts since a position (see
+`pbem.core.dispatch`): the sender queues it before each round, so mail whose queueing a
+crash interrupted — and a GM command's announcements — leave within `poll_seconds`.
+
+Every task (reading, the clock, sending) that fails is logged at once (`task.failed`) and
+tried again after 1 s, 2 s, 4 s … (at most a minute); after `task_retries` failures in a
+row the daemon stops everything and `run` reports why (`RunStats.failed`), so `pbem run`
+exits non-zero for its supervisor to see — never a daemon half alive. An unreachable mail
+server is not such a failure: it is waited for (`source.error`, the outbox's back-off).
+Only one process of a home sends (`sender.lock`), so workers sharing a home never send
+one mail twice.
 
 The mail layer alone, with any handler (a test's; a supervisor runs `pbem run`, which
 also keeps the campaigns' clock):
@@ -31,6 +42,7 @@ from pathlib import Path
 from pbem.core.messages import OutgoingMail
 from pbem.mail.imap import ImapSource, SourceError
 from pbem.mail.intake import Intake, MailHandler, queue_item
+from pbem.mail.locks import FileLock
 from pbem.mail.logs import configure_logging, log_event
 from pbem.mail.maildir import MaildirSink, MaildirSource
 from pbem.mail.outbox import Outbox
@@ -42,8 +54,12 @@ from pbem.mail.sources import Source
 logger = logging.getLogger("pbem.mail.daemon")
 
 TickHook = Callable[[datetime], Iterable[OutgoingMail] | None]
+Relay = Callable[[int], tuple[list[OutgoingMail], int]]
+"""`relay(after)`: the mail committed after position `after`, and the position it reached."""
 BATCH = 50
 RECONNECT_CAP_SECONDS = 60.0
+TASK_RETRIES = 8
+TASK_BACKOFF_CAP_SECONDS = 60.0
 HEARTBEAT = "daemon.heartbeat"
 """A file in the home touched at every turn of the receive loop (so at least every tick or
 reconnect wait) and removed when the daemon stops: `pbem health` reads its age."""
@@ -53,6 +69,12 @@ reconnect wait) and removed when the daemon stops: `pbem health` reads its age."
 class RunStats:
     received: int = 0
     sent: int = 0
+    failed: str = ""
+    """Why the daemon gave up ("" when it stopped as asked)."""
+
+
+class GiveUp(Exception):
+    """A task failed too often in a row: the daemon stops."""
 
 
 def build_source(settings: MailSettings) -> Source:
@@ -72,10 +94,17 @@ def build_sink(settings: MailSettings) -> Sink:
 
 class Daemon:
     def __init__(self, settings: MailSettings, handler: MailHandler, *, clock: Callable[[], float] = time.time,
-                 on_tick: TickHook | None = None, source: Source | None = None, sink: Sink | None = None) -> None:
+                 on_tick: TickHook | None = None, source: Source | None = None, sink: Sink | None = None,
+                 relay: Relay | None = None, task_retries: int = TASK_RETRIES, backoff_base: float = 1.0) -> None:
         self.settings = settings
         self.clock = clock
         self.on_tick = on_tick
+        self.relay = relay
+        self.task_retries = task_retries
+        self.backoff_base = backoff_base
+        self._failures: dict[str, int] = {}
+        self._skipped: set[str] = set()  # mails the handler failed on: retried on the next start
+        self._sender_lock = FileLock(settings.state_path.with_name("sender.lock"))
         self.source = source or build_source(settings)
         self.sink = sink or build_sink(settings)
         self.stop_event = threading.Event()
@@ -111,46 +140,56 @@ class Daemon:
         try:
             await self._receive_loop(once=once)
             if once:
-                await self._send_due()
+                try:
+                    await self._send_round()
+                except Exception as error:  # noqa: BLE001 - logged; GiveUp at once
+                    self._failed("send", error, once=True)
+        except GiveUp as error:
+            self._give_up(str(error))
         finally:
+            self.stop_event.set()
+            self._wake.set()
             if sender is not None:
-                self._wake.set()
                 await sender
             await self.sink.close()
             await self._in_worker(self.source.close)
             self._worker.shutdown(wait=True)
             self._intake.outbox.close()
             self._send_outbox.close()
+            self._sender_lock.release()
             self._heartbeat.unlink(missing_ok=True)
-            log_event(logger, "daemon.stop", received=self.stats.received, sent=self.stats.sent)
+            log_event(logger, "daemon.stop", received=self.stats.received, sent=self.stats.sent,
+                      **({"failed": self.stats.failed} if self.stats.failed else {}))
         return self.stats
+
+    def _give_up(self, why: str) -> None:
+        self.stats.failed = self.stats.failed or why
+        log_event(logger, "daemon.failed", level=logging.ERROR, error=why)
+        self.stop()
+
+    def _failed(self, task: str, error: Exception, *, once: bool = False) -> float:
+        """Log a task's failure at once; returns the back-off before it is tried again,
+        or raises GiveUp after `task_retries` failures in a row (or any, with `once`)."""
+        count = self._failures[task] = self._failures.get(task, 0) + 1
+        delay = min(TASK_BACKOFF_CAP_SECONDS, self.backoff_base * 2 ** (count - 1))
+        last = once or count >= self.task_retries
+        log_event(logger, "task.failed", level=logging.ERROR, task=task, error=f"{type(error).__name__}: {error}",
+                  failures=count, **({} if last else {"retry_in": delay}))
+        if last:
+            raise GiveUp(f"{task} failed {count} time(s) in a row, last: {type(error).__name__}: {error}")
+        return delay
+
+    def _succeeded(self, task: str) -> None:
+        self._failures.pop(task, None)
 
     async def _receive_loop(self, *, once: bool) -> None:
         failures = 0
-        skipped: set[str] = set()  # mails the handler failed on: retried on the next start
         while not self.stop_event.is_set():
             self._heartbeat.touch()
-            await self._tick_if_due()
             try:
-                batch = [m for m in await self._in_worker(self.source.fetch, BATCH) if m.source_key not in skipped]
-                if batch:
-                    done = []
-                    for mail in batch:
-                        if self.stop_event.is_set():
-                            break
-                        if await self._in_worker(self._intake.process, mail):
-                            done.append(mail)
-                        else:
-                            skipped.add(mail.source_key)
-                    await self._in_worker(self.source.ack, done)
-                    self.stats.received += len(done)
-                    self._wake.set()  # type: ignore[union-attr]
-                    failures = 0
-                    if len(done) == len(batch):
-                        continue
-                if once:
+                if await self._receive_round(once=once):
                     return
-                await self._in_worker(self.source.wait, self._wait_seconds(), self.stop_event)
+                self._succeeded("receive")
                 failures = 0
             except SourceError as error:
                 if once:
@@ -159,33 +198,94 @@ class Daemon:
                 delay = min(RECONNECT_CAP_SECONDS, 2.0 ** min(failures, 6))
                 log_event(logger, "source.error", level=logging.WARNING, error=str(error), retry_in=delay)
                 await asyncio.to_thread(self.stop_event.wait, delay)
+            except GiveUp:
+                raise
+            except Exception as error:  # noqa: BLE001 - logged, retried, and given up on past the limit
+                delay = self._failed("receive", error, once=once)
+                await asyncio.to_thread(self.stop_event.wait, delay)
+
+    async def _receive_round(self, *, once: bool) -> bool:
+        """Tick if due, handle a batch of mail, or wait for some; True when `once` is done."""
+        await self._tick_if_due(once=once)
+        batch = [m for m in await self._in_worker(self.source.fetch, BATCH) if m.source_key not in self._skipped]
+        if batch:
+            done = []
+            for mail in batch:
+                if self.stop_event.is_set():
+                    break
+                if await self._in_worker(self._intake.process, mail):
+                    done.append(mail)
+                else:
+                    self._skipped.add(mail.source_key)
+            await self._in_worker(self.source.ack, done)
+            self.stats.received += len(done)
+            self._wake.set()  # type: ignore[union-attr]
+            if len(done) == len(batch):
+                return False
+        if once:
+            return True
+        await self._in_worker(self.source.wait, self._wait_seconds(), self.stop_event)
+        return False
 
     def _wait_seconds(self) -> float:
         return max(0.1, self._next_tick - self.clock()) if self.on_tick else self.settings.tick_seconds
 
-    async def _tick_if_due(self) -> None:
+    async def _tick_if_due(self, *, once: bool = False) -> None:
         now = self.clock()
         if self.on_tick is None or now < self._next_tick:
             return
+        try:  # in the worker, like the handler: the service behind both is one thread's
+            mail = list(await self._in_worker(self.on_tick, datetime.fromtimestamp(now, tz=UTC)) or ())
+        except Exception as error:  # noqa: BLE001 - a failing clock must not stop the reading of mail
+            self._next_tick = now + self._failed("tick", error, once=once)
+            return
+        self._succeeded("tick")
         self._next_tick = now + self.settings.tick_seconds
-        mail = list(self.on_tick(datetime.fromtimestamp(now, tz=UTC)) or ())
         if mail:
             self._send_outbox.enqueue([queue_item(m, from_address=self.settings.from_address, now=now)
                                        for m in mail], now=now)
             self._wake.set()  # type: ignore[union-attr]
 
-    async def _send_due(self) -> None:
+    async def _send_round(self) -> None:
+        """Queue the mail the store committed, then send what is due — if this process
+        is the home's sender (another worker's sender may be at it)."""
+        if not self._sender_lock.try_acquire():
+            return
+        await self._relay()
         self.stats.sent += await drain(self._send_outbox, self.sink, from_address=self.settings.from_address,
                                        clock=self.clock, should_stop=self.stop_event.is_set)
+
+    async def _relay(self) -> None:
+        if self.relay is None:
+            return
+        while True:
+            position = self._send_outbox.relayed()
+            mail, reached = await asyncio.to_thread(self.relay, position)
+            if reached == position:
+                return
+            now = self.clock()
+            self._send_outbox.enqueue([queue_item(m, from_address=self.settings.from_address, now=now)
+                                       for m in mail], now=now, relayed=reached)
 
     async def _send_loop(self) -> None:
         wake = self._wake
         assert wake is not None
         while not self.stop_event.is_set():
             wake.clear()
-            await self._send_due()
-            next_due = self._send_outbox.next_due_at()
-            timeout = None if next_due is None else max(0.05, next_due - self.clock())
+            try:
+                await self._send_round()
+                self._succeeded("send")
+                next_due = self._send_outbox.next_due_at()
+                # New mail may come from elsewhere (a GM command line, another worker): look again soon.
+                timeout = self.settings.poll_seconds
+                if next_due is not None:
+                    timeout = min(timeout, max(0.05, next_due - self.clock()))
+            except Exception as error:  # noqa: BLE001 - logged, retried, and given up on past the limit
+                try:
+                    timeout = self._failed("send", error)
+                except GiveUp as give_up:
+                    self._give_up(str(give_up))
+                    return
             try:
                 await asyncio.wait_for(wake.wait(), timeout)
             except TimeoutError:
@@ -193,9 +293,9 @@ class Daemon:
 
 
 def run(settings: MailSettings, handler: MailHandler, *, once: bool = False, clock: Callable[[], float] = time.time,
-        on_tick: TickHook | None = None) -> RunStats:
+        on_tick: TickHook | None = None, relay: Relay | None = None) -> RunStats:
     """Run the daemon in a new event loop; SIGTERM/SIGINT stop it gracefully."""
-    daemon = Daemon(settings, handler, clock=clock, on_tick=on_tick)
+    daemon = Daemon(settings, handler, clock=clock, on_tick=on_tick, relay=relay)
 
     async def main() -> RunStats:
         loop = asyncio.get_running_loop()
@@ -227,11 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings(args.home)
         handler = load_factory(args.handler)(args.home)
-        run(settings, handler, once=args.once)
+        stats = run(settings, handler, once=args.once)
     except (MailSettingsError, SourceError) as error:
         print(f"pbem mail: {error}", file=sys.stderr)
         return 2
-    return 0
+    return 1 if stats.failed else 0
 
 
 if __name__ == "__main__":

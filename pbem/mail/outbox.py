@@ -34,6 +34,10 @@ CREATE TABLE IF NOT EXISTS processed (
     disposition TEXT NOT NULL,                   -- handled | ignored:<reason> | refused:<reason>
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS relayed (                 -- how far the store's committed mail was queued
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    position INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS refusals (
     address TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -95,14 +99,25 @@ class Outbox:
                              " VALUES (?, ?, ?, ?)", (source_key, message_id, disposition, now))
 
     # -- outbound ----------------------------------------------------------------
-    def enqueue(self, replies: list[QueuedMail], *, now: float) -> None:
-        """Queue mail that no inbound mail caused (the deadline clock's reports)."""
+    def enqueue(self, replies: list[QueuedMail], *, now: float, relayed: int | None = None) -> None:
+        """Queue mail that no inbound mail caused (the deadline clock's reports, a GM
+        command's announcements); with `relayed`, note in the same transaction how far
+        the store's committed mail has now been queued."""
         with self._transaction():
             self._db.executemany(
                 "INSERT OR IGNORE INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 [(r.key, r.recipient, r.message_id, r.message, now, now) for r in replies],
             )
+            if relayed is not None:
+                self._db.execute("INSERT INTO relayed (id, position) VALUES (1, ?)"
+                                 " ON CONFLICT (id) DO UPDATE SET position = max(position, excluded.position)",
+                                 (relayed,))
+
+    def relayed(self) -> int:
+        """How far the store's committed mail was queued (see `enqueue`)."""
+        row = self._db.execute("SELECT position FROM relayed WHERE id = 1").fetchone()
+        return 0 if row is None else int(row[0])
 
     def due(self, now: float, limit: int = 100) -> list[QueuedMail]:
         rows = self._db.execute(

@@ -7,6 +7,8 @@ password=…" (scripts/test.sh starts a server and sets it); under CI it must be
 from __future__ import annotations
 
 import os
+import threading
+import time
 import uuid
 
 import pytest
@@ -104,3 +106,69 @@ def test_the_same_mail_twice_is_stored_once(store_env):
     kinds = [type(e).__name__ for e in service.loader.campaign_events("stored")]
     assert kinds.count("OrdersSubmitted") == 1
     service.store.close()
+
+
+def test_workers_starting_together_on_a_new_postgres_store_all_open_it():
+    env = _postgres_env()
+    opened, failed = [], []
+    start = threading.Barrier(4)
+
+    def worker() -> None:
+        start.wait()
+        try:
+            opened.append(open_store(None, env))
+        except Exception as error:  # noqa: BLE001 - the assertion shows it
+            failed.append(error)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failed and len(opened) == 4
+    for store in opened:
+        store.close()
+
+
+def test_two_workers_never_work_on_one_postgres_campaign_at_once():
+    env = _postgres_env()
+    services = [CampaignService(open_store(None, env)) for _ in range(2)]
+    services[0].create("stored", "minigame", {"rounds": 30}, PLAYERS, secret=bytes(32))
+    inside, overlaps = [0], []
+    guard = threading.Lock()
+
+    def bid(service: CampaignService, player: str) -> None:
+        for n in range(10):
+            def work() -> None:
+                with service.session("stored") as session:
+                    with guard:
+                        inside[0] += 1
+                        overlaps.append(inside[0])
+                    time.sleep(0.005)
+                    session.record(session.campaign.force_dice, purpose=f"{player}-{n}", values=[1], reason="test")
+                    with guard:
+                        inside[0] -= 1
+            service.retrying("stored", work)
+
+    threads = [threading.Thread(target=bid, args=(s, p)) for s, p in zip(services, ("ann", "bob"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert max(overlaps) == 1, "one session at a time per campaign"
+    forced = [e for e in services[0].loader.campaign_events("stored") if type(e).__name__ == "DiceForced"]
+    assert len(forced) == 20, "no work lost"
+    for service in services:
+        service.store.close()
+
+
+@pytest.mark.parametrize("shared_inbox", [False, True])
+def test_several_workers_on_postgres_answer_every_mail_once(shared_inbox):
+    spec = os.environ.get("PBEM_TEST_POSTGRES")
+    if not spec:
+        _postgres_env()  # skips, or fails under CI
+    from pbem.tools.scale_bench import run_scale_bench
+
+    result = run_scale_bench(campaigns=6, workers=2, mails=16, postgres=spec, shared_inbox=shared_inbox, timeout=120)
+    assert result["answered"] == 16 and result["mails_per_s"] > 0 and result["p95_s"] is not None
+    assert result["recorded_twice"] == 0 and result["sent_twice"] == 0, result
