@@ -15,8 +15,8 @@ from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import commander_ability, leaders_with
 from pbem.rules.ratio_regis.movement import interested, resolve_area
-from pbem.rules.ratio_regis.orders import Move, Subjugate
-from pbem.rules.ratio_regis.reactions import ask
+from pbem.rules.ratio_regis.orders import Move, Reaction, Subjugate
+from pbem.rules.ratio_regis.reactions import DISPOSITIONS, ask
 from pbem.rules.ratio_regis.retreat import fortress_room, retreat, retreat_areas
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -154,9 +154,10 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     player = state.powers[defender].player
     present = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
     options = ["STAND"]
+    room = fortress_room(state, scenario, defender, there) if present else 0
     if present:
         options += [f"EVADE TO {a}" for a in retreat_areas(state, scenario, defender, there, here)] + ["EVADE DISPERSE"]
-        if fortress_room(state, scenario, defender, there):
+        if room:
             options.append("JOINFORT")
     mover_ids = [t.id for t in troops]
     sources, single = _interceptors(state, scenario, defender, there, mover_ids, immune=immune)
@@ -174,37 +175,50 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
                       f"<one of {', '.join(t.id for t in sources[a])}>" for a in sorted(single))
     answer = ask(run.judge, player, defender, "react", options=options, default="STAND",
                  context={"area": there, "from": here, "enemy": power, "enemy_troops": len(troops),
-                          "my_troops": len(present),
+                          "my_troops": len(present), "present": tuple(t.id for t in present),
+                          "fort_room": room,
                           "single": {a: tuple(t.id for t in sources[a]) for a in sorted(single)}},
                  prompt=f"{power} moves {len(troops)} troop(s) from {here} into {there}: intercept, evade or stand"
                         + (f" ({alone}, §12.4.1)" if alone else ""),
                  rule="§12.4", eligible=eligible)
-    chosen = set(answer.units)
-    if answer.word == "EVADE":
-        movers = [t for t in present if not chosen or t.id in chosen]
-        for troop in movers:
-            if answer.place:
-                troop.area = answer.place
-            else:
-                battles.disperse(state, scenario, troop.id)
-        where = answer.place or "the dispersion box"
-        text = f"{defender} evades from {there}: {', '.join(t.id for t in movers)} to {where} (§12.4.2)"
+    if answer.word in DISPOSITIONS:
+        text = dispose(state, scenario, defender, there, present, answer)
     elif answer.word == "INTERCEPT":
+        chosen = set(answer.units)
         movers = [t for t in sources[answer.place] if not chosen or t.id in chosen]
         for troop in movers:
             troop.area = there
         text = f"{defender} intercepts from {answer.place} into {there} with {', '.join(t.id for t in movers)} (§12.4.1)"
         run.judge.say(text, rule="§12.4")
         return text, True
-    elif answer.word == "JOINFORT":
-        movers = [t for t in present if not chosen or t.id in chosen][:fortress_room(state, scenario, defender, there)]
-        for troop in movers:
-            troop.besieged = True
-        text = f"{defender}'s {', '.join(t.id for t in movers)} in {there} withdraw into the fortress (§13.4.1)"
     else:
         return "", False
     run.judge.say(text, rule="§12.4")
     return text, False
+
+
+def dispose(state: GameState, scenario: Scenario, power: str, area: str, present: Sequence[Troop],
+            answer: Reaction) -> str:
+    """§12.4.2, §13.4.1: the troops in the area entered evade — to one or several adjacent
+    areas, or by dispersing, all of them or a part — or join the fortress, those named
+    (RR-I88); those named nowhere stay and fight."""
+    parts = answer.parts or (answer,)
+    texts = []
+    for part in parts:
+        movers = [t for t in present if not part.units or t.id in part.units]
+        ids = ", ".join(t.id for t in movers)
+        if part.word == "JOINFORT":
+            for troop in movers:
+                troop.besieged = True
+            texts.append(f"{power}'s {ids} in {area} withdraw into the fortress (§13.4.1)")
+            continue
+        for troop in movers:
+            if part.place:
+                troop.area = part.place
+            else:
+                battles.disperse(state, scenario, troop.id)
+        texts.append(f"{power} evades from {area}: {ids} to {part.place or 'the dispersion box'} (§12.4.2)")
+    return "; ".join(texts)
 
 
 def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
