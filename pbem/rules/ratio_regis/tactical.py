@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pbem.rules.ratio_regis import battles, land_combat, sieges
+from pbem.rules.ratio_regis import battles, land_combat, minimaps, sieges
 from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
@@ -231,6 +231,9 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
     and a force `immune` on its first move (RR-I81) can be intercepted only by forces
     commanded by a Determined leader, as ordinary ones.
 
+    To or from a mini-map only a single troop intercepts, from an adjacent area (§12.4.1,
+    §18.7, RR-I92).
+
     Returns the source areas with their troops, and the areas of several troops from which
     only one of them may go (RR-I87: "a single troop … can intercept from a distance of one
     or two areas", whatever else stands there — §31.7: two areas from Paris, "France could
@@ -250,7 +253,11 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
         own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
         if not own or (immune and not determined(own)):
             continue
-        if any(state.leader_on(t.id) for t in own) or len(own) == 1:
+        if minimaps.interception_limited(scenario, target, area):
+            sources[area] = own  # to or from a mini-map: one troop only (RR-I92)
+            if len(own) > 1:
+                single.add(area)
+        elif any(state.leader_on(t.id) for t in own) or len(own) == 1:
             sources[area] = own
         elif not immune:
             sources[area] = own
@@ -261,7 +268,7 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
                 or enemies_in(state, power, middle):
             continue
         for area in scenario.areas[middle].adjacent:
-            if area == target or area in sources:
+            if area == target or area in sources or minimaps.interception_limited(scenario, target, middle, area):
                 continue
             own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
             if own and may_intercept_from_afar(own) and (not immune or determined(own)):
@@ -295,7 +302,7 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         defender=battles.side(state, scenario, defender, [t.id for t in enemies], fortress=fort_id),
         terrain=battles.TERRAIN[scenario.areas[there].terrain], rough_pass=scenario.rough(here, there),
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,
-        options=dict(state.options.combat))
+        mini_map=minimaps.on_mini_map(scenario, there), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"field battle in {there}")
     run.judge.say(text, rule="§13.3")
     if result.winner == cm.ATTACKER:
@@ -307,6 +314,9 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         planted = sieges.plant(state, run.judge, power, there)
         if planted:
             text += "; " + planted
+        elif minimaps.on_mini_map(scenario, there):
+            run.judge.say(f"{there} is on a mini-map: the battle won does not give it to {power}, it must be "
+                          f"subjugated (§13.5.7, §18.7)", rule="§13.5.7")
         elif order.control and not sieges.besieged_fortress(state, there, power):
             take_control(state, scenario, run.judge, power, there, "field battle won")
     else:
@@ -376,6 +386,8 @@ def subjugate_area(state: GameState, scenario: Scenario, power: str, area: str, 
                            (cm.Unit(level, kind, int(level[1])),))
         return _subjugation(state, scenario, power, area, troops, defender, opposition, 1, all_moved, run)
     controller = status.controller
+    if controller is not None and minimaps.on_mini_map(scenario, area):
+        return _mini_map_subjugation(state, scenario, power, area, troops, all_moved, run)
     choice = _opposition(state, scenario, power, controller, area, run)
     if choice is None:
         return take_control(state, scenario, run.judge, power, area, "without opposition, §12.5")
@@ -389,6 +401,18 @@ def subjugate_area(state: GameState, scenario: Scenario, power: str, area: str, 
         defender = battles.side(state, scenario, controller, units)
         opposition = cm.OPPOSE_TROOPS
     return _subjugation(state, scenario, power, area, troops, defender, opposition, distance, all_moved, run)
+
+
+def _mini_map_subjugation(state: GameState, scenario: Scenario, power: str, area: str, troops: list[Troop],
+                          all_moved: bool, run: ImpulseRun) -> str:
+    """§13.5.7, §18.7: on a mini-map no troops oppose; the area itself resists, a home area
+    as A3, any other as A2, its controller deciding for it (RR-I91)."""
+    controller = state.areas[area].controller
+    side = battles.side(state, scenario, controller, [])
+    defender = replace(side, player=side.player or _other_player(state, power))
+    run.judge.say(f"{area} is on a mini-map: no troops oppose its subjugation; the area resists as "
+                  f"{minimaps.resistance(scenario, area)} (§13.5.7, §18.7)", rule="§13.5.7")
+    return _subjugation(state, scenario, power, area, troops, defender, cm.OPPOSE_AREA, 1, all_moved, run)
 
 
 def _other_player(state: GameState, power: str) -> str:
@@ -435,8 +459,8 @@ def _subjugation(state: GameState, scenario: Scenario, power: str, area: str, tr
         id=f"subjugation-{area}", type=cm.SUBJUGATION, area=area,
         attacker=battles.side(state, scenario, power, [t.id for t in troops]), defender=defender,
         terrain=battles.TERRAIN[scenario.areas[area].terrain], opposition=opposition, opposed_from=distance,
-        all_moved=all_moved, home_area=area in scenario.powers.get(defender.power, scenario.powers[power]).home_areas
-        if defender.power in scenario.powers else False,
+        all_moved=all_moved, mini_map=minimaps.on_mini_map(scenario, area),
+        home_area=minimaps.home_area(scenario, area),
         options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"subjugation of {area}")
     run.judge.say(text, rule="§13.5")
