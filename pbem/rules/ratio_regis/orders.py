@@ -680,7 +680,9 @@ def parse_line(text: str) -> Command:
 
 def _explain(text: str, error: UnexpectedInput) -> str:
     words = text.split()
-    first = words[0].upper() if words else ""
+    if not words:
+        return "the line holds no order (only blanks or control characters)"
+    first = words[0].upper()
     if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
         return f"the line ends too early; expected {_expected(error)}"
     column = getattr(error, "column", 1)
