@@ -258,6 +258,9 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
         raise IllegalOrder("you hold no cards: this is a cardless impulse (§8.2.3), use X for the extra action")
     if ledger.stage == "end":
         raise IllegalOrder("cards are played before the end-of-impulse moves (E lines)")
+    if ledger.closed:
+        raise IllegalOrder("a war declared without a casus belli took the impulse's last action point: no card may "
+                           "be played after it, for points or for its event (§21.3.3, RR-I89)")
     if order.card not in hand:
         raise IllegalOrder(f"card {order.card} is not in your hand (you hold {', '.join(map(str, hand)) or 'none'})")
     card = scenario.cards[order.card]

@@ -335,7 +335,8 @@ class Reaction:
     PLACE, the units of ELIMINATE or DEGRADE), `degrade` the units ELIMINATE … DEGRADE
     degrades, `means` TROOPS or FORTRESS (or FORT: retreat into the fortress; for REPATRIATE:
     STRAT, MOVE or DISPERSE); `power` the
-    power answering, when written."""
+    power answering, when written. DIVIDE is several dispositions of the troops in an area
+    entered, its `parts` (EVADE and JOINFORT, each naming its UNITS; §12.4.2, §13.4.1)."""
 
     word: str
     power: str | None = None
@@ -344,8 +345,11 @@ class Reaction:
     units: tuple[str, ...] = ()
     means: str | None = None
     degrade: tuple[str, ...] = ()
+    parts: tuple[Reaction, ...] = ()
 
     def text(self) -> str:
+        if self.word == "DIVIDE":
+            return " ".join(([self.power] if self.power else []) + [part.text() for part in self.parts])
         parts = [self.power] if self.power else []
         parts.append(self.word)
         if self.word == "INTERCEPT" and self.place:
@@ -593,8 +597,11 @@ class _ToCommand(Transformer):
     def nooppose(self, _items):
         return Reaction("NOOPPOSE")
 
-    def joinfort(self, _items):
-        return Reaction("JOINFORT")
+    def joinfort(self, items):
+        return Reaction("JOINFORT", units=items[0] if items else ())
+
+    def dispose(self, items):
+        return items[0] if len(items) == 1 else Reaction("DIVIDE", parts=tuple(items))
 
     def guard(self, items):
         return Reaction("GUARD", unit=str(items[0]).upper())
@@ -673,8 +680,8 @@ def parse_line(text: str) -> Command:
 
 def _explain(text: str, error: UnexpectedInput) -> str:
     words = text.split()
-    if not words:  # only blanks or control characters: nothing a player could mean as an order
-        return "the line holds no words to read"
+    if not words:
+        return "the line holds no order (only blanks or control characters)"
     first = words[0].upper()
     if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
         return f"the line ends too early; expected {_expected(error)}"

@@ -24,7 +24,8 @@ from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
 
 REACTION_DECISION_KINDS: dict[str, str] = {
     "react": "an enemy army enters your area (§12.4): INTERCEPT FROM <area> [UNITS …] | EVADE TO <area> [UNITS …] | "
-             "EVADE DISPERSE [UNITS …] | JOINFORT | STAND",
+             "EVADE DISPERSE [UNITS …] | JOINFORT [UNITS …] | STAND; troops may divide: EVADE TO <area> UNITS … "
+             "EVADE DISPERSE UNITS … JOINFORT UNITS …",
     "intercept": "an enemy crosses a sea where you have a fleet (§10.2.1, §11.4.1): INTERCEPT WITH <squadron> | PASS",
     "engage": "an enemy fleet attacks yours (§11.3): FIGHT | WITHDRAW",
     "support": "a combat in a coastal area next to your fleet (§11.4.2): SUPPORT WITH <squadron> [FOR <POWER>] | PASS",
@@ -51,6 +52,9 @@ SUBJECT_WORDS = {"repatriate": "REPATRIATE", "reassign": "ATTACH"}
 #: `PLACE Glasgow`); `AUTO` takes the request's default. The request's context holds
 #: `eligible` and `count` (and `noun`, what is chosen).
 CHOICE_WORDS = {"stacking": "DISPERSE", "veterans": "FLIP", "rebellion": "PLACE"}
+
+#: The answers of a `react` request that dispose of the troops in the area entered.
+DISPOSITIONS = ("EVADE", "JOINFORT", "DIVIDE")
 
 
 def ask(ctx: DecisionPort, player: str, power: str, kind: str, *, options: Sequence[str], default: str,
@@ -104,6 +108,8 @@ def read_reaction(command: Reaction, request: Request) -> tuple[str | None, str]
         return _read_subject(command, request)
     if request.kind == "disband":  # the turn-end rule reads its own answers
         return read_disband(command, request)
+    if request.kind == "react" and command.word in DISPOSITIONS:
+        return _read_dispositions(command, request)
     options = request.options
     bare = Reaction(command.word, None, command.place, command.unit, (), command.means)
     wanted = _canonical(bare.text())
@@ -122,6 +128,40 @@ def read_reaction(command: Reaction, request: Request) -> tuple[str | None, str]
             return None, f"{', '.join(wrong)} cannot take part (units that may: {', '.join(allowed) or 'none'})"
         return f"{match} UNITS {','.join(command.units)}", ""
     return match, ""
+
+
+def _read_dispositions(command: Reaction, request: Request) -> tuple[str | None, str]:
+    """What the troops in an area entered do (§12.4.2, §13.4.1): one disposition for all of
+    them or for the `UNITS` named, or several (`DIVIDE`), each naming its troops — evading to
+    several adjacent areas, part dispersing, part joining the fortress (RR-I88). Troops named
+    nowhere stay and fight. The fortress takes at most `fort_room` troops (§15.1.1)."""
+    parts = command.parts if command.word == "DIVIDE" else (command,)
+    present = tuple(request.context.get("present", ()))
+    area = request.context.get("area", "the area")
+    answers: list[str] = []
+    named: list[str] = []
+    for part in parts:
+        bare = Reaction(part.word, None, part.place).text()
+        match = next((option for option in request.options if _canonical(option) == _canonical(bare)), None)
+        if match is None:
+            return None, f"{bare} is not possible here (possible: {'; '.join(request.options)})"
+        if len(parts) > 1 and not part.units:
+            return None, f"when the troops divide, each part names its troops: {match} UNITS <troop>,… (§12.4.2)"
+        wrong = [u for u in part.units if u not in present]
+        if wrong:
+            return None, (f"{', '.join(wrong)} {'does' if len(wrong) == 1 else 'do'} not stand in {area} (troops "
+                          f"there: {', '.join(present) or 'none'})")
+        named += part.units
+        answers.append(f"{match} UNITS {','.join(part.units)}" if part.units else match)
+    twice = sorted({u for u in named if named.count(u) > 1})
+    if twice:
+        return None, f"{', '.join(twice)} named in two parts: each troop does one thing"
+    joining = [u for part in parts if part.word == "JOINFORT" for u in (part.units or present)]
+    room = int(request.context.get("fort_room", 0))
+    if len(joining) > room:
+        return None, (f"the fortress in {area} has room for {room} troop(s) (§13.4.1, §15.1.1): name those that "
+                      f"join, JOINFORT UNITS <troop>,…; the others evade or fight")
+    return " ".join(answers), ""
 
 
 def _single_troop(request: Request, match: str) -> list[str] | None:

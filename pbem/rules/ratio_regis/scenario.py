@@ -649,14 +649,14 @@ def _check_powers(scenario: Scenario) -> list[str]:
             if theater not in scenario.theaters:
                 problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
     placed: dict[tuple[str, str], int] = {}
-    stacks: dict[str, int] = {}
+    stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:
         if entry.power not in scenario.powers:
             problems.append(f"deployment: unknown power {entry.power!r}")
             continue
         problems += _check_deployment(scenario, entry)
         if entry.unit == "troop" and entry.area is not None and entry.area in scenario.areas:
-            stacks[entry.area] = stacks.get(entry.area, 0) + entry.count
+            stacks[entry.area, entry.power] = stacks.get((entry.area, entry.power), 0) + entry.count
         if entry.unit in ("troop", "squadron"):
             key = (entry.power, entry.counter if entry.unit == "troop" else str(entry.quality))
             placed[key] = placed.get(key, 0) + entry.count
@@ -666,11 +666,22 @@ def _check_powers(scenario: Scenario) -> list[str]:
         what = f"{kind} troops" if "-" in str(kind) else f"Q{kind} squadrons"
         if count > have:
             problems.append(f"deployment of {power}: {count} {what} placed but its card has {have}")
-    for area, count in sorted(stacks.items()):
-        if count > scenario.areas[area].stacking:
-            problems.append(f"deployment: {count} troops in {area} exceed its stacking limit "
-                            f"{scenario.areas[area].stacking} (§15.1)")
+    for (area, power), count in sorted(stacks.items()):
+        limit = deployment_stacking_limit(scenario, area, power)
+        if count > limit:
+            problems.append(f"deployment: {count} troops of {power} in {area} exceed its stacking limit {limit} "
+                            f"(§15.1, §15.1.1)")
     return problems
+
+
+def deployment_stacking_limit(scenario: Scenario, area: str, power: str) -> int:
+    """§15.1, §15.1.1: the area's limit for the troops a power deploys there, +1 when an
+    extraordinary Organizer of the power deploys there too ("an organizer leader increases
+    stacking limit by 1", §17.3.2); each power is counted apart (RR-I90)."""
+    organizer = any(entry.unit == "leader" and entry.power == power and entry.area == area and entry.extraordinary
+                    and entry.leader in scenario.leaders and scenario.leaders[entry.leader].ability == "organizer"
+                    for entry in scenario.data.deployment)
+    return scenario.areas[area].stacking + organizer
 
 
 def _check_deployment(scenario: Scenario, entry: Deployment) -> list[str]:

@@ -6,7 +6,7 @@ capitulation and the end of a siege. The combat itself is the engine's (`combat/
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import battles, land_combat
+from pbem.rules.ratio_regis import battles, land_combat, minimaps
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
@@ -95,7 +95,8 @@ def assault(state: GameState, scenario: Scenario, power: str, order: Assault, ru
         attacker=battles.side(state, scenario, power, [t.id for t in attackers]),
         defender=battles.side(state, scenario, fortress.power, [t.id for t in defenders], fortress=fortress.id),
         siege_casualties=status.siege_casualties,
-        commercial_port=scenario.areas[area].port and not status.razed, options=dict(state.options.combat))
+        commercial_port=scenario.areas[area].port and not status.razed,
+        mini_map=minimaps.on_mini_map(scenario, area), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"assault on {area}")
     run.ledger.acted.update(t.id for t in attackers)
     if result.capitulated:
@@ -127,7 +128,8 @@ def sortie(state: GameState, scenario: Scenario, power: str, order: Sortie, run:
         attacker=battles.side(state, scenario, power, [t.id for t in inside]),
         defender=battles.side(state, scenario, status.besieger, [t.id for t in outside]),
         terrain=battles.TERRAIN[scenario.areas[area].terrain],
-        commercial_port=scenario.areas[area].port and not status.razed, options=dict(state.options.combat))
+        commercial_port=scenario.areas[area].port and not status.razed,
+        mini_map=minimaps.on_mini_map(scenario, area), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"sortie from {area}")
     run.ledger.acted.update(t.id for t in inside)
     run.judge.say(text, rule="§13.3.1")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pbem.rules.ratio_regis import battles, land_combat, sieges
+from pbem.rules.ratio_regis import battles, land_combat, minimaps, sieges
 from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
@@ -15,8 +15,8 @@ from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import commander_ability, leaders_with
 from pbem.rules.ratio_regis.movement import interested, resolve_area
-from pbem.rules.ratio_regis.orders import Move, Subjugate
-from pbem.rules.ratio_regis.reactions import ask
+from pbem.rules.ratio_regis.orders import Move, Reaction, Subjugate
+from pbem.rules.ratio_regis.reactions import DISPOSITIONS, ask
 from pbem.rules.ratio_regis.retreat import fortress_room, retreat, retreat_areas
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -154,9 +154,10 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     player = state.powers[defender].player
     present = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
     options = ["STAND"]
+    room = fortress_room(state, scenario, defender, there) if present else 0
     if present:
         options += [f"EVADE TO {a}" for a in retreat_areas(state, scenario, defender, there, here)] + ["EVADE DISPERSE"]
-        if fortress_room(state, scenario, defender, there):
+        if room:
             options.append("JOINFORT")
     mover_ids = [t.id for t in troops]
     sources, single = _interceptors(state, scenario, defender, there, mover_ids, immune=immune)
@@ -174,37 +175,50 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
                       f"<one of {', '.join(t.id for t in sources[a])}>" for a in sorted(single))
     answer = ask(run.judge, player, defender, "react", options=options, default="STAND",
                  context={"area": there, "from": here, "enemy": power, "enemy_troops": len(troops),
-                          "my_troops": len(present),
+                          "my_troops": len(present), "present": tuple(t.id for t in present),
+                          "fort_room": room,
                           "single": {a: tuple(t.id for t in sources[a]) for a in sorted(single)}},
                  prompt=f"{power} moves {len(troops)} troop(s) from {here} into {there}: intercept, evade or stand"
                         + (f" ({alone}, §12.4.1)" if alone else ""),
                  rule="§12.4", eligible=eligible)
-    chosen = set(answer.units)
-    if answer.word == "EVADE":
-        movers = [t for t in present if not chosen or t.id in chosen]
-        for troop in movers:
-            if answer.place:
-                troop.area = answer.place
-            else:
-                battles.disperse(state, scenario, troop.id)
-        where = answer.place or "the dispersion box"
-        text = f"{defender} evades from {there}: {', '.join(t.id for t in movers)} to {where} (§12.4.2)"
+    if answer.word in DISPOSITIONS:
+        text = dispose(state, scenario, defender, there, present, answer)
     elif answer.word == "INTERCEPT":
+        chosen = set(answer.units)
         movers = [t for t in sources[answer.place] if not chosen or t.id in chosen]
         for troop in movers:
             troop.area = there
         text = f"{defender} intercepts from {answer.place} into {there} with {', '.join(t.id for t in movers)} (§12.4.1)"
         run.judge.say(text, rule="§12.4")
         return text, True
-    elif answer.word == "JOINFORT":
-        movers = [t for t in present if not chosen or t.id in chosen][:fortress_room(state, scenario, defender, there)]
-        for troop in movers:
-            troop.besieged = True
-        text = f"{defender}'s {', '.join(t.id for t in movers)} in {there} withdraw into the fortress (§13.4.1)"
     else:
         return "", False
     run.judge.say(text, rule="§12.4")
     return text, False
+
+
+def dispose(state: GameState, scenario: Scenario, power: str, area: str, present: Sequence[Troop],
+            answer: Reaction) -> str:
+    """§12.4.2, §13.4.1: the troops in the area entered evade — to one or several adjacent
+    areas, or by dispersing, all of them or a part — or join the fortress, those named
+    (RR-I88); those named nowhere stay and fight."""
+    parts = answer.parts or (answer,)
+    texts = []
+    for part in parts:
+        movers = [t for t in present if not part.units or t.id in part.units]
+        ids = ", ".join(t.id for t in movers)
+        if part.word == "JOINFORT":
+            for troop in movers:
+                troop.besieged = True
+            texts.append(f"{power}'s {ids} in {area} withdraw into the fortress (§13.4.1)")
+            continue
+        for troop in movers:
+            if part.place:
+                troop.area = part.place
+            else:
+                battles.disperse(state, scenario, troop.id)
+        texts.append(f"{power} evades from {area}: {ids} to {part.place or 'the dispersion box'} (§12.4.2)")
+    return "; ".join(texts)
 
 
 def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
@@ -216,6 +230,9 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
     ones: against a force commanded by one, the Determined army intercepts like any army;
     and a force `immune` on its first move (RR-I81) can be intercepted only by forces
     commanded by a Determined leader, as ordinary ones.
+
+    To or from a mini-map only a single troop intercepts, from an adjacent area (§12.4.1,
+    §18.7, RR-I92).
 
     Returns the source areas with their troops, and the areas of several troops from which
     only one of them may go (RR-I87: "a single troop … can intercept from a distance of one
@@ -236,7 +253,11 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
         own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
         if not own or (immune and not determined(own)):
             continue
-        if any(state.leader_on(t.id) for t in own) or len(own) == 1:
+        if minimaps.interception_limited(scenario, target, area):
+            sources[area] = own  # to or from a mini-map: one troop only (RR-I92)
+            if len(own) > 1:
+                single.add(area)
+        elif any(state.leader_on(t.id) for t in own) or len(own) == 1:
             sources[area] = own
         elif not immune:
             sources[area] = own
@@ -247,7 +268,7 @@ def _interceptors(state: GameState, scenario: Scenario, power: str, target: str,
                 or enemies_in(state, power, middle):
             continue
         for area in scenario.areas[middle].adjacent:
-            if area == target or area in sources:
+            if area == target or area in sources or minimaps.interception_limited(scenario, target, middle, area):
                 continue
             own = [t for t in state.troops_in(area) if t.power == power and not t.besieged]
             if own and may_intercept_from_afar(own) and (not immune or determined(own)):
@@ -281,7 +302,7 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         defender=battles.side(state, scenario, defender, [t.id for t in enemies], fortress=fort_id),
         terrain=battles.TERRAIN[scenario.areas[there].terrain], rough_pass=scenario.rough(here, there),
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,
-        options=dict(state.options.combat))
+        mini_map=minimaps.on_mini_map(scenario, there), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"field battle in {there}")
     run.judge.say(text, rule="§13.3")
     if result.winner == cm.ATTACKER:
@@ -293,6 +314,9 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         planted = sieges.plant(state, run.judge, power, there)
         if planted:
             text += "; " + planted
+        elif minimaps.on_mini_map(scenario, there):
+            run.judge.say(f"{there} is on a mini-map: the battle won does not give it to {power}, it must be "
+                          f"subjugated (§13.5.7, §18.7)", rule="§13.5.7")
         elif order.control and not sieges.besieged_fortress(state, there, power):
             take_control(state, scenario, run.judge, power, there, "field battle won")
     else:
@@ -362,6 +386,8 @@ def subjugate_area(state: GameState, scenario: Scenario, power: str, area: str, 
                            (cm.Unit(level, kind, int(level[1])),))
         return _subjugation(state, scenario, power, area, troops, defender, opposition, 1, all_moved, run)
     controller = status.controller
+    if controller is not None and minimaps.on_mini_map(scenario, area):
+        return _mini_map_subjugation(state, scenario, power, area, troops, all_moved, run)
     choice = _opposition(state, scenario, power, controller, area, run)
     if choice is None:
         return take_control(state, scenario, run.judge, power, area, "without opposition, §12.5")
@@ -375,6 +401,18 @@ def subjugate_area(state: GameState, scenario: Scenario, power: str, area: str, 
         defender = battles.side(state, scenario, controller, units)
         opposition = cm.OPPOSE_TROOPS
     return _subjugation(state, scenario, power, area, troops, defender, opposition, distance, all_moved, run)
+
+
+def _mini_map_subjugation(state: GameState, scenario: Scenario, power: str, area: str, troops: list[Troop],
+                          all_moved: bool, run: ImpulseRun) -> str:
+    """§13.5.7, §18.7: on a mini-map no troops oppose; the area itself resists, a home area
+    as A3, any other as A2, its controller deciding for it (RR-I91)."""
+    controller = state.areas[area].controller
+    side = battles.side(state, scenario, controller, [])
+    defender = replace(side, player=side.player or _other_player(state, power))
+    run.judge.say(f"{area} is on a mini-map: no troops oppose its subjugation; the area resists as "
+                  f"{minimaps.resistance(scenario, area)} (§13.5.7, §18.7)", rule="§13.5.7")
+    return _subjugation(state, scenario, power, area, troops, defender, cm.OPPOSE_AREA, 1, all_moved, run)
 
 
 def _other_player(state: GameState, power: str) -> str:
@@ -421,8 +459,8 @@ def _subjugation(state: GameState, scenario: Scenario, power: str, area: str, tr
         id=f"subjugation-{area}", type=cm.SUBJUGATION, area=area,
         attacker=battles.side(state, scenario, power, [t.id for t in troops]), defender=defender,
         terrain=battles.TERRAIN[scenario.areas[area].terrain], opposition=opposition, opposed_from=distance,
-        all_moved=all_moved, home_area=area in scenario.powers.get(defender.power, scenario.powers[power]).home_areas
-        if defender.power in scenario.powers else False,
+        all_moved=all_moved, mini_map=minimaps.on_mini_map(scenario, area),
+        home_area=minimaps.home_area(scenario, area),
         options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"subjugation of {area}")
     run.judge.say(text, rule="§13.5")

@@ -53,7 +53,10 @@ def add_cb(state: GameState, holder: str, against: str) -> bool:
 @register(DeclareWar)
 def declare_war(state: GameState, scenario: Scenario, power: str, order: DeclareWar, run: ImpulseRun) -> str:
     """§21.3.3: with a CB, or without one (`NOCB`): then the target receives a morale
-    counter at once and this is the impulse's last action point (RR-I32)."""
+    counter at once and this is the impulse's last action point (RR-I32): "it must be done
+    with the last action point of the impulse", so no action point is generated or used
+    after it — no card is played after it either, and a player who holds cards plays the
+    impulse's card before (RR-I89)."""
     target = order.target
     if target not in scenario.powers:
         raise IllegalOrder(unknown_name("power", target, scenario.power_order))
@@ -70,6 +73,9 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     if not cb and not order.without_cb:
         raise IllegalOrder(f"{power} has no casus belli against {target} (§21.3.2): declare without one with "
                            f"DECLARE WAR {target} NOCB, which gives {target} a morale counter (§21.3.3)")
+    if not cb and run.ledger.held_cards and not run.ledger.played:
+        raise IllegalOrder("a war declared without a casus belli takes the impulse's last action point, and no card "
+                           "may be played after it: play this impulse's card first (§8.2.2, §21.3.3, RR-I89)")
     state.wars.append(War((power, target), cause="declaration"))
     state.casus_belli = [cb_ for cb_ in state.casus_belli if set(cb_) != {power, target}]
     text = f"{power} declares war on {target}" + (" with a casus belli" if cb else " without a casus belli")

@@ -32,6 +32,7 @@ ABILITIES = (TACTICAL, ADMIRAL, DETERMINED, CREATIVE, ORGANIZER)
 
 # -- how a subjugation is opposed (§13.5.2, §13.5.4, §13.5.7) ---------------------
 OPPOSE_TROOPS, OPPOSE_FORTRESS, OPPOSE_REBEL, OPPOSE_INDEPENDENT = "troops", "fortress", "rebel", "independent"
+OPPOSE_AREA = "area"  # a mini-map area resists by itself, A3 or A2 (§13.5.7)
 
 # -- die ids that are not units ----------------------------------------------------
 CONSCRIPT = "CONSCRIPT"  # the Q1 die of §13.1.9

@@ -29,10 +29,10 @@ def die_category(combat: Combat, name: str) -> int:
     """The fixed category of a side's one die (§13.5.4, §13.5.7)."""
     if name == ATTACKER:
         return SUBJUGATOR_CATEGORY
+    if combat.opposition in (OPPOSE_REBEL, OPPOSE_INDEPENDENT) and combat.defender.units:
+        return combat.defender.units[0].category  # its own level, on a mini-map too (RR-I91)
     if combat.mini_map:
         return MINI_MAP_HOME if combat.home_area else MINI_MAP_OTHER
-    if combat.opposition in (OPPOSE_REBEL, OPPOSE_INDEPENDENT):
-        return combat.defender.units[0].category
     return OPPONENT_CATEGORY
 
 
