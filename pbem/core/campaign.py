@@ -2,13 +2,14 @@
 decided by a person or a clock — never something the rules computed. The only
 derivation recorded is a check: `StepResolved` carries the state hash.
 
-Three aggregates live in one store:
+Five aggregates live in one store:
 - `Campaign`: the campaign's log.
 - `DiceVault`: the campaign's dice secret, kept apart so the campaign log can be handed
   to players without it (its sha256 is in `Campaign.Created`).
 - `InboundMail`: one per received mail (id from Message-ID and digest), saved in the same
   transaction as the campaign facts it caused; a second copy of the mail fails to save.
 - `Dispatch` (`pbem.core.dispatch`): the mail a piece of work caused, saved with its facts.
+- `LineDone` (`pbem.core.dispatch`): one line of a GM's mail done, saved with its facts.
 """
 
 from __future__ import annotations

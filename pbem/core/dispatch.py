@@ -70,6 +70,32 @@ def dispatch(cause: str, campaign: str | None, mail: Iterable[OutgoingMail]) -> 
     return Dispatch(cause=cause, campaign=campaign, mail=encode_mail(mail))
 
 
+class LineDone(Aggregate):
+    """One command line of a received mail (a GM's), done: saved with the facts it caused,
+    so the mail handled again (after a kill between two lines, or submitted twice) skips it
+    and answers it with the same `reply`, its announcements kept under `cause`. Out of the
+    campaign's log because a reply may tell a new SIGNON token."""
+
+    @staticmethod
+    def create_id(mail_id: UUID | str, number: int, **_: Any) -> UUID:
+        return uuid5(NAMESPACE_URL, f"pbem:line-done:{mail_id}:{number}")
+
+    class Written(Aggregate.Created):
+        mail_id: str
+        number: int
+        reply: str
+        before: int
+        cause: str
+
+    @event(Written)
+    def __init__(self, mail_id: str, number: int, reply: str, before: int, cause: str):
+        self.mail_id = mail_id
+        self.number = number
+        self.reply = reply
+        self.before = before
+        self.cause = cause
+
+
 def pending_dispatches(store: Any, after: int, limit: int = 100) -> tuple[list[OutgoingMail], int]:
     """The mail of the dispatches committed after notification `after` (at most `limit`
     of them), and the notification to continue from."""

@@ -20,6 +20,7 @@ from typing import Any
 from eventsourcing.domain import DomainEvent
 
 from pbem.core.campaign import Campaign, DiceVault
+from pbem.core.dispatch import LineDone, work_cause
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import RulingError
 from pbem.core.service import CampaignService, CommandError, Outcome, token_hash
@@ -74,6 +75,9 @@ class Preview:
 class GameMaster:
     def __init__(self, service: CampaignService):
         self.service = service
+        #: The line of a GM's mail being carried out — (mail id, line number, reply) — recorded
+        #: done with the facts it causes, so the mail handled again does not do it again.
+        self.doing: tuple[str, int, str] | None = None
 
     # -- helpers ------------------------------------------------------------
     def _command(self, name: str, announce: str, apply: Callable[[CampaignSession], str | None]) -> Outcome:
@@ -83,11 +87,18 @@ class GameMaster:
         the daemon wrote to it meanwhile."""
         def work() -> Outcome:
             with self.service.session(name) as session:
+                self._mark_done(session)
                 words = apply(session) or announce
                 if words:
                     session.outcome.mail.extend(self._announce(session.projection, words, session.before))
             return session.outcome
         return self.service.retrying(name, work)
+
+    def _mark_done(self, session: CampaignSession) -> None:
+        if self.doing is not None:
+            mail_id, number, reply = self.doing
+            session.saved_with.append(LineDone(mail_id=mail_id, number=number, reply=reply, before=session.before,
+                                               cause=work_cause(session.name, session.before)))
 
     def _announce(self, projection: CampaignProjection, text: str, version: int) -> list:
         renderer = self.service.renderer
@@ -210,13 +221,11 @@ class GameMaster:
         imported, a replayed example); recorded as forced, so every report shows it."""
         if not values:
             raise CommandError("give at least one die result")
-        outcome = self.service.retrying(name, lambda: self.service.force_dice(name, purpose, values, reason))
-        projection = self.service.live(name)
+        def apply(session: CampaignSession) -> None:
+            session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
         # The values are not announced: some dice (a deal's) would reveal hidden hands. Each
         # roll shows as forced wherever the rules let a player see it.
-        outcome.mail.extend(self._announce(projection, f"The GM sets the next {len(values)} {purpose} "
-                                                       f"dice: {reason}.", projection.data.version))
-        return outcome
+        return self._command(name, f"The GM sets the next {len(values)} {purpose} dice: {reason}.", apply)
 
     def reveal(self, name: str, reason: str) -> Outcome:
         def apply(session: CampaignSession) -> None:
@@ -248,6 +257,7 @@ class GameMaster:
         service.store.save(campaign)
         service.forget(name)
         with service.session(name) as session:
+            self._mark_done(session)
             session.report_everyone_since = version
             session.outcome.mail.extend(self._announce(session.projection, f"The campaign is rolled back to just "
                                                                            f"after step {step}: {reason}. Orders sent "
@@ -377,32 +387,41 @@ def _reason(words: list[str], default: str) -> str:
 
 def execute_line(master: GameMaster, name: str, line: str) -> tuple[str, Outcome]:
     """One `GM <verb> …` line from the GM's mail; the reply says what was done."""
+    reply, run = read_line(master, name, line)
+    return reply, run()
+
+
+def read_line(master: GameMaster, name: str, line: str) -> tuple[str, Callable[[], Outcome]]:
+    """One `GM <verb> …` line read: the reply it gets once done, and the work that does it
+    (a token it tells is minted here, so the reply is known before the work is saved)."""
     words = line.split()[1:]
     if not words:
         raise CommandError("a GM line names a command: PAUSE, RESUME, EXTEND, PROCESS, REPLACE, OBSERVER, "
                            "RULING, ROLLBACK, REPROCESS, DICE, REVEAL")
     verb, rest = words[0].upper(), words[1:]
     if verb == "PAUSE":
-        return "paused", master.pause(name, _reason(rest, "paused by the GM"))
+        return "paused", lambda: master.pause(name, _reason(rest, "paused by the GM"))
     if verb == "RESUME":
-        return "resumed", master.resume(name, _reason(rest, "resumed by the GM"))
+        return "resumed", lambda: master.resume(name, _reason(rest, "resumed by the GM"))
     if verb == "EXTEND":
         if not rest or not rest[0].lstrip("+-").isdigit():
             raise CommandError("GM EXTEND <hours> <reason> (negative hours shorten the deadline)")
-        return f"deadline moved by {int(rest[0])} hours", master.extend(name, int(rest[0]), _reason(rest[1:], "GM"))
+        return (f"deadline moved by {int(rest[0])} hours",
+                lambda: master.extend(name, int(rest[0]), _reason(rest[1:], "GM")))
     if verb == "PROCESS":
-        return "processed", master.process(name, _reason(rest, "processed by the GM"))
+        return "processed", lambda: master.process(name, _reason(rest, "processed by the GM"))
     if verb == "REPLACE":
         if len(rest) < 2 or "@" not in rest[1]:
             raise CommandError("GM REPLACE <player> <new address> [<new name>]")
-        token, outcome = master.replace(name, rest[0], rest[1], new_name=" ".join(rest[2:]) or None,
-                                        reason="replaced by the GM")
-        return f"{rest[0]} now signs on with token {token}", outcome
+        token = secrets_module.token_urlsafe(8)
+        return f"{rest[0]} now signs on with token {token}", lambda: master.replace(
+            name, rest[0], rest[1], new_name=" ".join(rest[2:]) or None, token=token, reason="replaced by the GM")[1]
     if verb == "OBSERVER":
         if len(rest) != 2 or "@" not in rest[1]:
             raise CommandError("GM OBSERVER <id> <address>")
-        token, outcome = master.observer(name, rest[0], rest[1])
-        return f"observer {rest[0]} signs on with token {token}", outcome
+        token = secrets_module.token_urlsafe(8)
+        return (f"observer {rest[0]} signs on with token {token}",
+                lambda: master.observer(name, rest[0], rest[1], token=token)[1])
     if verb == "RULING":
         if not rest:
             raise CommandError("GM RULING <kind> <name=value …> -- <reason>")
@@ -414,19 +433,20 @@ def execute_line(master: GameMaster, name: str, line: str) -> tuple[str, Outcome
             if not sep:
                 raise CommandError(f"ruling arguments are name=value, not {pair!r}")
             args[key] = value
-        return f"ruling {kind} applied", master.ruling(name, kind, args, reason.strip() or "GM ruling")
+        return f"ruling {kind} applied", lambda: master.ruling(name, kind, args, reason.strip() or "GM ruling")
     if verb == "ROLLBACK":
         if not rest:
             raise CommandError("GM ROLLBACK <step> <reason>")
-        return f"rolled back to after {rest[0]}", master.rollback(name, rest[0], _reason(rest[1:], "GM rollback"))
+        return (f"rolled back to after {rest[0]}",
+                lambda: master.rollback(name, rest[0], _reason(rest[1:], "GM rollback")))
     if verb == "REPROCESS":
         if not rest:
             raise CommandError("GM REPROCESS <step> [RELEASE] <reason>: without RELEASE you get the preview")
         release = len(rest) > 1 and rest[1].upper() == "RELEASE"
         reason = _reason(rest[2:] if release else rest[1:], "GM rerun")
         if not release:
-            return "preview:\n" + "\n".join(master.preview(name, rest[0]).lines()), Outcome(name)
-        return f"rerun after {rest[0]} released", master.reprocess(name, rest[0], reason)
+            return "preview:\n" + "\n".join(master.preview(name, rest[0]).lines()), lambda: Outcome(name)
+        return f"rerun after {rest[0]} released", lambda: master.reprocess(name, rest[0], reason)
     if verb == "DICE":
         head, _, reason = " ".join(rest).partition("--")
         words = head.split()
@@ -434,8 +454,8 @@ def execute_line(master: GameMaster, name: str, line: str) -> tuple[str, Outcome
             raise CommandError("GM DICE <purpose> <result> [<result> …] -- <reason>")
         values = [int(w) for w in words[1:]]
         return (f"next {words[0]} dice: {' '.join(words[1:])}",
-                master.force_dice(name, words[0], values, reason.strip() or "set by the GM"))
+                lambda: master.force_dice(name, words[0], values, reason.strip() or "set by the GM"))
     if verb == "REVEAL":
-        return "dice secret revealed", master.reveal(name, _reason(rest, "revealed by the GM"))
+        return "dice secret revealed", lambda: master.reveal(name, _reason(rest, "revealed by the GM"))
     raise CommandError(f"unknown GM command {verb!r}")
 

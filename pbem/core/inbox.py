@@ -14,8 +14,8 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from pbem.core.campaign import Campaign, InboundMail
-from pbem.core.dispatch import Dispatch, dispatch, mail_cause
-from pbem.core.gm import GameMaster
+from pbem.core.dispatch import Dispatch, LineDone, dispatch, mail_cause
+from pbem.core.gm import GameMaster, read_line
 from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
@@ -149,7 +149,7 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
     try:
         if parts.gm and role == "gm":
             outcome = gm_mail(service, name, player, parts, envelope.message_id,
-                              lambda versions: inbound(f"orders of {player}", versions))
+                              lambda versions: inbound(f"orders of {player}", versions), mail_uuid)
         else:
             outcome = service.submit(name, player, text, mail_id=str(mail_uuid), in_reply_to=envelope.message_id,
                                      inbound=lambda versions: inbound(f"orders of {player}", versions), split=parts,
@@ -174,6 +174,22 @@ def refusal_mail(service: CampaignService, envelope: Envelope, reason: str, mail
                             text=reason + "\n")
     return service.renderer.refusal(envelope.sender, reply_subject(envelope.subject), reason,
                                  key=f"refusal:{mail_uuid}", in_reply_to=envelope.message_id)
+
+def _line_done(service: CampaignService, mail_id: UUID | None, number: int) -> LineDone | None:
+    if mail_id is None:
+        return None
+    try:
+        return service.store.repository.get(LineDone.create_id(mail_id, number))
+    except AggregateNotFoundError:
+        return None
+
+
+def _stored_mail(service: CampaignService, cause: str) -> list[OutgoingMail]:
+    try:
+        return service.store.repository.get(Dispatch.create_id(cause)).outgoing
+    except AggregateNotFoundError:  # the line caused no mail
+        return []
+
 
 def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelope) -> MailOutcome:
     """The replies a recorded mail caused: as they were saved with its facts (`Dispatch`),
@@ -207,15 +223,25 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
     return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail))
 
 def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, in_reply_to: str | None,
-             inbound: Callable[[list[int]], InboundMail] | None) -> Outcome:
-    """Carry out the GM commands of a mail from the GM, each a fact of its own."""
-    master = GameMaster(service)
+             inbound: Callable[[list[int]], InboundMail] | None, mail_id: UUID | None = None) -> Outcome:
+    """Carry out the GM commands of a mail from the GM, each a fact of its own. Each line
+    done is recorded with its facts (`LineDone`): the mail handled again after a kill
+    between two lines skips those and answers them as before."""
     outcome = Outcome(name)
     lines = []
-    before = service.campaign(name).version
+    done_before = {number: _line_done(service, mail_id, number) for number, _ in parts.gm}
+    done_before = {number: done for number, done in done_before.items() if done is not None}
+    before = min((done.before for done in done_before.values()), default=service.campaign(name).version)
     for number, line in parts.gm:
+        if number in done_before:
+            lines.append(f"line {number}: {line}\n  done: {done_before[number].reply}")
+            outcome.mail.extend(_stored_mail(service, done_before[number].cause))
+            continue
+        master = GameMaster(service)
         try:
-            reply, done = master.execute(name, line)
+            reply, run = read_line(master, name, line)
+            master.doing = (str(mail_id), number, reply) if mail_id is not None else None
+            done = run()
         except (CommandError, ValueError) as error:
             lines.append(f"line {number}: {line}\n  refused: {error}")
             continue

@@ -356,6 +356,7 @@ class CampaignService:
             cause = mail_cause(others[0].id)
         if cause is not None and session.outcome.mail:
             others.append(dispatch(cause, campaign.name, session.outcome.mail))
+        others.extend(session.saved_with)
         if session.changed or others:
             self.store.save(campaign, *others)
         self._open_campaigns[campaign.name] = (campaign, projection)

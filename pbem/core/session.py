@@ -43,6 +43,8 @@ class CampaignSession:
         self.reply: tuple[str, str | None] | None = None
         #: Where a copy of the receipt goes (the mail came from another address than the player's).
         self.receipt_copy_to: str | None = None
+        #: Other records saved in the same transaction (a GM mail's line, done).
+        self.saved_with: list[Any] = []
 
     @property
     def name(self) -> str:

@@ -51,6 +51,8 @@ LETTERS = "letters"
 PLAYERS = [PlayerSpec(id="fra", address="fra@pbem.test", token="s3cret"),
            PlayerSpec(id="hug", address="hug@pbem.test", token="t0ken"),
            PlayerSpec(id="eng", address="eng@pbem.test", token="r0se")]
+#: The letters campaign's GM, whose mails carry several commands (each its own commit).
+UMPIRE = PlayerSpec(id="gm", address="umpire@pbem.test", token="gavel", role="gm")
 #: The letters campaign never reaches a deadline; the clock campaigns one an hour, without
 #: reminders (whether one is due depends on when the clock looks, which a kill changes).
 SETTINGS = {LETTERS: {"press": "open", "deadline_hours": 10_000},
@@ -59,18 +61,29 @@ SETTINGS = {LETTERS: {"press": "open", "deadline_hours": 10_000},
 
 def player_mail(n: int) -> bytes:
     """Mail `n` of the run: bids, a standing policy, press and EXPLAIN in turn, so every
-    section of a receipt and every kind of reply is exercised."""
-    player = PLAYERS[n % 3]
-    lines = [f"SIGNON {player.id} {LETTERS} {player.token}", f"BID {n % 4}"]
+    section of a receipt and every kind of reply is exercised; one in ten is the GM's, three
+    commands a kill can fall between (their announcements must go out once, unchanged)."""
+    player = PLAYERS[n % 3] if n % 10 != 9 else UMPIRE
+    lines = [f"SIGNON {player.id} {LETTERS} {player.token}"]
+    if player is UMPIRE:
+        lines += [f"GM EXTEND 1 letter {n}", f"GM PAUSE letter {n}", f"GM RESUME letter {n}"]
+    else:
+        lines += orders(n)
+    body = "\r\n".join([*lines, "SIGNOFF", ""])
+    return (f"From: <{player.address}>\r\nTo: {GM}\r\nSubject: orders {n}\r\nMessage-ID: <rel-{n}@players.test>\r\n"
+            f"Date: Mon, 1 Mar 2027 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}").encode()
+
+
+def orders(n: int) -> list[str]:
+    """A player's orders in mail `n`."""
+    lines = [f"BID {n % 4}"]
     if n % 5 == 0:
         lines.append("POLICY disband DO KEEP")
     if n % 7 == 0:
         lines += ["PRESS TO ALL", f"Letter number {n}.", "ENDPRESS"]
     if n % 11 == 0:
         lines.append("EXPLAIN auction")
-    body = "\r\n".join([*lines, "SIGNOFF", ""])
-    return (f"From: <{player.address}>\r\nTo: {GM}\r\nSubject: orders {n}\r\nMessage-ID: <rel-{n}@players.test>\r\n"
-            f"Date: Mon, 1 Mar 2027 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}").encode()
+    return lines
 
 
 def fixed_clock() -> datetime:
@@ -98,7 +111,8 @@ def create_campaigns(home: Path, clocks: int) -> dict[str, bytes]:
     scenario = load_data_file(EXAMPLES / "ratio-regis" / "scenario.toml")
     sent: dict[str, bytes] = {}
     for name in [LETTERS, *(f"clock-{n}" for n in range(1, clocks + 1))]:
-        _, outcome = service.create(name, "ratio-regis", scenario, PLAYERS, secret=bytes(32),
+        players = [*PLAYERS, UMPIRE] if name == LETTERS else PLAYERS
+        _, outcome = service.create(name, "ratio-regis", scenario, players, secret=bytes(32),
                                     settings=SETTINGS[LETTERS if name == LETTERS else "clock"])
         sent.update((m.key, normalised(compose(m, from_address=GM, date=START))) for m in outcome.mail)
     service.store.close()
@@ -255,6 +269,7 @@ def figures(home: Path, capture: SmtpCapture, reference: dict[str, bytes], hashe
         "recorded_once": sum(1 for count in recorded.values() if count == 1),
         "recorded_twice": sum(1 for count in recorded.values() if count > 1),
         "replies_expected": len(reference),
+        "gm_announcements": sum(key.startswith("gm:") for key in reference),
         "lost": len(set(reference) - set(copies)),
         "duplicated": sum(count - 1 for count in copies.values()),
         "unexpected": len(set(copies) - set(reference)),
