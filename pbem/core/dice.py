@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
+
+import msgspec
 
 _SPAN = 1 << 64
 
@@ -39,9 +40,9 @@ def draw_below(secret: bytes, stream_key: str, bound: int) -> int:
         attempt += 1
 
 
-@dataclass(frozen=True)
-class Roll:
-    """One logged draw: what it was for, which rule asked, and what came out."""
+class Roll(msgspec.Struct, frozen=True):
+    """One logged draw: what it was for, which rule asked, and what came out (a struct:
+    a replay makes one for every card shuffled, and a frozen dataclass is slow to build)."""
 
     key: str
     purpose: str

@@ -18,7 +18,7 @@ import msgspec
 from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord
 from pbem.core.canonical import sha256_hex
 from pbem.core.decisions import kinds_of
-from pbem.core.engine import Answer, ChronicleEntry, Request, StepContext, StepResult, run_step
+from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
 from pbem.core.settings import CampaignSettings
 from pbem.core.view import GameView, read_view
@@ -157,6 +157,7 @@ class CampaignProjection:
         self._run: tuple[StepResult, Any] | None = None
         self._pristine: Any | None = None
         self._run_valid = False
+        self._policy_cache: dict[int, tuple[PolicyRecord, Policy]] = {}
 
     @property
     def engine_version(self) -> str:
@@ -431,7 +432,7 @@ class CampaignProjection:
                 step=step.key,
                 secret=self.secret,
                 answers={k: Answer(v.value, v.source) for k, v in self.data.inputs.items()},
-                policies=[p.policy() for p in self.data.policies + self.data.conditional],
+                policies=self._policies(),
                 answer_policy=kinds_of(self.ruleset).answer_policy,
                 by_default={p: ("dropped after missed deadlines" if p in self.data.dropped else "in civil disorder")
                             for p in self.data.civil_disorder + self.data.dropped},
@@ -442,6 +443,19 @@ class CampaignProjection:
             self._run = (run_step(step.procedure, state, ctx), state)
         self._run_valid = True
         return self._run
+
+    def _policies(self) -> list[Policy]:
+        """The standing policies and the step's conditional lines as the engine reads them,
+        each built once from its record (a replay runs a step for every step resolved; the
+        record is kept with it, so an id is never reused while it is cached)."""
+        cached, self._policy_cache = self._policy_cache, {}
+        policies = []
+        for record in self.data.policies + self.data.conditional:
+            hit = cached.get(id(record))
+            policy = hit[1] if hit is not None and hit[0] is record else record.policy()
+            self._policy_cache[id(record)] = (record, policy)
+            policies.append(policy)
+        return policies
 
     # -- what the players see ---------------------------------------------
     @property

@@ -9,7 +9,7 @@ written; an illegal line refuses the whole script and nothing executes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -94,11 +94,12 @@ class Ledger:
 
     def copy(self) -> Ledger:
         """A copy to restore if the next line turns out illegal (cheaper than deepcopy)."""
-        return replace(self, intrinsic=set(self.intrinsic),
-                       card_points={power: list(entry) for power, entry in self.card_points.items()},
-                       at_war_moves=set(self.at_war_moves), home_moves=set(self.home_moves),
-                       played=list(self.played), acted=set(self.acted), pirated=set(self.pirated),
-                       tactical_leaders=set(self.tactical_leaders))
+        return Ledger(held_cards=self.held_cards, intrinsic=set(self.intrinsic),
+                      card_points={power: list(entry) for power, entry in self.card_points.items()},
+                      extra_used=self.extra_used, at_war_moves=set(self.at_war_moves),
+                      home_moves=set(self.home_moves), stage=self.stage, played=list(self.played), done=self.done,
+                      acted=set(self.acted), pirated=set(self.pirated),
+                      tactical_leaders=set(self.tactical_leaders), closed=self.closed)
 
 
 @dataclass
