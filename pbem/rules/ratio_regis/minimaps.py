@@ -23,6 +23,7 @@ MAIN_MAP = "main"
 
 
 def on_mini_map(scenario: Scenario, area: str) -> bool:
+    """§18.7: the area is drawn on a mini-map (its `map` is not "main")."""
     return scenario.areas[area].map != MAIN_MAP
 
 
