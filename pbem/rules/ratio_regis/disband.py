@@ -12,7 +12,6 @@ extraordinary leaders too (§17.3.3), every power with a player and units is ask
 
 from __future__ import annotations
 
-
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.orders import Reaction

@@ -57,6 +57,9 @@ def apply(state: GameState, scenario: Scenario, ctx: DecisionPort, power: str, a
 
 
 def _degrade(state: GameState, power: str, unit: str) -> None:
+    """§23.1.2, RR-I86: a veteran troop turns to its regular side; a 3-4 troop becomes a
+    2-3 one and a Q3 squadron a Q2 one, the higher counter going back to the pool for the
+    lower one taken from it."""
     troop = state.troop(unit)
     if troop is not None:
         if troop.veteran:

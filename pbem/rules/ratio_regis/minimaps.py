@@ -16,13 +16,14 @@ their data say `map = "main"`.) What the mini-maps change:
 
 from __future__ import annotations
 
+from pbem.rules.ratio_regis.combat.subjugation import MINI_MAP_HOME, MINI_MAP_OTHER
 from pbem.rules.ratio_regis.scenario import Scenario
 
 MAIN_MAP = "main"
-HOME_RESISTANCE, OTHER_RESISTANCE = "A3", "A2"  # §13.5.7
 
 
 def on_mini_map(scenario: Scenario, area: str) -> bool:
+    """§18.7: the area is drawn on a mini-map (its `map` is not "main")."""
     return scenario.areas[area].map != MAIN_MAP
 
 
@@ -34,7 +35,7 @@ def home_area(scenario: Scenario, area: str) -> bool:
 
 def resistance(scenario: Scenario, area: str) -> str:
     """§13.5.7: "Home areas count as A3, and the rest as A2"."""
-    return HOME_RESISTANCE if home_area(scenario, area) else OTHER_RESISTANCE
+    return f"A{MINI_MAP_HOME if home_area(scenario, area) else MINI_MAP_OTHER}"
 
 
 def interception_limited(scenario: Scenario, *areas: str) -> bool:

@@ -5,7 +5,6 @@ happens to wars at turn end."""
 
 from __future__ import annotations
 
-
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register

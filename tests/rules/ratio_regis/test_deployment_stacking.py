@@ -44,7 +44,6 @@ def test_at_the_limit_without_an_organizer_is_fine():
     assert _problems(extra_troops=1, organizer=False) == []
 
 
-
 def test_an_extraordinary_leader_of_another_ability_gives_nothing():
     assert _problems(extra_troops=2, organizer=True, leader="L3") == [
         "deployment: 5 troops of FRA in Tours exceed its stacking limit 4 (§15.1, §15.1.1)"]

@@ -3,9 +3,11 @@ actions and turn end (§7.1.1, §8, §9, §10.2)."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from conftest import CATHOLICS, Game, ordered_deal, three_player_game
 from pbem.core.decisions import kinds_of
-from pbem.rules.ratio_regis.impulse import run_script
+from pbem.rules.ratio_regis.impulse import Ledger, run_script
 from pbem.rules.ratio_regis.state import encode_state
 
 
@@ -281,3 +283,22 @@ def test_an_illegal_line_leaves_the_probed_copy_as_the_lines_before_it_made_it()
     assert [line.accepted for line in with_fault.lines] == [True, True, False, True]
     assert "stacking limit" in with_fault.lines[2].reason
     assert encode_state(with_fault.state) == encode_state(without.state)
+
+
+def test_a_ledger_copy_keeps_every_field_and_shares_nothing_mutable():
+    """`Ledger.copy` names its fields one by one (cheaper than `dataclasses.replace`): a
+    field added to the ledger and forgotten there would silently fall back to its default
+    when a refused line is undone."""
+    ledger = Ledger(held_cards=True, intrinsic={"FRA"}, card_points={"FRA": [3, 2]}, extra_used=True,
+                    at_war_moves={"T1"}, home_moves={"T2"}, stage="end", played=[3], done=True, acted={"T3"},
+                    pirated={"S1"}, tactical_leaders={"L1"}, closed=True)
+    defaults = Ledger(held_cards=False)
+    assert all(getattr(ledger, f.name) != getattr(defaults, f.name) for f in fields(Ledger))
+    copy = ledger.copy()
+    assert copy == ledger
+    for f in fields(Ledger):
+        value = getattr(ledger, f.name)
+        if isinstance(value, set | list | dict):
+            assert getattr(copy, f.name) is not value, f.name
+    copy.card_points["FRA"][1] = 0
+    assert ledger.card_points["FRA"] == [3, 2]
