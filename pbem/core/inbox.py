@@ -103,9 +103,10 @@ def _handle_once(service: CampaignService, envelope: Envelope) -> MailOutcome:
                        replies=tuple(reply for o in outcomes for reply in o.replies))
 
 
-def _recorded(service: CampaignService, mail_uuid: UUID) -> InboundMail | None:
+def _recorded(service: CampaignService, record_id: UUID) -> Any | None:
+    """The stored record (a received mail, a line done, a dispatch) of that id, if any."""
     try:
-        return service.store.repository.get(mail_uuid)
+        return service.store.repository.get(record_id)
     except AggregateNotFoundError:
         return None
 
@@ -176,28 +177,18 @@ def refusal_mail(service: CampaignService, envelope: Envelope, reason: str, mail
                                  key=f"refusal:{mail_uuid}", in_reply_to=envelope.message_id)
 
 def _line_done(service: CampaignService, mail_id: UUID | None, number: int) -> LineDone | None:
-    if mail_id is None:
-        return None
-    try:
-        return service.store.repository.get(LineDone.create_id(mail_id, number))
-    except AggregateNotFoundError:
-        return None
+    return None if mail_id is None else _recorded(service, LineDone.create_id(mail_id, number))
 
 
 def _stored_mail(service: CampaignService, cause: str) -> list[OutgoingMail]:
-    try:
-        return service.store.repository.get(Dispatch.create_id(cause)).outgoing
-    except AggregateNotFoundError:  # the line caused no mail
-        return []
+    stored = _recorded(service, Dispatch.create_id(cause))
+    return [] if stored is None else stored.outgoing  # None: the line caused no mail
 
 
 def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelope) -> MailOutcome:
     """The replies a recorded mail caused: as they were saved with its facts (`Dispatch`),
     or, for a refusal and a mail recorded before pbem kept them, derived again from the log."""
-    try:
-        stored = service.store.repository.get(Dispatch.create_id(mail_cause(inbound.id)))
-    except AggregateNotFoundError:
-        stored = None
+    stored = _recorded(service, Dispatch.create_id(mail_cause(inbound.id)))
     if stored is not None:
         return MailOutcome(duplicate=True, campaign=inbound.campaign, replies=tuple(stored.outgoing))
     if inbound.outcome.startswith("refused: ") or not inbound.campaign_versions:
