@@ -68,10 +68,9 @@ def _recorded_again(service: CampaignService, mail_uuid: UUID, name: str | None,
                     envelope: Envelope) -> MailOutcome:
     """After a refused save: the mail was recorded meanwhile (answer it as recorded), or
     the campaign changed (`CampaignConflict`: read the mail again)."""
-    try:
-        existing = service.store.repository.get(mail_uuid)
-    except AggregateNotFoundError:
-        raise CampaignConflict(name or "") from None
+    existing = _recorded(service, mail_uuid)
+    if existing is None:
+        raise CampaignConflict(name or "")
     return replay_mail(service, existing, envelope)
 
 
