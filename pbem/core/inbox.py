@@ -212,6 +212,7 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
                             (f"receipt:{name}:{inbound.id}", envelope.message_id))
     return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail))
 
+
 def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, in_reply_to: str | None,
              inbound: Callable[[list[int]], InboundMail] | None, mail_id: UUID | None = None) -> Outcome:
     """Carry out the GM commands of a mail from the GM, each a fact of its own. Each line
@@ -219,8 +220,8 @@ def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, 
     between two lines skips those and answers them as before."""
     outcome = Outcome(name)
     lines = []
-    done_before = {number: _line_done(service, mail_id, number) for number, _ in parts.gm}
-    done_before = {number: done for number, done in done_before.items() if done is not None}
+    done_before = {number: done for number, _ in parts.gm
+                   if (done := _line_done(service, mail_id, number)) is not None}
     before = min((done.before for done in done_before.values()), default=service.campaign(name).version)
     for number, line in parts.gm:
         if number in done_before:
