@@ -181,7 +181,29 @@ class StepResult:
         return [u for u in self.used if not u.recorded]
 
 
-class StepContext:
+class KeyedRequests:
+    """Requests built with stable keys (`<step>/<purpose>#<n>`), the same for the live step
+    (`StepContext`) and the dry run (`probe.Probe`): both set `step` and `_counters`."""
+
+    step: str
+    _counters: dict[str, int]
+
+    def _next_key(self, namespace: str, purpose: str) -> str:
+        counter_key = f"{namespace}:{purpose}"
+        n = self._counters.get(counter_key, 0) + 1
+        self._counters[counter_key] = n
+        return f"{self.step}/{purpose}#{n}"
+
+    def request(self, *, kind: str, player: str, prompt: str, default: Any, purpose: str | None = None,
+                power: str | None = None, options: Iterable[str] = (), context: Mapping[str, Any] | None = None,
+                sealed: bool = False, rule: str = "") -> Request:
+        """Build a request with the next stable key for its purpose (not yet asked)."""
+        key = self._next_key("decide", purpose or kind)
+        return Request(key=key, kind=kind, player=player, prompt=prompt, default=default, power=power,
+                       options=tuple(options), context=dict(context or {}), sealed=sealed, rule=rule)
+
+
+class StepContext(KeyedRequests):
     """What a rules procedure may use while it runs one step: the live `DecisionPort`."""
 
     def __init__(
@@ -215,22 +237,7 @@ class StepContext:
         self._chronicle: list[ChronicleEntry] = []
         self._pending_rolls: list[Roll] = []
 
-    # -- keys -------------------------------------------------------------
-    def _next_key(self, namespace: str, purpose: str) -> str:
-        counter_key = f"{namespace}:{purpose}"
-        n = self._counters.get(counter_key, 0) + 1
-        self._counters[counter_key] = n
-        return f"{self.step}/{purpose}#{n}"
-
     # -- decisions --------------------------------------------------------
-    def request(self, *, kind: str, player: str, prompt: str, default: Any, purpose: str | None = None,
-                power: str | None = None, options: Iterable[str] = (), context: Mapping[str, Any] | None = None,
-                sealed: bool = False, rule: str = "") -> Request:
-        """Build a request with the next stable key for its purpose (not yet asked)."""
-        key = self._next_key("decide", purpose or kind)
-        return Request(key=key, kind=kind, player=player, prompt=prompt, default=default, power=power,
-                       options=tuple(options), context=dict(context or {}), sealed=sealed, rule=rule)
-
     def decide(self, request: Request) -> Any:
         """The answer to one request; suspends the step if there is none yet."""
         return self.decide_all([request])[0]

@@ -68,10 +68,9 @@ def _recorded_again(service: CampaignService, mail_uuid: UUID, name: str | None,
                     envelope: Envelope) -> MailOutcome:
     """After a refused save: the mail was recorded meanwhile (answer it as recorded), or
     the campaign changed (`CampaignConflict`: read the mail again)."""
-    try:
-        existing = service.store.repository.get(mail_uuid)
-    except AggregateNotFoundError:
-        raise CampaignConflict(name or "") from None
+    existing = _recorded(service, mail_uuid)
+    if existing is None:
+        raise CampaignConflict(name or "")
     return replay_mail(service, existing, envelope)
 
 
@@ -103,9 +102,10 @@ def _handle_once(service: CampaignService, envelope: Envelope) -> MailOutcome:
                        replies=tuple(reply for o in outcomes for reply in o.replies))
 
 
-def _recorded(service: CampaignService, mail_uuid: UUID) -> InboundMail | None:
+def _recorded(service: CampaignService, record_id: UUID) -> Any | None:
+    """The stored record (a received mail, a line done, a dispatch) of that id, if any."""
     try:
-        return service.store.repository.get(mail_uuid)
+        return service.store.repository.get(record_id)
     except AggregateNotFoundError:
         return None
 
@@ -176,28 +176,18 @@ def refusal_mail(service: CampaignService, envelope: Envelope, reason: str, mail
                                  key=f"refusal:{mail_uuid}", in_reply_to=envelope.message_id)
 
 def _line_done(service: CampaignService, mail_id: UUID | None, number: int) -> LineDone | None:
-    if mail_id is None:
-        return None
-    try:
-        return service.store.repository.get(LineDone.create_id(mail_id, number))
-    except AggregateNotFoundError:
-        return None
+    return None if mail_id is None else _recorded(service, LineDone.create_id(mail_id, number))
 
 
 def _stored_mail(service: CampaignService, cause: str) -> list[OutgoingMail]:
-    try:
-        return service.store.repository.get(Dispatch.create_id(cause)).outgoing
-    except AggregateNotFoundError:  # the line caused no mail
-        return []
+    stored = _recorded(service, Dispatch.create_id(cause))
+    return [] if stored is None else stored.outgoing  # None: the line caused no mail
 
 
 def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelope) -> MailOutcome:
     """The replies a recorded mail caused: as they were saved with its facts (`Dispatch`),
     or, for a refusal and a mail recorded before pbem kept them, derived again from the log."""
-    try:
-        stored = service.store.repository.get(Dispatch.create_id(mail_cause(inbound.id)))
-    except AggregateNotFoundError:
-        stored = None
+    stored = _recorded(service, Dispatch.create_id(mail_cause(inbound.id)))
     if stored is not None:
         return MailOutcome(duplicate=True, campaign=inbound.campaign, replies=tuple(stored.outgoing))
     if inbound.outcome.startswith("refused: ") or not inbound.campaign_versions:
@@ -222,6 +212,7 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
                             (f"receipt:{name}:{inbound.id}", envelope.message_id))
     return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail))
 
+
 def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, in_reply_to: str | None,
              inbound: Callable[[list[int]], InboundMail] | None, mail_id: UUID | None = None) -> Outcome:
     """Carry out the GM commands of a mail from the GM, each a fact of its own. Each line
@@ -229,8 +220,8 @@ def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, 
     between two lines skips those and answers them as before."""
     outcome = Outcome(name)
     lines = []
-    done_before = {number: _line_done(service, mail_id, number) for number, _ in parts.gm}
-    done_before = {number: done for number, done in done_before.items() if done is not None}
+    done_before = {number: done for number, _ in parts.gm
+                   if (done := _line_done(service, mail_id, number)) is not None}
     before = min((done.before for done in done_before.values()), default=service.campaign(name).version)
     for number, line in parts.gm:
         if number in done_before:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from pbem.core.engine import ALL, Request, Seat
+from pbem.core.engine import ALL, KeyedRequests, Request, Seat
 
 T = TypeVar("T")
 
@@ -21,7 +21,7 @@ class NeedsInput(Exception):
     the step reaches it."""
 
 
-class Probe:
+class Probe(KeyedRequests):
     """A `DecisionPort` with no step running: requests are built as the live step builds
     them, but any decision or die stops the run (`NeedsInput`), and nothing is said."""
 
@@ -32,15 +32,6 @@ class Probe:
         self.scenario = scenario
         self.seats = dict(seats or {})
         self._counters: dict[str, int] = {}
-
-    def request(self, *, kind: str, player: str, prompt: str, default: Any, purpose: str | None = None,
-                power: str | None = None, options: Iterable[str] = (), context: Mapping[str, Any] | None = None,
-                sealed: bool = False, rule: str = "") -> Request:
-        name = purpose or kind
-        self._counters[name] = self._counters.get(name, 0) + 1
-        return Request(key=f"{self.step}/{name}#{self._counters[name]}", kind=kind, player=player, prompt=prompt,
-                       default=default, power=power, options=tuple(options), context=dict(context or {}),
-                       sealed=sealed, rule=rule)
 
     def decide(self, request: Request) -> Any:
         raise NeedsInput(request.key)
