@@ -124,4 +124,3 @@ def test_the_probe_builds_requests_like_the_live_step_and_stops_at_the_first_dec
                 lambda: probe.draw_index("tie", 3), lambda: probe.shuffle("deck", [1, 2])):
         with pytest.raises(NeedsInput):
             ask()
-    assert probe.interrupts == 0
