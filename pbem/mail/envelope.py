@@ -146,9 +146,8 @@ def _is_flowed(part: Message) -> bool:
 
 
 def _plain_text(part: Message) -> str:
+    """A text/plain part's text, format=flowed undone."""
     text = _decoded_text(part)
-    if part.get_content_subtype() == "html":
-        return html_to_text(text)
     if _is_flowed(part):
         text = unflow(text, delsp=str(part.get_param("delsp", "")).lower() == "yes")
     return text

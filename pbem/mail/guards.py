@@ -47,5 +47,6 @@ def refusal_counters(envelope: Envelope) -> list[str]:
 
 
 def over_failure_limit(recent_refusals: int, *, limit: int) -> bool:
-    """True when an address already had `limit` refusals in the window: stop answering."""
+    """True when one of a mail's counters (`refusal_counters`: its address or a SIGNON claim)
+    already had `limit` refusals in the window: stop answering."""
     return recent_refusals >= limit

@@ -67,12 +67,17 @@ class MaildirSource:
         pass
 
 
+def sink_file_name(key: str) -> str:
+    """The file `MaildirSink` writes the mail of `key` to (the same name on every attempt)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:40] + ".pbem"
+
+
 class MaildirSink:
     def __init__(self, root: Path) -> None:
         self.root = ensure_maildir(root)
 
     async def send(self, mail: QueuedMail, from_address: str) -> None:
-        name = hashlib.sha256(mail.key.encode()).hexdigest()[:40] + ".pbem"
+        name = sink_file_name(mail.key)
         if (self.root / "new" / name).exists() or any((self.root / "cur").glob(name + "*")):
             return
         temporary = self.root / "tmp" / name

@@ -86,7 +86,8 @@ class Outbox:
 
     def commit_handled(self, *, source_key: str, message_id: str, disposition: str, replies: list[QueuedMail],
                        refusals: list[tuple[str, str]], now: float) -> None:
-        """Queue `replies`, count `refusals` (address, key) and mark the source handled, atomically."""
+        """Queue `replies`, count `refusals` (counter, key: the counter an address or a SIGNON
+        claim, see `guards.refusal_counters`) and mark the source handled, atomically."""
         with self._transaction():
             self._db.executemany(
                 "INSERT OR IGNORE INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"

@@ -12,7 +12,6 @@ checks: every mail recorded once, no reply written twice.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 import statistics
@@ -33,7 +32,7 @@ from pbem.core.inbox import mail_identity
 from pbem.core.service import CampaignService
 from pbem.core.store import open_store
 from pbem.mail.envelope import parse_mail
-from pbem.mail.maildir import ensure_maildir
+from pbem.mail.maildir import ensure_maildir, sink_file_name
 from pbem.tools.examples import EXAMPLES
 from pbem.tools.reliability_bench import GM, PLAYERS
 
@@ -67,7 +66,7 @@ def mail(n: int, campaign: str) -> bytes:
 def receipt_file(raw: bytes, campaign: str) -> str:
     """The outbox file the receipt of `raw` is written to (`MaildirSink`'s name for its key)."""
     _, mail_id = mail_identity(parse_mail(raw))
-    return hashlib.sha256(f"receipt:{campaign}:{mail_id}".encode()).hexdigest()[:40] + ".pbem"
+    return sink_file_name(f"receipt:{campaign}:{mail_id}")
 
 
 def run_scale_bench(campaigns: int = 1000, workers: int = 3, mails: int = 2000, *, postgres: str = DEFAULT_POSTGRES,
