@@ -16,6 +16,8 @@ from pbem.rules.ratio_regis.combat.options import COMBAT_OPTIONS
 
 #: option name -> (allowed values, default first, the interpretation it selects)
 OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "variant": (("v1.2.4", "v2.1"), "the rules edition: Ratio Regis v1.2.4, or Ultima Ratio Regis v2.1, whose "
+                                    "changed and new rules (docs/rules/ratio-regis.md, \"v2.1\") then apply"),
     "intrinsic_action": (("impulse", "turn"), "RR-I1: one intrinsic action per power per impulse (§28.8) "
                                               "or per turn (§8.2.2's wording)"),
     "home_move": (("any-unit", "dispersed-only"), "RR-I2: the end-of-impulse move takes any unit (§8.2.2) "
@@ -37,6 +39,7 @@ class OptionError(ValueError):
 
 
 class Options(msgspec.Struct, frozen=True):
+    variant: str = "v1.2.4"
     intrinsic_action: str = "impulse"
     home_move: str = "any-unit"
     elite_build: str = "home-theater"
