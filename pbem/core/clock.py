@@ -107,7 +107,8 @@ def use_queued(session: CampaignSession, block: QueuedBlock, request: Request, s
         block.player, projection.step)
     verdicts = [v.as_dict() for v in reading.verdicts]
     if not reading.accepted or request.key not in reading.answers:
-        reason = reading.reject_all or ("its orders could not be used now" if not reading.accepted
+        refused = "; ".join(f"line {v.number} {v.text!r}: {v.reason}" for v in reading.verdicts if not v.accepted)
+        reason = reading.reject_all or (f"its orders could not be used now ({refused})" if not reading.accepted
                                         else f"its orders do not answer {request.prompt}")
         session.record(campaign.drop_queued, player=block.player, queue_id=block.id, step=step,
                        reason=reason, verdicts=verdicts)

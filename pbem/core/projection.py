@@ -128,6 +128,7 @@ class ResolvedStep:
     state_hash: str
     recorded_hash: str
     engine_version: str
+    queue_notes: tuple[str, ...] = ()  # queued blocks used or dropped while the step was open
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,7 @@ class CampaignProjection:
         self._pristine: Any | None = None
         self._run_valid = False
         self._policy_cache: dict[int, tuple[PolicyRecord, Policy]] = {}
+        self._last_resolved = 0  # log version of the last step resolved in this fold
 
     @property
     def engine_version(self) -> str:
@@ -256,11 +258,8 @@ class CampaignProjection:
 
     @_folds(Campaign.QueuedOrdersDropped)
     def _on_queued_orders_dropped(self, e: Campaign.QueuedOrdersDropped) -> None:
-        refused = "; ".join(f"line {v['number']} {v['text']!r}: {v['reason']}" for v in e.verdicts
-                            if not v.get("accepted"))
         self._spend_queued(e.player, e.queue_id, e.originator_version,
-                           f"queued orders {e.queue_id} dropped at {e.step}: {e.reason}"
-                           + (f" ({refused})" if refused else ""))
+                           f"queued orders {e.queue_id} dropped at {e.step}: {e.reason}")
 
     def _spend_queued(self, player: str, queue_id: str, version: int, note: str) -> None:
         self.data.queued = [b for b in self.data.queued if not (b.player == player and b.id == queue_id)]
@@ -422,8 +421,10 @@ class CampaignProjection:
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, digest,
                                                "state hash differs" + self._engines_differ(e)))
         if self.keep_history:
+            notes = tuple(n.text for n in self.data.queue_notes if n.version > self._last_resolved)
             self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash,
-                                              e.engine_version))
+                                              e.engine_version, notes))
+        self._last_resolved = e.originator_version
         self.data.state = encoded
         self._pristine = state
         self.data.last_hash = digest

@@ -38,7 +38,8 @@ class QueuedBlock(msgspec.Struct, frozen=True):
         """Whether this block answers `request` of `step`, a step of `turn` (None: no turn)."""
         if request.player != self.player or request.kind != self.kind or step == self.not_for:
             return False
-        if self.power is not None and (request.power or "").upper() != self.power:
+        # A decision of the player's as a whole (no power) is theirs whichever power they name.
+        if self.power is not None and request.power is not None and request.power.upper() != self.power:
             return False
         return self.turn is None or (turn is not None and turn >= self.turn)
 

@@ -524,10 +524,13 @@ def _queue_problem(projection: CampaignProjection, player: str, queued: QueueLin
     if queued.kind not in kinds:
         return unknown_name("decision kind", queued.kind, kinds)
     if queued.power is not None:
+        powers = projection.game_view("public").powers
+        if queued.power not in powers:
+            return unknown_name("power", queued.power, powers)
         owner = power_owner(projection, queued.power)
         if owner != player:
             return (f"{queued.power} is not yours to queue orders for" if owner
-                    else unknown_name("power", queued.power, projection.game_view("public").powers))
+                    else f"{queued.power} is held by nobody yet: queue orders for it once it is yours")
     if queued.replace is not None and queued.replace not in mine:
         return f"you have no queued block {queued.replace} to replace (yours: {', '.join(mine) or 'none'})"
     empty = [str(i) for i, a in enumerate(queued.alternatives, start=1) if not a.lines]

@@ -60,7 +60,8 @@ def test_a_block_that_cannot_be_used_when_its_step_opens_is_dropped_with_its_rea
     new_game(service, players, rounds=1)
     bid_all(service, "QUEUE keep\nBID 9\nENDQUEUE")
     (dropped,) = facts(service, Campaign.QueuedOrdersDropped)
-    assert dropped.reason == "its orders could not be used now"
+    assert dropped.reason == ("its orders could not be used now (line 3 'BID 9': you owe no bid decision now "
+                              "(you owe: keep))")
     assert [(v["accepted"], v["reason"]) for v in dropped.verdicts] == [
         (False, "you owe no bid decision now (you owe: keep)")]
     assert [r.key for r in service.projection("g1").pending()] == ["round-1/keep#1"]
