@@ -10,6 +10,7 @@ shows what queued orders save.
 from __future__ import annotations
 
 from pbem.core.campaign import Campaign
+from pbem.core.datafile import load_data_file
 from pbem.core.service import CampaignService
 from pbem.core.store import open_store
 from pbem.tools.examples import deliver_example, demo_dir
@@ -18,6 +19,18 @@ SETUP = "set-up"  # the steps before the first game turn
 
 
 def run_roundtrips_bench(ruleset: str, example: str) -> dict:
+    """The example's waits per game turn; when its campaign.toml names the same play sent step
+    by step (`sent_step_by_step = "<example>"`), that one's too, under `without_queues`."""
+    figures = _play(ruleset, example)
+    twin = load_data_file(demo_dir(ruleset, example) / "campaign.toml").get("sent_step_by_step")
+    if twin:
+        other = _play(ruleset, twin)
+        figures["without_queues"] = {key: other[key] for key in ("example", "mails", "waits", "waits_per_turn",
+                                                                 "state_hash")}
+    return figures
+
+
+def _play(ruleset: str, example: str) -> dict:
     service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}))
     deliveries = list(deliver_example(service, demo_dir(ruleset, example)))
     name = deliveries[0].campaign if deliveries else example
