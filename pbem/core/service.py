@@ -324,7 +324,7 @@ class CampaignService:
                 continue
             if queued.clear:
                 session.record(campaign.clear_queue, player=player, queue_id=queued.clear)
-                receipt.queued.append(f"queue {queued.clear.lower() if queued.clear == 'ALL' else queued.clear} cleared")
+                receipt.queued.append(f"queued {queued.clear} cleared")
                 receipt.verdicts.append(verdict(queued.number, queued.text, True, f"clear queued {queued.clear}"))
                 continue
             queue_id = queued.replace or f"Q{projection.data.queue_counter + 1}"
