@@ -6,7 +6,8 @@ never between powers at war. Allies are in forced peace with each other (§21.1)
 war breaks out, each side's allies may enter it against the other side at once, at no
 cost and without the war VP an event gives (§21.1, §28.2, §31.6): one `joinwar` decision
 per ally. Allies trace strategic moves and supply through each other's areas (§21.2.1,
-`movement.py`, `supply.py`), may cede troops (§21.2.2, `expeditions.py`), and every
+`movement.py`, `supply.py`), may cede troops (§21.2.2, `expeditions.py`) and combine
+fleets (§21.2.3, `naval.py`), and every
 alliance ends at turn end (§23, `end_alliances`).
 """
 
@@ -18,6 +19,7 @@ from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.naval import release
 from pbem.rules.ratio_regis.orders import Ally
 from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.reactions import ask_all
@@ -119,9 +121,15 @@ def offer_wars(state: GameState, scenario: Scenario, judge: DecisionPort,
 
 
 def end_alliances(ctx: DecisionPort, state: GameState) -> None:
-    """§23: every alliance ends at turn end (research §4.15); the expeditionary corps went
-    home just before (`expeditions.repatriate_all`, §21.2.2)."""
+    """§23: every alliance ends at turn end (research §4.15), and with it every combined
+    fleet (§21.2.3); the expeditionary corps went home just before
+    (`expeditions.repatriate_all`, §21.2.2)."""
+    released = release(state, state.squadrons)
+    if released:
+        ctx.say(f"The combined fleets dissolve: {', '.join(released)} return to their powers (§21.2.3)",
+                rule="§21.2.3")
     if state.alliances:
         pairs = ", ".join(f"{first}–{second}" for first, second in state.alliances)
         ctx.say(f"The alliances end with the turn: {pairs} (§21.1, §23)", rule="§23")
     state.alliances = []
+    state.combined = {}

@@ -26,6 +26,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import rebellions
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.naval import release
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.scenario import Card, Effect, HistoricalLeader, Scenario
@@ -192,7 +193,8 @@ def start_war(state: GameState, first: str, second: str, card: int | None = None
     casus belli between the two disappear (§21.3.2 "if the war breaks out"); a forced peace
     between them ends (§21.5.4: "if a war between the two major powers should occur again due
     to a historical event, the forced peace ends"), and so does an alliance (§31.1: "the
-    Netherlands stops being allied with Spain, they both go to war"). A card of a war already
+    Netherlands stops being allied with Spain, they both go to war") with the combined fleets
+    of the two (§21.2.3). A card of a war already
     on gives its winner 1 VP more (§21.3.1 "other later historical events resulting in war
     between those two major powers, may further increase this VP gain"). Returns the
     chronicle text."""
@@ -211,6 +213,7 @@ def start_war(state: GameState, first: str, second: str, card: int | None = None
     allied = state.allied(first, second)
     state.forced_peace = [pair for pair in state.forced_peace if set(pair) != {first, second}]
     state.alliances = [pair for pair in state.alliances if set(pair) != {first, second}]
+    release(state, [s for s in state.squadrons if {s.power, state.combined.get(s.id)} == {first, second}])
     return (f"{first} and {second} go to war (§21.3; its winner gains 1 VP, §21.3.1)"
             + ("; their forced peace ends (§21.5.4)" if peace else "")
             + ("; their alliance ends (§31.1)" if allied else ""))

@@ -328,7 +328,8 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
         raise IllegalOrder(f"a move home is made at the end of the impulse: {power} E HOME {verb.troop}")
     if budget == "-":
         if not isinstance(verb, FREE_ANY_TIME):
-            raise IllegalOrder("only FLEET and ATTACH are free at any time of the impulse (§11.2, §17.1)")
+            raise IllegalOrder("only FLEET, ATTACH and DISSOLVE are free at any time of the impulse (§11.2, §17.1, "
+                               "§21.2.3)")
         return
     if isinstance(verb, FREE_ANY_TIME):
         raise IllegalOrder(f"{verb.text().split()[0]} costs no action: write {power} - {verb.text()}")

@@ -26,7 +26,7 @@ KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAN
             "DISPERSE", "FLIP", "ATTACH", "PLACE", "KEEP", "ELIMINATE", "DEGRADE", "ACCEPT", "REFUSE", "JOINWAR",
             "STAYOUT")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
-         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH", "ALLY", "CEDE", "RECALL")
+         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH", "ALLY", "CEDE", "RECALL", "DISSOLVE")
 
 
 class OrderSyntaxError(ValueError):
@@ -352,9 +352,19 @@ class Recall:
         return f"RECALL {self.troop}" + _path_text(self.path)
 
 
+@dataclass(frozen=True)
+class Dissolve:
+    """§21.2.3: the combined fleet led by `leader` is dissolved."""
+
+    leader: str
+
+    def text(self) -> str:
+        return f"DISSOLVE {self.leader}"
+
+
 Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | Repair | StratSquadron | StratStack | Fort
         | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
-        | FormFleet | Attach | Ally | Cede | Recall)
+        | FormFleet | Attach | Ally | Cede | Recall | Dissolve)
 
 
 @dataclass(frozen=True)
@@ -594,6 +604,9 @@ class _ToCommand(Transformer):
 
     def recall(self, items):
         return Recall(str(items[0]).upper(), items[1])
+
+    def dissolve(self, items):
+        return Dissolve(str(items[0]).upper())
 
     # -- reactions ----------------------------------------------------------
     def reaction(self, items):

@@ -170,6 +170,7 @@ class GameState(msgspec.Struct):
     alliances: list[tuple[str, str]] = []  # allied major powers, until turn end (§21.1)
     alliance_permits: list[tuple[str, str]] = []  # pairs an event lets ally, for the rest of the game (§21.1, RR-I180)
     expeditions: dict[str, str] = {}  # expeditionary troop -> the power that ceded it (§21.2.2)
+    combined: dict[str, str] = {}  # an ally's squadron in a combined fleet -> its own power (§21.2.3)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
