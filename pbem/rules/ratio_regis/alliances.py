@@ -7,8 +7,7 @@ war breaks out, each side's allies may enter it against the other side at once, 
 cost and without the war VP an event gives (§21.1, §28.2, §31.6): one `joinwar` decision
 per ally. Allies trace strategic moves and supply through each other's areas (§21.2.1,
 `movement.py`, `supply.py`), may cede troops (§21.2.2, `expeditions.py`) and combine
-fleets (§21.2.3, `naval.py`), and every
-alliance ends at turn end (§23, `end_alliances`).
+fleets (§21.2.3, `naval.py`), and every alliance ends at turn end (§23, `end_alliances`).
 """
 
 from __future__ import annotations
@@ -18,10 +17,10 @@ from collections.abc import Sequence
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.naval import release
 from pbem.rules.ratio_regis.orders import Ally
-from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.reactions import ask_all
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, War

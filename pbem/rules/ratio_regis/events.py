@@ -14,8 +14,9 @@ army"): a war between two powers, control markers, a morale counter, and a repat
 `rebellions.py`; and the other event kinds the rulebook uses: a casus belli (§21.3.2, or the
 war's VP when the pair is at war, §31.6), an alliance allowed (§21.1), a technology put to
 auction (§19.3, the hook for the auction), a historical leader entering with its veterans
-(§17.3.1, §36.7), unrest and VP changed (§19.1, §22) and troops made veteran (§16.1). They apply in the order the card lists them;
-"after finishing all the consequences of the event" the card's actions follow (§31.1).
+(§17.3.1, §36.7), unrest and VP changed (§19.1, §22) and troops made veteran (§16.1). They
+apply in the order the card lists them; "after finishing all the consequences of the event"
+the card's actions follow (§31.1).
 """
 
 from __future__ import annotations
@@ -98,10 +99,10 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
         said(f"{order.power} must repatriate its units from {', '.join(order.places)} (§14)", rule="§14")
         repatriate(state, scenario, judge, order.power, order.places, why=card.title)
         return f"{order.power} repatriates its units from {', '.join(order.places)} (§14)"
-    return said(*_apply_diplomacy(state, card, effect))
+    return said(*_apply_to_powers(state, card, effect))
 
 
-def _apply_diplomacy(state: GameState, card: Card, effect: Effect) -> tuple[str, str]:
+def _apply_to_powers(state: GameState, card: Card, effect: Effect) -> tuple[str, str]:
     """The effects on casus belli, alliances, technology, leaders, unrest, VP and veterans:
     the chronicle text and its rule."""
     if effect.casus_belli is not None:

@@ -71,7 +71,8 @@ def recall(state: GameState, scenario: Scenario, power: str, order: Recall, run:
     holder = troop.power
     route = _transfer(state, scenario, troop, power, order.path, run)
     del state.expeditions[troop.id]
-    return f"{power} takes {troop.id} back from {holder}, moving it strategically {route_text(route, scenario)} (§21.2.2)"
+    return (f"{power} takes {troop.id} back from {holder}, moving it strategically {route_text(route, scenario)} "
+            f"(§21.2.2)")
 
 
 def _troop_on_map(state: GameState, troop_id: str) -> Troop:

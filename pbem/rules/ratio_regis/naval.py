@@ -247,7 +247,8 @@ def dissolve(state: GameState, scenario: Scenario, power: str, order: Dissolve, 
     if power not in {members[0].power, *(state.combined[s.id] for s in lent)}:
         raise IllegalOrder(f"{power} has no squadron in fleet {order.leader} (§21.2.3)")
     released = release(state, lent)
-    return f"{power} dissolves the combined fleet {order.leader}: {', '.join(released)} return to their power (§21.2.3)"
+    return (f"{power} dissolves the combined fleet {order.leader}: {', '.join(released)} return to their power "
+            f"(§21.2.3)")
 
 
 def release(state: GameState, squadrons: Iterable[Squadron]) -> list[str]:

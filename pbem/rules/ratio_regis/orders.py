@@ -26,7 +26,8 @@ KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAN
             "DISPERSE", "FLIP", "ATTACH", "PLACE", "KEEP", "ELIMINATE", "DEGRADE", "ACCEPT", "REFUSE", "JOINWAR",
             "STAYOUT")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
-         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH", "ALLY", "CEDE", "RECALL", "DISSOLVE")
+         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH", "ALLY", "CEDE", "RECALL",
+         "DISSOLVE")
 
 
 class OrderSyntaxError(ValueError):
@@ -373,7 +374,8 @@ class Reaction:
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
     OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH, PLACE, KEEP,
-    ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT); `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
+    ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT);
+    `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
     unit a leader is ATTACHed to, `unit` a squadron (WITH), the troop repatriated or the
     leader attached (AUTO: the request's default), `units` a subset of units (or the areas of
     PLACE, the units of ELIMINATE or DEGRADE), `degrade` the units ELIMINATE … DEGRADE

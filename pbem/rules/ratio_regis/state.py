@@ -125,7 +125,7 @@ class War(msgspec.Struct):
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
-    cards: list[int] = []  # event cards of the pair's war and CB played during it: +1 VP each to its winner (§21.3.1, §31.6)
+    cards: list[int] = []  # cards worth 1 VP each to the war's winner: its event, CBs during it (§21.3.1, §31.6)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
