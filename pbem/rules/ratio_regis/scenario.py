@@ -139,6 +139,7 @@ class Power(_Element):
     enters: int | None = None  # the turn a power entering later deploys (§8.1.2)
     piracy: bool = False  # its card allows piracy (§11.5.1)
     interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
+    alliances: list[str] = []  # major powers its card lets it ally with (§21.1, §28.1)
 
 
 class Group(_Element):
@@ -217,6 +218,32 @@ class Activation(_Element):
     level: Literal["A2", "A3"] | None = None
 
 
+class PowerChange(_Element):
+    """`unrest` or `vp`: `power`'s unrest, or its player's VP, changed by `change` (§19.1, §22)."""
+
+    power: str
+    change: int
+
+
+class Veterans(_Element):
+    """`veterans`: `count` regular troops of `power` turn veteran (§16.1, §36.7), those of
+    `area` if given, the first in the engine's order (RR-I184)."""
+
+    power: str
+    count: int = Field(default=1, ge=1)
+    area: str | None = None
+
+
+class HistoricalLeader(_Element):
+    """`leader`: the historical leader `leader` enters on its extraordinary side without
+    unrest (§17.3.1) on `power`'s largest army (RR-I184), `veterans` of whose regular
+    troops turn veteran (§36.7)."""
+
+    power: str
+    leader: str
+    veterans: int = Field(default=0, ge=0)
+
+
 class Effect(_Element):
     """One effect of a card's event (RR-I52, RR-I69), applied when the card is played
     (§8.2.2): `set_nod` raises the naval operation distance everywhere to at least N (§11.1,
@@ -226,8 +253,12 @@ class Effect(_Element):
     the power's control markers (§31.1); `give_morale` = [giver, receiver] moves a morale
     counter (§21.3.4, §31.1); `repatriate` = {power, places} sends the power's units home
     from those areas or seas (§14, §31.2); `rebellion` places revolts (§18.3, RR-I80);
-    `activate` brings inactive independent areas into play (§18.2, RR-I82). Exactly one
-    per entry."""
+    `activate` brings inactive independent areas into play (§18.2, RR-I82);
+    `casus_belli` = [holder, against] gives a CB, or, the pair being at war, one more VP to
+    the war's winner (§21.3.2, §31.6); `allow_alliance` = [power, power] lets the two ally
+    (§21.1); `technology` names a technology put to auction (§19.3); `leader` brings a
+    historical leader in (§17.3.1); `unrest` and `vp` change a power's unrest or its player's
+    VP; `veterans` turns troops veteran (§16.1). Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -238,6 +269,13 @@ class Effect(_Element):
     repatriate: Repatriation | None = None
     rebellion: Rebellion | None = None
     activate: Activation | None = None
+    casus_belli: tuple[str, str] | None = None
+    allow_alliance: tuple[str, str] | None = None
+    technology: str | None = None
+    leader: HistoricalLeader | None = None
+    unrest: PowerChange | None = None
+    vp: PowerChange | None = None
+    veterans: Veterans | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -648,6 +686,9 @@ def _check_powers(scenario: Scenario) -> list[str]:
         for theater in power.interests:
             if theater not in scenario.theaters:
                 problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
+        for ally in power.alliances:
+            if ally not in scenario.powers or ally == power.code:
+                problems.append(f"power {power.code}: its card's alliances name {ally!r}, not another power (§21.1)")
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:
@@ -774,7 +815,8 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.add_interest[0])
         if effect.add_interest[1] not in scenario.theaters:
             problems.append(f"effect names unknown theater {effect.add_interest[1]!r}")
-    for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale")):
+    for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale"),
+                       (effect.casus_belli, "casus_belli"), (effect.allow_alliance, "allow_alliance")):
         if pair is not None:
             powers += list(pair)
             if pair[0] == pair[1]:
@@ -787,6 +829,15 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.repatriate.power)
         problems += [f"repatriate: unknown area or sea {place!r}" for place in effect.repatriate.places
                      if place not in scenario.areas and place not in scenario.seas]
+    for change in (effect.unrest, effect.vp, effect.veterans, effect.leader):
+        if change is not None:
+            powers.append(change.power)
+    if effect.veterans is not None and effect.veterans.area not in (None, *scenario.areas):
+        problems.append(f"veterans: unknown area {effect.veterans.area!r}")
+    if effect.leader is not None:
+        card = scenario.leaders.get(effect.leader.leader)
+        if card is None or not card.historical:
+            problems.append(f"leader: {effect.leader.leader!r} is not a historical leader of the pool (§17.3.1)")
     return [f"effect names unknown power {power!r}" for power in powers if power not in scenario.powers] + problems
 
 

@@ -125,6 +125,7 @@ class War(msgspec.Struct):
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
+    cards: list[int] = []  # cards worth 1 VP each to the war's winner: its event, CBs during it (§21.3.1, §31.6)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
@@ -166,6 +167,10 @@ class GameState(msgspec.Struct):
     interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
     inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
+    alliances: list[tuple[str, str]] = []  # allied major powers, until turn end (§21.1)
+    alliance_permits: list[tuple[str, str]] = []  # pairs an event lets ally, for the rest of the game (§21.1, RR-I180)
+    expeditions: dict[str, str] = {}  # expeditionary troop -> the power that ceded it (§21.2.2)
+    combined: dict[str, str] = {}  # an ally's squadron in a combined fleet -> its own power (§21.2.3)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -214,8 +219,16 @@ class GameState(msgspec.Struct):
         return next((s for s in self.squadrons if s.id.lower() == key), None)
 
     def in_forced_peace(self, power: str, other: str) -> bool:
-        """§21.5.4: the two powers may neither declare war nor pirate one another."""
-        return any({power, other} == set(pair) for pair in self.forced_peace)
+        """§21.5.4: the two powers may neither declare war nor pirate one another; allies are
+        in forced peace with each other (§21.1)."""
+        return any({power, other} == set(pair) for pair in self.forced_peace) or self.allied(power, other)
+
+    def allied(self, power: str, other: str) -> bool:
+        return any({power, other} == set(pair) for pair in self.alliances)
+
+    def allies(self, power: str) -> list[str]:
+        """The powers allied with `power`, in the order the alliances were made (§21.1)."""
+        return [pair[1] if pair[0] == power else pair[0] for pair in self.alliances if power in pair]
 
     def squadrons_at(self, sea: str) -> list[Squadron]:
         return [s for s in self.squadrons if s.sea == sea]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import auction, deck, elimination, impulse, leaders, rebellions, veterans
+from pbem.rules.ratio_regis import alliances, auction, deck, elimination, expeditions, impulse, leaders, rebellions
+from pbem.rules.ratio_regis import veterans
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -96,6 +97,8 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     scenario: Scenario = ctx.scenario
     _truce(ctx, state, scenario)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
+    expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
+    alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
     rebellions.count_revolt_maintenance(ctx, state, scenario)
     veterans.degrade(ctx, state, scenario)
     turned = leaders.turn_ordinary(state)

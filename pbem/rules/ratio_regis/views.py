@@ -28,8 +28,9 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
                            "cards_in_hand": len(p.hand), "bid": p.bid, "vp_per_turn": p.vp_per_turn,
                            "group": p.group}
                     for p in state.players},
-        "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause}
-                 for w in state.wars],
+        "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause,
+                  "cards": list(w.cards)} for w in state.wars],
+        "alliances": [list(pair) for pair in state.alliances],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
         "units": units,
         "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if state.exists(a.id)},
@@ -112,6 +113,10 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
         sections.append({"title": "Wars", "columns": ["War", "Morale held", "Cause"],
                          "rows": [[" – ".join(w.sides), ", ".join(f"{p} {w.morale.get(p, 0)}" for p in w.sides),
                                    w.cause] for w in state.wars]})
+    if state.alliances:
+        sections.append({"title": "Alliances (until the end of the turn)", "columns": ["Allies", "Ceded troops"],
+                         "rows": [[" – ".join(pair), " ".join(t for t, giver in sorted(state.expeditions.items())
+                                                             if giver in pair) or "-"] for pair in state.alliances]})
     sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
                      "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", _controller(state, a.id),
                                " ".join(placed.get(a.id, []))]

@@ -17,8 +17,10 @@ from pbem.rules.ratio_regis.scenario import EDITION_TABLES
 RULES = RatioRegis()
 WAR = ROOT / "examples/ratio-regis/war.toml"
 EDITION = ROOT / "examples/ratio-regis/editions/war-in-france.toml"
-#: The digest of examples/ratio-regis/war.toml when it held its map, cards and leaders itself.
-WAR_BEFORE_THE_SPLIT = "f31d5ca0be307a55d2719d4282aefc49833bdb78f57cd056d1565ffbe0b78196"
+#: The digest of examples/ratio-regis/war.toml when it held its map, cards and leaders itself,
+#: with the alliance permissions of its powers' cards and the cards 16–23 and leader L13 of the
+#: edition added since (alliances and card events, §21.1, §26).
+WAR_BEFORE_THE_SPLIT = "e8025830f3ee2c100ed0d0b7155843f5ddf2fa3f0d2d6ab0dbf880105b9cc76f"
 
 
 def test_a_scenario_reads_as_its_set_up_with_the_edition_tables_merged_in():
