@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import rebellions
+from pbem.rules.ratio_regis import minors, rebellions, technology
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.repatriation import repatriate
@@ -43,6 +43,12 @@ def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card:
     left = list(chosen)
     texts: list[str] = []
     for effect in card.effects:
+        if effect.technology is not None:
+            texts.append(technology.auction(judge, state, player, card, effect.technology))
+            continue
+        if effect.minor_alliance is not None:
+            texts.append(minors.alliance_auction(judge, state, player, card, effect.minor_alliance))
+            continue
         if effect.rebellion is None and effect.activate is None:
             texts.append(_apply(state, scenario, judge, card, effect))
             continue

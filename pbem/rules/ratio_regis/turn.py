@@ -10,7 +10,8 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import auction, deck, elimination, impulse, leaders, rebellions, veterans
+from pbem.rules.ratio_regis import (auction, deck, elimination, impulse, leaders, minors, rebellions, technology,
+                                    veterans)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -98,6 +99,8 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     rebellions.count_revolt_maintenance(ctx, state, scenario)
     veterans.degrade(ctx, state, scenario)
+    technology.expire(ctx, state)
+    minors.return_eliminated(ctx, state)
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
