@@ -30,7 +30,8 @@ def alliance_auction(ctx: DecisionPort, state: GameState, player: str, card: Car
     (renewal); with no bid the minor turns neutral (§20.4.1). Returns the chronicle text."""
     scenario: Scenario = ctx.scenario
     minor = scenario.minors[code]
-    lot = bidding.Lot(f"{card.title} ({minor.name})", card.number, "§20.3.1", code)
+    title = card.title if card.title == minor.name else f"{card.title} ({minor.name})"
+    lot = bidding.Lot(title, card.number, "§20.3.1", code)
     bid = bidding.run(ctx, state, player, lot)
     if bid is None:
         return neutral(ctx, state, scenario, code, f"nobody bids for {minor.name}")
@@ -69,7 +70,36 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
         if other != power and not state.at_war(power, other) and _units_in(state, other, areas):
             texts += repatriate(state, scenario, ctx, other, areas, why=f"{minor.name} allied to {power}")
     texts += _fortresses(ctx, state, minor, power)
-    texts += reinforce(ctx, state, scenario, code)
+    if minor.independent:
+        texts += _join_wars(ctx, state, code)
+    if not status.neutral_in:
+        texts += reinforce(ctx, state, scenario, code)
+    return texts
+
+
+def _join_wars(ctx: DecisionPort, state: GameState, code: str) -> list[str]:
+    """§20.5, §29.4: "for major powers that are at war and later become allied with one of these
+    minor powers, it is right after the alliance when it must be declared if the minor power enters
+    the war or not" (v2.1: in which wars) — a `minorwar` decision per war, default YES. A minor kept
+    out is treated as neutral for that war: its troops stay off the map, on its card (RR-I149)."""
+    status = state.minors[code]
+    power = status.ally
+    texts = []
+    for war in state.wars:
+        if power not in war.sides:
+            continue
+        enemy = war.enemy(power)
+        request = ctx.request(kind="minorwar", player=state.powers[power].player or "", power=power,
+                              purpose=f"minorwar-{code}-{enemy}", default=f"MINORWAR {enemy} YES",
+                              options=[f"MINORWAR {enemy} YES", f"MINORWAR {enemy} NO"], rule="§20.5",
+                              prompt=f"Does your new ally {code}, an independent minor, enter your war with {enemy}?",
+                              context={"minor": code, "enemy": enemy})
+        joins = ctx.decide(request).split()[-1] == "YES"
+        if not joins:
+            status.neutral_in.append(enemy)
+        texts.append(f"{code} {'enters' if joins else 'stays out of'} {power}'s war with {enemy}"
+                     + ("" if joins else ", neutral in it: its troops stay off the map") + " (§20.5)")
+        ctx.say(texts[-1], rule="§20.5, §29.4")
     return texts
 
 
@@ -273,6 +303,25 @@ def _check_reinforce(request: Request, answer: str) -> str:
     return f"REINFORCE {','.join(areas)}"
 
 
+def _parse_minorwar(text: str) -> str | None:
+    words = text.upper().split()
+    if not words or words[0] != "MINORWAR":
+        return None
+    if len(words) != 3 or words[2] not in ("YES", "NO"):
+        raise Refusal("write MINORWAR <ENEMY POWER> YES|NO")
+    return " ".join(words)
+
+
+def _check_minorwar(request: Request, answer: str) -> str:
+    if answer.split()[1] != request.context["enemy"]:
+        raise Refusal(f"the question is about the war with {request.context['enemy']}: "
+                      f"MINORWAR {request.context['enemy']} YES|NO")
+    return answer
+
+
+MINOR_WAR_KIND = LineKind("minorwar", "whether your independent minor enters your war (§20.5): "
+                          "MINORWAR <ENEMY> YES|NO", parse=_parse_minorwar, form=lambda answer: answer,
+                          check=_check_minorwar)
 REINFORCE_KIND = LineKind("reinforce", "where an allied minor's troops enter as reinforcements (§20.3.2): "
                           "REINFORCE <area>,<area>,…", parse=_parse_reinforce, form=lambda answer: answer,
                           check=_check_reinforce)
