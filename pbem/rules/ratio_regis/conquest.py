@@ -29,6 +29,12 @@ def conquest(state: GameState, scenario: Scenario, judge: DecisionPort, power: s
     for unit in [*state.troops, *state.squadrons, *state.fortresses]:
         if unit.minor == code:
             _eliminate(state, unit)
+    for counter, count in sorted(status.pool.items()):  # those on its card too: "all the minor power's units"
+        status.eliminated[counter] = status.eliminated.get(counter, 0) + count
+    for quality, count in sorted(status.squadron_pool.items()):
+        status.eliminated[f"Q{quality}"] = status.eliminated.get(f"Q{quality}", 0) + count
+    status.pool = {counter: 0 for counter in status.pool}
+    status.squadron_pool = {quality: 0 for quality in status.squadron_pool}
     status.ally, status.neutral_in = power, []
     minor = scenario.minors[code]
     text = f"{power} occupies all of {minor.name}, allied to its enemy {loser}: {minor.name} is now allied to {power} " \
