@@ -15,7 +15,7 @@ is its own decision (`AUCTION SPA 2` beats the last bid, `AUCTION PASS` passes).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pbem.core.decisions import LineKind, Refusal
@@ -25,6 +25,9 @@ from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
 PASS = "AUCTION PASS"
+
+#: One player's turn in the auction: given the last bid, their bid, or None for a pass.
+Turn = Callable[[str, "Bid | None"], "Bid | None"]
 
 
 @dataclass(frozen=True)
@@ -58,9 +61,9 @@ def limits(state: GameState, scenario: Scenario, player: str, lot: Lot) -> dict[
         power = scenario.powers[code]
         vitality = power.vitality
         if lot.minor is not None:
+            # a card without interests has them all (§18.4.1); events add to the card's
             theater = scenario.minors[lot.minor].theater
-            interests = power.interests and [*power.interests, *state.interests.get(code, [])]
-            if interests and theater not in interests:
+            if power.interests and theater not in [*power.interests, *state.interests.get(code, [])]:
                 continue
             vitality = power.diplomacy.get(lot.minor, power.diplomacy.get("*", vitality))
         limit = bid_limit(vitality, state.powers[code].unrest)
@@ -97,6 +100,8 @@ def _sealed(ctx: DecisionPort, state: GameState, order: list[str], allowed: dict
     """RR-I143: one sealed standing bid per player, then the open auction played out for them:
     in turn, a standing bid above the last bid (and not the last bidder's own) raises it by 1."""
     asking = [p for p in order if allowed[p]]
+    if not asking:
+        return None
     requests = [_request(ctx, p, allowed[p], lot, sealed=True, above=0) for p in asking]
     standing = {p: _read(answer) for p, answer in zip(asking, ctx.decide_all(requests), strict=True)}
     ctx.say(f"{lot.title}: standing bids " + ", ".join(
@@ -128,7 +133,7 @@ def _open(ctx: DecisionPort, state: GameState, order: list[str], allowed: dict[s
     return _rounds(ctx, state, order, lot, turn)
 
 
-def _rounds(ctx: DecisionPort, state: GameState, order: list[str], lot: Lot, turn) -> Bid | None:
+def _rounds(ctx: DecisionPort, state: GameState, order: list[str], lot: Lot, turn: Turn) -> Bid | None:
     """Round and round from the card's player until it ends (RR-I144): v1.2.4, when every other
     player has passed since the last bid ("until no more players decide to increase their bet");
     v2.1, when all have passed in a row, the last bidder's player too ("de forma consecutiva

@@ -223,9 +223,11 @@ def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str
     power = status.ally
     counters = [counter for counter in sorted(status.pool) for _ in range(status.pool[counter])]
     room = reinforcement_areas(state, scenario, code)
+    default = _first_with_room(room, len(counters))
+    counters = counters[:len(default)]  # those without room stay on the card
     texts = []
-    if counters and room:
-        areas = _placement(ctx, state, scenario, code, counters, room)
+    if counters:
+        areas = _placement(ctx, state, scenario, code, counters, room, default)
         placed = []
         for counter, area in zip(counters, areas, strict=True):
             troop = Troop(f"T{state.next_troop}", power, counter, regular_quality(counter), area=area, minor=code)
@@ -234,8 +236,9 @@ def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str
             status.pool[counter] -= 1
             placed.append(f"{troop.id} ({counter}) at {area}")
         texts.append(f"{power} places {scenario.minors[code].name}'s troops as reinforcements: {', '.join(placed)}")
-    elif counters:
-        texts.append(f"{scenario.minors[code].name}'s troops find no area to enter and stay on its card")
+    if any(status.pool.values()):
+        texts.append(f"{sum(status.pool.values())} of {scenario.minors[code].name}'s troops find no area with room "
+                     f"and stay on its card")
     ports = [a for a in room if scenario.coastal(a)]
     for quality in sorted(status.squadron_pool) if ports else ():
         for _ in range(status.squadron_pool[quality]):
@@ -255,17 +258,13 @@ def _squadron(state: GameState, code: str, quality: int, port: str) -> str:
     return f"{power} places {code}'s squadron {squadron.id} under repair at {port}"
 
 
+def _first_with_room(room: Mapping[str, int], count: int) -> list[str]:
+    """RR-I148's default: each troop to the first area in order that still has room."""
+    return [area for area, free in room.items() for _ in range(free)][:count]
+
+
 def _placement(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, counters: list[str],
-               room: Mapping[str, int]) -> list[str]:
-    default: list[str] = []
-    left = dict(room)
-    for _ in counters:
-        area = next((a for a, free in left.items() if free > 0), None)
-        if area is None:
-            break
-        left[area] -= 1
-        default.append(area)
-    counters[:] = counters[:len(default)]
+               room: Mapping[str, int], default: list[str]) -> list[str]:
     player = state.powers[state.minors[code].ally].player or ""
     request = ctx.request(
         kind="reinforce", player=player, power=state.minors[code].ally, purpose=f"reinforce-{code}",
