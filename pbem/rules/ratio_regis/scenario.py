@@ -469,6 +469,15 @@ class Scenario:
             return True
         return any(self.areas[other].theater in interests for other in area.adjacent if other in self.areas)
 
+    def minor_may_enter(self, minor: str, area_id: str) -> bool:
+        """§20.2: "the allied minor power's troops cannot leave the theater of operations to which
+        the minor power belongs (except for border areas of the theater)" — its theater and the
+        areas bordering it, as for interest (RR-I27, RR-I150); a mercenary's go anywhere (§20.6)."""
+        card = self.minors[minor]
+        area = self.areas[area_id]
+        return card.mercenary or area.theater == card.theater or any(
+            self.areas[other].theater == card.theater for other in area.adjacent if other in self.areas)
+
     # -- players and cards ------------------------------------------------
     def setup_for(self, players: int) -> PlayerSetup | None:
         return next((s for s in self.data.player_setups if s.players == players), None)
