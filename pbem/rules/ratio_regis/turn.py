@@ -100,11 +100,11 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     rebellions.count_revolt_maintenance(ctx, state, scenario)
     veterans.degrade(ctx, state, scenario)
     technology.expire(ctx, state)
-    minors.return_eliminated(ctx, state)
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
     elimination.voluntary(ctx, state, scenario)
+    minors.return_eliminated(ctx, state)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:
