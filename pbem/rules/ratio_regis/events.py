@@ -12,8 +12,8 @@ army"): a war between two powers, control markers, a morale counter, and a repat
 (§14), the allies of both asked whether they enter the war (§21.1, §28.2); rebellions placed
 (§18.3, RR-I80) and inactive independent areas brought into play (§18.2, RR-I82), in
 `rebellions.py`; and the other event kinds the rulebook uses: a casus belli (§21.3.2, or the
-war's VP when the pair is at war, §31.6), an alliance allowed (§21.1), a technology put to
-auction (§19.3, the hook for the auction), a historical leader entering with its veterans
+war's VP when the pair is at war, §31.6), an alliance allowed (§21.1), a technology or a minor's
+alliance put to auction (§19.3, §20.3.1, `technology.py`, `minors.py`), a historical leader entering with its veterans
 (§17.3.1, §36.7), unrest and VP changed (§19.1, §22) and troops made veteran (§16.1). They
 apply in the order the card lists them; "after finishing all the consequences of the event"
 the card's actions follow (§31.1).
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import rebellions
+from pbem.rules.ratio_regis import minors, rebellions, technology
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.naval import release
@@ -50,6 +50,12 @@ def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card:
     left = list(chosen)
     texts: list[str] = []
     for effect in card.effects:
+        if effect.technology is not None:
+            texts.append(technology.auction(judge, state, player, card, effect.technology))
+            continue
+        if effect.minor_alliance is not None:
+            texts.append(minors.alliance_auction(judge, state, player, card, effect.minor_alliance))
+            continue
         if effect.rebellion is None and effect.activate is None:
             texts.append(_apply(state, scenario, judge, card, effect))
             continue
@@ -103,7 +109,7 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
 
 
 def _apply_to_powers(state: GameState, card: Card, effect: Effect) -> tuple[str, str]:
-    """The effects on casus belli, alliances, technology, leaders, unrest, VP and veterans:
+    """The effects on casus belli, alliances, leaders, unrest, VP and veterans:
     the chronicle text and its rule."""
     if effect.casus_belli is not None:
         return casus_belli(state, *effect.casus_belli, card.number), "§21.3.2"
@@ -112,9 +118,6 @@ def _apply_to_powers(state: GameState, card: Card, effect: Effect) -> tuple[str,
         if not any({first, second} == set(pair) for pair in state.alliance_permits):
             state.alliance_permits.append((first, second))
         return f"{first} and {second} may ally from now on (§21.1, RR-I180)", "§21.1"
-    if effect.technology is not None:
-        return (f"{effect.technology} is put to auction (§19.3); the technology auction is not adjudicated yet",
-                "§19.3")
     if effect.leader is not None:
         return historical_leader(state, effect.leader), "§17.3.1"
     if effect.unrest is not None:

@@ -37,6 +37,15 @@ def interested(state: GameState, scenario: Scenario, power: str, area: str) -> b
     return scenario.interested(power, area, state.interests.get(power, ()))
 
 
+def keep_minors_home(state: GameState, scenario: Scenario, moving: Sequence[str], area: str) -> None:
+    """§20.2, RR-I150: an allied minor's troop stays in its minor's theater and its border areas."""
+    for troop_id in moving:
+        troop = state.troop(troop_id)
+        if troop is not None and troop.minor and not scenario.minor_may_enter(troop.minor, area):
+            raise IllegalOrder(f"{troop.id} is {troop.minor}'s and cannot leave {scenario.minors[troop.minor].theater} "
+                               f"for {area} (§20.2)")
+
+
 def controls(state: GameState, power: str, area: str) -> bool:
     """Control for bases and strategic moves: an area in revolt counts as uncontrolled
     (§18.3 "it cannot, for example, trace strategic movements")."""
@@ -102,6 +111,7 @@ def land_leg(state: GameState, scenario: Scenario, power: str, moving: Sequence[
     if not interested(state, scenario, power, nxt):
         raise IllegalOrder(f"{power} has no interest in {scenario.areas[nxt].theater}: no strategic move through "
                            f"{nxt} (§18.4.1)")
+    keep_minors_home(state, scenario, moving, nxt)
     if state.areas[nxt].besieger is not None and not scenario.coastal(nxt):
         raise IllegalOrder(f"{nxt} holds a besieged fortress and is no port: a strategic move cannot cross it (§10.2)")
     if controls(state, power, nxt) or allied_area(state, power, nxt) or _own_troops(state, power, moving, nxt):

@@ -76,7 +76,7 @@ class Area(_Element):
     strategic_port: bool = False  # its seas count as one for interception and piracy (§18.6.3)
     map: str = "main"  # the map or mini-map it is drawn on (§10.4, §12.3.3, §18.7)
     province: str | None = None  # the province it belongs to (§18.3: a revolt never takes a province's last area)
-    minor: str | None = None  # the minor power whose area it is (§18.3; minors are not modelled further)
+    minor: str | None = None  # the minor power whose area it is (§18.3, §20; its card in `minors`)
 
 
 class Sea(_Element):
@@ -140,6 +140,23 @@ class Power(_Element):
     piracy: bool = False  # its card allows piracy (§11.5.1)
     interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
     alliances: list[str] = []  # major powers its card lets it ally with (§21.1, §28.1)
+    diplomacy: dict[str, int] = {}  # the vitality its card gives in minor auctions, by minor or "*" (§20.3.1, §29.2)
+
+
+class Minor(_Element):
+    """A minor power's card (§20, RR-I140): its units and card fortresses, its theater, whether it
+    is independent (§20.5) or mercenary (§20.6, no areas), and the major it starts allied to (none:
+    neutral, §20.1). Its areas are the map's areas with `minor` = its code."""
+
+    code: str = Field(pattern=r"^[A-Z]{3}$")
+    name: str
+    theater: str
+    troops: dict[Literal["2-3", "3-4"], int] = {}
+    squadrons: dict[Literal["2", "3"], int] = {}
+    fortresses: list[str] = []  # areas of the fortresses printed on its card (§20.3.2)
+    independent: bool = False
+    mercenary: bool = False
+    ally: str | None = None
 
 
 class Group(_Element):
@@ -256,9 +273,10 @@ class Effect(_Element):
     `activate` brings inactive independent areas into play (§18.2, RR-I82);
     `casus_belli` = [holder, against] gives a CB, or, the pair being at war, one more VP to
     the war's winner (§21.3.2, §31.6); `allow_alliance` = [power, power] lets the two ally
-    (§21.1); `technology` names a technology put to auction (§19.3); `leader` brings a
-    historical leader in (§17.3.1); `unrest` and `vp` change a power's unrest or its player's
-    VP; `veterans` turns troops veteran (§16.1). Exactly one per entry."""
+    (§21.1); `technology` auctions a technology (§19.3); `minor_alliance` auctions the
+    alliance of a minor (§20.3.1); `leader` brings a historical leader in (§17.3.1); `unrest`
+    and `vp` change a power's unrest or its player's VP; `veterans` turns troops veteran
+    (§16.1). Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -271,7 +289,8 @@ class Effect(_Element):
     activate: Activation | None = None
     casus_belli: tuple[str, str] | None = None
     allow_alliance: tuple[str, str] | None = None
-    technology: str | None = None
+    technology: Literal["siege", "land", "naval", "industrial"] | None = None
+    minor_alliance: str | None = None
     leader: HistoricalLeader | None = None
     unrest: PowerChange | None = None
     vp: PowerChange | None = None
@@ -361,6 +380,7 @@ class ScenarioData(_Element):
     wars: list[WarSetup] = []
     casus_belli: list[tuple[str, str]] = []  # (holder, against) at the start (§21.3.2)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace at the start (§21.5.4)
+    minors: list[Minor] = []  # the minor powers' cards (§20)
 
 
 class Scenario:
@@ -376,6 +396,7 @@ class Scenario:
         self.power_order = [p.code for p in data.powers]
         self.trade_centers = {t.id: t for t in data.trade_centers}
         self.leaders = {card.id: card for card in data.leaders}
+        self.minors = {m.code: m for m in data.minors}
 
     # -- areas and boxes --------------------------------------------------
     def box_of(self, area_id: str) -> str:
@@ -485,6 +506,15 @@ class Scenario:
             return True
         return any(self.areas[other].theater in interests for other in area.adjacent if other in self.areas)
 
+    def minor_may_enter(self, minor: str, area_id: str) -> bool:
+        """§20.2: "the allied minor power's troops cannot leave the theater of operations to which
+        the minor power belongs (except for border areas of the theater)" — its theater and the
+        areas bordering it, as for interest (RR-I27, RR-I150); a mercenary's go anywhere (§20.6)."""
+        card = self.minors[minor]
+        area = self.areas[area_id]
+        return card.mercenary or area.theater == card.theater or any(
+            self.areas[other].theater == card.theater for other in area.adjacent if other in self.areas)
+
     # -- players and cards ------------------------------------------------
     def setup_for(self, players: int) -> PlayerSetup | None:
         return next((s for s in self.data.player_setups if s.players == players), None)
@@ -585,6 +615,29 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += _check_setups(scenario)
     problems += _check_deck(scenario)
     problems += _check_events(scenario)
+    problems += _check_minors(scenario)
+    return problems
+
+
+def _check_minors(scenario: Scenario) -> list[str]:
+    """A minor's card (§20, RR-I140): its theater, ally and card fortresses exist; a mercenary
+    minor has no areas (§20.6), any other has some, all in its theater."""
+    problems = []
+    for minor in scenario.data.minors:
+        where = f"minor {minor.code}"
+        areas = scenario.minor_areas(minor.code)
+        if minor.theater not in scenario.theaters:
+            problems.append(f"{where}: unknown theater {minor.theater!r}")
+        if minor.ally is not None and minor.ally not in scenario.powers:
+            problems.append(f"{where}: allied to unknown power {minor.ally!r}")
+        if minor.mercenary and areas:
+            problems.append(f"{where}: a mercenary minor has no areas (§20.6), but {', '.join(areas)} name it")
+        if not minor.mercenary and not areas:
+            problems.append(f"{where}: no area names it as its minor")
+        problems += [f"{where}: area {a} is not in its theater {minor.theater}" for a in areas
+                     if scenario.areas[a].theater != minor.theater]
+        problems += [f"{where}: card fortress in {a}, which is not one of its areas" for a in minor.fortresses
+                     if a not in areas]
     return problems
 
 
@@ -825,6 +878,8 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.give_control.power)
         problems += [f"give_control: unknown area {area!r}" for area in effect.give_control.areas
                      if area not in scenario.areas]
+    if effect.minor_alliance is not None and effect.minor_alliance not in scenario.minors:
+        problems.append(f"minor_alliance names unknown minor power {effect.minor_alliance!r}")
     if effect.repatriate is not None:
         powers.append(effect.repatriate.power)
         problems += [f"repatriate: unknown area or sea {place!r}" for place in effect.repatriate.places

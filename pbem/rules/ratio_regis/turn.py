@@ -10,8 +10,8 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import alliances, auction, deck, elimination, expeditions, impulse, leaders, rebellions
-from pbem.rules.ratio_regis import veterans
+from pbem.rules.ratio_regis import (alliances, auction, deck, elimination, expeditions, impulse, leaders, minors,
+                                    rebellions, technology, veterans)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -101,10 +101,12 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
     rebellions.count_revolt_maintenance(ctx, state, scenario)
     veterans.degrade(ctx, state, scenario)
+    technology.expire(ctx, state)
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
     elimination.voluntary(ctx, state, scenario)
+    minors.return_eliminated(ctx, state)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:

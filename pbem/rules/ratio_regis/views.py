@@ -40,6 +40,8 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "inactive": list(state.inactive),
         # the viewer's own hand, card numbers in hand order (a queued block may test `hand HAS 12`)
         "hand": next((list(p.hand) for p in state.players if p.id == viewer), []),
+        "minors": {code: minor.ally for code, minor in state.minors.items()},  # None: neutral (§20.1)
+        "technology": dict(sorted(state.technology.items())),
         "sections": _sections(state, scenario, viewer, placed, units),
         "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, []),
                          tuple(state.inactive)),
@@ -57,12 +59,18 @@ def _troops_by_area(state: GameState) -> dict[str, list[str]]:
 
 def _units(state: GameState) -> dict[str, str]:
     """Every unit on the map or in a box, with where it is (public: counters are open)."""
-    units = {t.id: t.where() + (" veteran" if t.veteran else "") for t in state.troops}
-    units.update({s.id: s.where() for s in state.squadrons})
-    units.update({f.id: f.area + ("" if f.built else " (under construction)") for f in state.fortresses})
+    units = {t.id: t.where() + (" veteran" if t.veteran else "") + _of_minor(t.minor) for t in state.troops}
+    units.update({s.id: s.where() + _of_minor(s.minor) for s in state.squadrons})
+    units.update({f.id: f.area + ("" if f.built else " (under construction)") + _of_minor(f.minor)
+                  for f in state.fortresses})
     units.update({lead.id: f"on {lead.unit}" + (" extraordinary" if lead.extraordinary else "")
                   for lead in state.leaders})
     return units
+
+
+def _of_minor(minor: str | None) -> str:
+    """An allied minor's counter says whose it is (RR-I140)."""
+    return f" ({minor})" if minor else ""
 
 
 def _impulse(state: GameState, names: dict[str, str]) -> dict | None:

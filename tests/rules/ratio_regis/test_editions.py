@@ -20,7 +20,7 @@ EDITION = ROOT / "examples/ratio-regis/editions/war-in-france.toml"
 #: The digest of examples/ratio-regis/war.toml when it held its map, cards and leaders itself,
 #: with the alliance permissions of its powers' cards and the cards 16–23 and leader L13 of the
 #: edition added since (alliances and card events, §21.1, §26).
-WAR_BEFORE_THE_SPLIT = "e8025830f3ee2c100ed0d0b7155843f5ddf2fa3f0d2d6ab0dbf880105b9cc76f"
+WAR_BEFORE_THE_SPLIT = "3f726d0b25daf2f9ce31e3fb3e2ce30c5e582a6398f7695197ea02b5d7bf48ad"
 
 
 def test_a_scenario_reads_as_its_set_up_with_the_edition_tables_merged_in():
