@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import rebellions
+from pbem.rules.ratio_regis import collapse, rebellions
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Effect, Scenario
 from pbem.rules.ratio_regis.state import GameState, War
-from pbem.rules.ratio_regis.war import give_morale
+from pbem.rules.ratio_regis.war import add_cb, give_morale
 
 
 def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card, *, player: str = "",
@@ -73,7 +73,14 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
             added.append(theater)
         return said(f"{power} has an interest in {theater} (§18.4.1)")
     if effect.start_war is not None:
-        return said(start_war(state, *effect.start_war), rule="§21.3")
+        return said(start_war(state, *effect.start_war, card=card.number), rule="§21.3")
+    if effect.casus_belli is not None:
+        return said(casus_belli(state, *effect.casus_belli), rule="§21.3.2")
+    if effect.collapse is not None:
+        text = said(collapse.begin(state, effect.collapse), rule="§21.6")
+        if effect.collapse in state.collapsing and not state.at_war(effect.collapse):
+            collapse.remove(state, scenario, judge, effect.collapse)
+        return text
     if effect.give_control is not None:
         markers = effect.give_control
         texts = [place_control(state, scenario, judge, markers.power, area, card.title) for area in markers.areas]
@@ -88,19 +95,38 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
     return f"{order.power} repatriates its units from {', '.join(order.places)} (§14)"
 
 
-def start_war(state: GameState, first: str, second: str) -> str:
+def casus_belli(state: GameState, holder: str, against: str) -> str:
+    """§21.3.2 a casus belli by an event (a second one against the same power ignored); an
+    event's casus belli for two powers at war adds 1 VP for the war's winner (§22 "Most
+    'Casus Belli' events, give 1 VP bonus to the wars between two contenders if they
+    appeared during the war", §31.6). Allies' casus belli events are ignored (§21.2.1: the
+    alliances' part)."""
+    war = state.war(holder, against)
+    if war is not None:
+        war.card_vp += 1
+        return f"{holder} and {against} are at war: its winner gains 1 VP more (§22), {war.card_vp} in all"
+    if add_cb(state, holder, against):
+        return f"{holder} gains a casus belli against {against} (§21.3.2)"
+    return f"{holder} already has a casus belli against {against}: this one is ignored (§21.3.2)"
+
+
+def start_war(state: GameState, first: str, second: str, card: int | None = None) -> str:
     """§21.3 "Two major powers can be at war … by event cards" (RR-I69): the war begins
     (cause `event`, whose winner gains 1 VP, §21.3.1); the casus belli between the two
     disappear (§21.3.2 "if the war breaks out"); a forced peace between them ends (§21.5.4:
     "if a war between the two major powers should occur again due to a historical event, the
     forced peace ends"). Alliances are not adjudicated yet: an event that ends one ("stops
     being allied … go to war", §31.1) is this war. Returns the chronicle text."""
-    if state.at_war(first, second):
+    war = state.war(first, second)
+    if war is not None and state.options.variant == "v2.1":
+        war.card_vp += 1  # v2.1 §21.3: the war continues, and its winner scores each card's VP
+        return f"{first} and {second} are already at war: the war goes on, its winner gains 1 VP more (v2.1 §21.3)"
+    if war is not None:
         return f"{first} and {second} are already at war"
     inactive = [p for p in (first, second) if not state.powers[p].active]
     if inactive:
         return f"{' and '.join(inactive)} not in play: no war between {first} and {second}"
-    state.wars.append(War((first, second), cause="event"))
+    state.wars.append(War((first, second), cause="event", card=card))
     state.casus_belli = [cb for cb in state.casus_belli if set(cb) != {first, second}]
     peace = state.in_forced_peace(first, second)
     state.forced_peace = [pair for pair in state.forced_peace if set(pair) != {first, second}]

@@ -27,6 +27,8 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "determined": (("v1.2.4", "v2.1"), "RR-I81: the Determined leader cannot be intercepted by land on its first "
                                        "tactical move of each impulse and two Determined leaders cancel (v1.2.4), "
                                        "or it fights as Tactical in a field battle where it is intercepted (v2.1)"),
+    "peace_half": (("up", "down"), "RR-I160: a power asks for peace with at least half its morale lost, half of an "
+                                   "odd vitality rounded up (3 of 5) or down (2 of 5) (§21.4.1)"),
 }
 
 
@@ -44,6 +46,7 @@ class Options(msgspec.Struct, frozen=True):
     home_move: str = "any-unit"
     elite_build: str = "home-theater"
     determined: str = "v1.2.4"
+    peace_half: str = "up"
     combat: dict[str, str] = {}  # the combat engine's options (COMBAT_OPTIONS), by name
 
 

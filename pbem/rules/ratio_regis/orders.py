@@ -292,6 +292,16 @@ class Sail:
 
 
 @dataclass(frozen=True)
+class PeaceTalks:
+    """§21.4.1: open peace negotiations with an enemy, at the start of one's impulse."""
+
+    target: str
+
+    def text(self) -> str:
+        return f"PEACE WITH {self.target}"
+
+
+@dataclass(frozen=True)
 class Swap:
     first: str
     second: str
@@ -320,7 +330,7 @@ class Attach:
 
 Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | Repair | StratSquadron | StratStack | Fort
         | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
-        | FormFleet | Attach)
+        | FormFleet | Attach | PeaceTalks)
 
 
 @dataclass(frozen=True)
@@ -542,6 +552,9 @@ class _ToCommand(Transformer):
 
     def sail(self, items):
         return Sail(str(items[0]).upper(), str(items[1]))
+
+    def peace(self, items):
+        return PeaceTalks(str(items[0]).upper())
 
     def swap(self, items):
         return Swap(str(items[0]).upper(), str(items[1]).upper())

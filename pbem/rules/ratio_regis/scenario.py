@@ -139,6 +139,7 @@ class Power(_Element):
     enters: int | None = None  # the turn a power entering later deploys (§8.1.2)
     piracy: bool = False  # its card allows piracy (§11.5.1)
     interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
+    military_victory: list[str] = []  # powers its card names "military victory against": 1 VP a condition (§21.5.3)
 
 
 class Group(_Element):
@@ -226,8 +227,9 @@ class Effect(_Element):
     the power's control markers (§31.1); `give_morale` = [giver, receiver] moves a morale
     counter (§21.3.4, §31.1); `repatriate` = {power, places} sends the power's units home
     from those areas or seas (§14, §31.2); `rebellion` places revolts (§18.3, RR-I80);
-    `activate` brings inactive independent areas into play (§18.2, RR-I82). Exactly one
-    per entry."""
+    `activate` brings inactive independent areas into play (§18.2, RR-I82); `casus_belli` =
+    [holder, against] gives a casus belli, or +1 VP to the winner of their war (§21.3.2,
+    §22); `collapse` makes a power collapse (§21.6). Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -238,6 +240,8 @@ class Effect(_Element):
     repatriate: Repatriation | None = None
     rebellion: Rebellion | None = None
     activate: Activation | None = None
+    casus_belli: tuple[str, str] | None = None
+    collapse: str | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -648,6 +652,8 @@ def _check_powers(scenario: Scenario) -> list[str]:
         for theater in power.interests:
             if theater not in scenario.theaters:
                 problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
+        problems += [f"power {power.code}: military_victory names unknown power {other!r}"
+                     for other in power.military_victory if other not in scenario.powers]
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:
@@ -774,7 +780,10 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.add_interest[0])
         if effect.add_interest[1] not in scenario.theaters:
             problems.append(f"effect names unknown theater {effect.add_interest[1]!r}")
-    for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale")):
+    if effect.collapse is not None:
+        powers.append(effect.collapse)
+    for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale"),
+                       (effect.casus_belli, "casus_belli")):
         if pair is not None:
             powers += list(pair)
             if pair[0] == pair[1]:

@@ -125,6 +125,8 @@ class War(msgspec.Struct):
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
+    card: int | None = None  # the card whose event began it: the order of peace at turn end (§21.5.5)
+    card_vp: int = 0  # +1 VP to its winner per casus-belli card for the pair played during it (§21.3.1, §22)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
@@ -166,6 +168,7 @@ class GameState(msgspec.Struct):
     interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
     inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
+    collapsing: list[str] = []  # powers an event made collapse: removed once at peace with all (§21.6)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
