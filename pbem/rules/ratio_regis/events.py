@@ -25,7 +25,7 @@ from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Effect, Scenario
 from pbem.rules.ratio_regis.state import GameState, War
-from pbem.rules.ratio_regis.war import add_cb, give_morale
+from pbem.rules.ratio_regis.war import add_cb, give_morale, same_player
 
 
 def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card, *, player: str = "",
@@ -126,6 +126,8 @@ def start_war(state: GameState, first: str, second: str, card: int | None = None
     inactive = [p for p in (first, second) if not state.powers[p].active]
     if inactive:
         return f"{' and '.join(inactive)} not in play: no war between {first} and {second}"
+    if same_player(state, first, second):
+        return f"{first} and {second} are run by the same player: the war is ignored (v2.1 §21.3)"
     state.wars.append(War((first, second), cause="event", card=card))
     state.casus_belli = [cb for cb in state.casus_belli if set(cb) != {first, second}]
     peace = state.in_forced_peace(first, second)

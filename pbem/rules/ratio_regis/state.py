@@ -120,7 +120,7 @@ class AreaState(msgspec.Struct):
 
 class War(msgspec.Struct):
     """Two powers at war (§21.3); `morale` counts the counters each side holds from
-    the other (§21.3.4), `cause` how it began (RR-I30)."""
+    the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1)."""
 
     sides: tuple[str, str]
     morale: dict[str, int] = {}

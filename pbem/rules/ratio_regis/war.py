@@ -1,7 +1,6 @@
 """War between major powers as far as combat needs it (§21.3): declarations with or
 without a casus belli (§21.3.2–§21.3.3), morale counters (§21.3.4) and their causes
-(§21.3.5). Peace (§21.4–§21.5) belongs to a later issue; until then RR-I30 says what
-happens to wars at turn end."""
+(§21.3.5). Peace is `negotiation.py`'s (§21.4–§21.5)."""
 
 from __future__ import annotations
 
@@ -12,6 +11,12 @@ from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import DeclareWar
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, War
+
+
+def same_player(state: GameState, power: str, other: str) -> bool:
+    """v2.1 §21.3: "two powers run by the same player can never go to war" (v1.2.4 allows it)."""
+    player = state.powers[power].player
+    return state.options.variant == "v2.1" and player is not None and player == state.powers[other].player
 
 
 def has_cb(state: GameState, holder: str, against: str) -> bool:
@@ -65,6 +70,9 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
         raise IllegalOrder(f"{target} is not in play")
     if state.at_war(power, target):
         raise IllegalOrder(f"{power} is already at war with {target}")
+    if same_player(state, power, target):
+        raise IllegalOrder(f"{power} and {target} are run by the same player: under v2.1 they can never go to war "
+                           f"(v2.1 §21.3)")
     if state.in_forced_peace(power, target):
         raise IllegalOrder(f"{power} and {target} are in forced peace until the end of the turn: no declaration of "
                            f"war (§21.5.4)")
