@@ -35,10 +35,10 @@ def take_control(state: GameState, scenario: Scenario, judge: DecisionPort, powe
     judge.say(text, rule="§12.5, §13.3.7")
     if loser and loser != power:
         rebase_stranded(state, scenario, judge, loser)  # §11.1.1: its squadrons at sea may have lost their base
-        if state.at_war(power, loser):
-            if scenario.areas[area].key:
-                give_morale(state, judge, loser, power, f"key area {area} lost", "§21.3.5")
-        elif status.possessor and status.possessor != power and add_cb(state, status.possessor, power):
+        if state.at_war(power, loser) and scenario.areas[area].key:
+            give_morale(state, judge, loser, power, f"key area {area} lost", "§21.3.5")
+        # §21.3.2: a third power's area taken, even from an enemy that had taken it (add_cb: not if at war)
+        if status.possessor and status.possessor != power and add_cb(state, status.possessor, power):
             judge.say(f"{status.possessor} gains a casus belli against {power} (§13.3.7)", rule="§21.3.2")
     return text
 

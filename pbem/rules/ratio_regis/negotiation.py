@@ -13,6 +13,7 @@ enemy and leaves the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.core.decisions import LineKind, Refusal
@@ -26,7 +27,7 @@ from pbem.rules.ratio_regis.orders import PeaceTalks
 from pbem.rules.ratio_regis.peace_terms import apply_terms, ask_terms, gain_vp
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Scenario
-from pbem.rules.ratio_regis.state import GameState, War
+from pbem.rules.ratio_regis.state import AreaState, GameState, War
 
 
 @dataclass
@@ -198,7 +199,7 @@ def _return_areas(state: GameState, scenario: Scenario, judge: DecisionPort, war
             repatriate(state, scenario, judge, third, places, why=f"{', '.join(places)} ceded to {winner}")
 
 
-def _units_in(state: GameState, scenario: Scenario, power: str, where) -> list[str]:
+def _units_in(state: GameState, scenario: Scenario, power: str, where: Callable[[AreaState], bool]) -> list[str]:
     """The areas, in the scenario's order, where `power` has troops, fortresses or squadrons
     in port and `where(status)` holds."""
     held = ({t.area for t in state.troops if t.power == power and t.area}
@@ -336,11 +337,31 @@ def end_of_turn(judge: DecisionPort, state: GameState, scenario: Scenario) -> No
     """§23: "All wars … are terminated" through negotiations without a requester (§21.5),
     in v2.1 §21.5.5's order (a clarification, both editions; RR-I165): wars begun by a card
     first, in the order the cards were played, then the others in the order they broke out.
-    Casus belli lapse (§21.3.2)."""
+    Then the areas held of third powers go back (§13.3.7); casus belli lapse (§21.3.2)."""
     played = {card: index for index, card in enumerate(state.discard)}
     order = sorted(range(len(state.wars)), key=lambda i: (state.wars[i].card not in played,
                                                           played.get(state.wars[i].card, 0), i))
     for war in [state.wars[i] for i in order]:
         if war in state.wars:
             make_peace(state, scenario, judge, war)
+    _return_third_powers_areas(state, scenario, judge)
     state.casus_belli = []
+
+
+def _return_third_powers_areas(state: GameState, scenario: Scenario, judge: DecisionPort) -> None:
+    """§13.3.7: a power holding an area of a third power it is not at war with "must eliminate
+    the control marker (if still retained) at the end of the turn, returning it to the nominal
+    owner" — once every war has ended, any area a major power controls and another possesses;
+    the holder's units there go home (§14, RR-I166)."""
+    held: dict[str, list[str]] = {}
+    for area in scenario.data.areas:
+        status = state.areas[area.id]
+        if status.possessor in state.powers and status.controller in state.powers \
+                and status.controller != status.possessor:
+            held.setdefault(status.controller, []).append(area.id)
+            status.controller = status.possessor
+    for power in [p for p in scenario.power_order if p in held]:
+        judge.say(f"{power} returns {', '.join(held[power])} to their owners at turn end (§13.3.7)", rule="§13.3.7")
+        places = [p for p in _units_in(state, scenario, power, lambda status: True) if p in held[power]]
+        if places:
+            repatriate(state, scenario, judge, power, places, why="control returned at turn end")
