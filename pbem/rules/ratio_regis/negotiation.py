@@ -106,10 +106,10 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
     if winner is not None and margin > 0:
         ceded = apply_terms(state, scenario, judge, winner, war.enemy(winner),
                             ask_terms(state, scenario, judge, winner, war.enemy(winner), margin))
-    _return_areas(state, scenario, judge, war, winner, ceded)
-    state.wars.remove(war)
+    state.wars.remove(war)  # at peace: the repatriations below meet no enemy in the other (§14.1.1)
     state.powers[a].morale += war.morale.get(b, 0)
     state.powers[b].morale += war.morale.get(a, 0)
+    _return_areas(state, scenario, judge, war, winner, ceded)
     if (a, b) not in state.forced_peace and (b, a) not in state.forced_peace:
         state.forced_peace.append((a, b))
     judge.say(f"{a} and {b} are at peace, in forced peace until the end of the turn (§21.5.4); each recovers its "
