@@ -23,6 +23,16 @@ def has_cb(state: GameState, holder: str, against: str) -> bool:
     return (holder, against) in state.casus_belli
 
 
+def province_cb(state: GameState, scenario: Scenario, holder: str, against: str) -> list[str]:
+    """v2.1 §21.3.2: a casus belli "against any power owning areas in one's home province" —
+    the areas `against` possesses in a province holding a home area of `holder` (RR-I169)."""
+    if state.options.variant != "v2.1":
+        return []
+    home = {scenario.areas[a].province for a in scenario.powers[holder].home_areas if a in scenario.areas}
+    return [a.id for a in scenario.data.areas
+            if a.province is not None and a.province in home and state.areas[a.id].possessor == against]
+
+
 def give_morale(state: GameState, judge: DecisionPort, loser: str, winner: str, reason: str, rule: str) -> str:
     """§21.3.4–§21.3.5: the loser hands one of its morale counters to the winner. A
     power with none left gives none (it "cannot run out"); RR-I31."""
@@ -76,7 +86,7 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     if state.in_forced_peace(power, target):
         raise IllegalOrder(f"{power} and {target} are in forced peace until the end of the turn: no declaration of "
                            f"war (§21.5.4)")
-    cb = has_cb(state, power, target)
+    cb = has_cb(state, power, target) or bool(province_cb(state, scenario, power, target))
     if not cb and not order.without_cb:
         raise IllegalOrder(f"{power} has no casus belli against {target} (§21.3.2): declare without one with "
                            f"DECLARE WAR {target} NOCB, which gives {target} a morale counter (§21.3.3)")
