@@ -100,7 +100,7 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
     if requester is not None:
         text = deliver(state, talks, requester)
         judge.say(f"{requester} asked for peace: {text}; {talks.status()}", rule="§21.5.1")
-    winner, margin = _result(state, scenario, talks)
+    winner, margin = _result(scenario, talks)
     text = _settle(state, judge, talks, winner, margin)
     ceded: list[str] = []
     if winner is not None and margin > 0:
@@ -135,7 +135,7 @@ def _adjust_for_areas(state: GameState, scenario: Scenario, judge: DecisionPort,
               + f"; {talks.status()}", rule="§21.5.1")
 
 
-def _result(state: GameState, scenario: Scenario, talks: Talks) -> tuple[str | None, int]:
+def _result(scenario: Scenario, talks: Talks) -> tuple[str | None, int]:
     """§21.5.1: the favourable side wins by the differential, capped at the loser's vitality."""
     a, b = talks.war.sides
     difference = talks.held(a) - talks.held(b)
