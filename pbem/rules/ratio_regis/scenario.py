@@ -141,6 +141,7 @@ class Power(_Element):
     interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
     alliances: list[str] = []  # major powers its card lets it ally with (§21.1, §28.1)
     diplomacy: dict[str, int] = {}  # the vitality its card gives in minor auctions, by minor or "*" (§20.3.1, §29.2)
+    military_victory: list[str] = []  # powers its card names "military victory against": 1 VP a condition (§21.5.3)
 
 
 class Minor(_Element):
@@ -276,7 +277,7 @@ class Effect(_Element):
     (§21.1); `technology` auctions a technology (§19.3); `minor_alliance` auctions the
     alliance of a minor (§20.3.1); `leader` brings a historical leader in (§17.3.1); `unrest`
     and `vp` change a power's unrest or its player's VP; `veterans` turns troops veteran
-    (§16.1). Exactly one per entry."""
+    (§16.1); `collapse` makes a power collapse (§21.6). Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -295,6 +296,7 @@ class Effect(_Element):
     unrest: PowerChange | None = None
     vp: PowerChange | None = None
     veterans: Veterans | None = None
+    collapse: str | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -742,6 +744,8 @@ def _check_powers(scenario: Scenario) -> list[str]:
         for ally in power.alliances:
             if ally not in scenario.powers or ally == power.code:
                 problems.append(f"power {power.code}: its card's alliances name {ally!r}, not another power (§21.1)")
+        problems += [f"power {power.code}: military_victory names unknown power {other!r}"
+                     for other in power.military_victory if other not in scenario.powers]
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:
@@ -868,6 +872,8 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.add_interest[0])
         if effect.add_interest[1] not in scenario.theaters:
             problems.append(f"effect names unknown theater {effect.add_interest[1]!r}")
+    if effect.collapse is not None:
+        powers.append(effect.collapse)
     for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale"),
                        (effect.casus_belli, "casus_belli"), (effect.allow_alliance, "allow_alliance")):
         if pair is not None:

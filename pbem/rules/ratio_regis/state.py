@@ -123,12 +123,13 @@ class AreaState(msgspec.Struct):
 
 class War(msgspec.Struct):
     """Two powers at war (§21.3); `morale` counts the counters each side holds from
-    the other (§21.3.4), `cause` how it began (RR-I30)."""
+    the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1)."""
 
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
-    cards: list[int] = []  # cards worth 1 VP each to the war's winner: its event, CBs during it (§21.3.1, §31.6)
+    card: int | None = None  # the card whose event began it: the order of peace at turn end (§21.5.5)
+    card_vp: int = 0  # +1 VP to its winner per casus-belli card for the pair played during it (§21.3.1, §22)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
@@ -187,6 +188,7 @@ class GameState(msgspec.Struct):
     combined: dict[str, str] = {}  # an ally's squadron in a combined fleet -> its own power (§21.2.3)
     minors: dict[str, MinorState] = {}  # the minor powers by code (§20, RR-I140)
     technology: dict[str, str] = {}  # technology -> the power that won it, until turn end (§19.3)
+    collapsing: list[str] = []  # powers an event made collapse: removed once at peace with all (§21.6)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:

@@ -11,7 +11,7 @@ from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
 from pbem.rules.ratio_regis import (alliances, auction, deck, elimination, expeditions, impulse, leaders, minors,
-                                    rebellions, technology, veterans)
+                                    negotiation, rebellions, technology, veterans)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -75,27 +75,12 @@ def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -
                     + (", ".join(placed) or "no units"), rule="§8.1.2")
 
 
-def _truce(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """RR-I30: until peace negotiations (§21.4–§21.5) are adjudicated, every war ends at
-    turn end in a truce without terms (§21.4: "when the end of the turn is reached … a
-    truce"): each side gets its morale counters back, casus belli lapse (§21.3.2), and
-    the war's VP and unrest adjustments are not applied (named in the chronicle)."""
-    for war in state.wars:
-        held = ", ".join(f"{p} held {war.morale.get(p, 0)}" for p in war.sides)
-        ctx.say(f"The war {war.sides[0]}–{war.sides[1]} ends in a truce at turn end ({held}); peace terms, war VP "
-                f"and unrest are not adjudicated yet (RR-I30)", rule="§21.4, §23")
-    for code, power in state.powers.items():
-        power.morale = scenario.powers[code].vitality
-    state.wars = []
-    state.casus_belli = []
-
-
 def turn_end(ctx: DecisionPort, state: GameState) -> None:
     """§8.3, §23: wars end, the economy (the rebellions' maintenance, §18.3), degradation and voluntary
     elimination (§23.1.2), VP; then the next turn, or the game's end after the scenario's last turn (the most
     VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
-    _truce(ctx, state, scenario)
+    negotiation.end_of_turn(ctx, state, scenario)  # E1: every war ends in peace negotiations (§21.5)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
