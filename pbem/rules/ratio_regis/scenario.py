@@ -126,6 +126,15 @@ class WarSetup(_Element):
     cause: Literal["event", "declaration", "ally", "scenario"] = "scenario"
 
 
+class PowerCardChange(_Element):
+    """§8.1.2: from `turn` on the power plays with another card, whose available troop
+    counters and squadrons replace the old card's."""
+
+    turn: int = Field(ge=1)
+    troops: dict[Literal["2-3", "3-4"], int] = {}
+    squadrons: dict[Literal["2", "3"], int] = {}
+
+
 class Power(_Element):
     """A major power's card (§3.2, §24): the parts the sequence of play needs."""
 
@@ -139,6 +148,11 @@ class Power(_Element):
     enters: int | None = None  # the turn a power entering later deploys (§8.1.2)
     piracy: bool = False  # its card allows piracy (§11.5.1)
     interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
+    points: int | None = Field(default=None, ge=0)  # deployment points (§24, §33): it deploys as its player chooses
+    domains: list[str] = []  # areas it possesses as domains when it deploys (§24, §33)
+    allies: list[str] = []  # minor powers allied at its deployment (§24, §20.3.4); read by the minors' rules
+    unrest: int | None = Field(default=None, ge=0)  # starting unrest instead of its vitality (§34 turn 1, turn 8)
+    cards: list[PowerCardChange] = []  # a new power card from a turn on: its forces (§8.1.2)
 
 
 class Group(_Element):
@@ -266,9 +280,90 @@ class DeckRules(_Element):
     excluded: list[int] = []  # card numbers the scenario removes from the game (§26.4)
 
 
+class Parts(_Element):
+    """Parts of the map as the scenarios name them (§7.2, §33, §34): whole theaters, whole
+    provinces, single areas, less the areas `except_areas` names."""
+
+    theaters: list[str] = []
+    provinces: list[str] = []
+    areas: list[str] = []
+    except_areas: list[str] = []
+
+
+class Markers(_Element):
+    """Independent (A2/A3) or rebellion (R2/R3) markers placed on parts of the map (§7.2)."""
+
+    level: Literal["A2", "A3", "R2", "R3"]
+    parts: Parts
+
+
+class Exclusion(_Element):
+    """Cards removed from the deck by title (§8.1.4, §34): for this turn only, or for the
+    rest of the game (`game = true`)."""
+
+    cards: list[str] = Field(min_length=1)
+    game: bool = False
+
+
+class Possession(_Element):
+    """Areas a power takes as home areas or domains (§24; §34 turn 5 "Poland: add Gdansk")."""
+
+    power: str
+    areas: list[str] = Field(min_length=1)
+
+
+class Merchants(_Element):
+    """Merchants placed in a trade center by a special rule (§34 turns 1, 5), free of cost."""
+
+    trade_center: str
+    power: str
+    count: int = Field(default=1, ge=1, le=2)
+
+
+class SpecialEffect(_Element):
+    """One effect of a turn's special rule (§8.1.1, §34), applied at turn start: `activate`
+    and `deactivate` parts of the map (§7.2, §18.2.1); `markers` places independents or
+    rebellions (§7.2); `interests` is the turn's INTEREST table for the powers it names
+    (§18.4.1); `add_interest` = [power, theater]; `exclude` removes cards from the deck
+    (§8.1.4); `capacity` sets trade centers' capacities (§19.2.1); `merchants` places
+    merchants; `possess` gives a power areas (§24). Exactly one per entry."""
+
+    activate: Parts | None = None
+    deactivate: Parts | None = None
+    markers: Markers | None = None
+    interests: dict[str, list[str]] | None = None
+    add_interest: tuple[str, str] | None = None
+    exclude: Exclusion | None = None
+    capacity: dict[str, int] | None = None
+    merchants: Merchants | None = None
+    possess: Possession | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> SpecialEffect:
+        if sum(getattr(self, name) is not None for name in SPECIAL_EFFECT_NAMES) != 1:
+            raise ValueError(f"a special rule's effect is exactly one of {', '.join(SPECIAL_EFFECT_NAMES)}")
+        return self
+
+
+#: The effects a turn's special rule may have, in the order `SpecialEffect` declares them.
+SPECIAL_EFFECT_NAMES = tuple(name for name in SpecialEffect.model_fields if name != "synthetic")
+
+
 class TurnRule(_Element):
+    """A special rule of a turn (§8.1.1, §34): its text, announced, and its effects, applied
+    in order. Rules no effect expresses yet stay text for the players and the GM."""
+
     turn: int
     text: str
+    effects: list[SpecialEffect] = []
+
+
+class Alliance(_Element):
+    """Two major powers allied at the start (§21.1, §33.4 "until war breaks out, the
+    Netherlands and Spain are allied"); read by the alliances' rules."""
+
+    powers: tuple[str, str]
+    until_war: bool = False
 
 
 #: The tables of an edition's data file: the fixed data every scenario of the edition shares
@@ -323,6 +418,8 @@ class ScenarioData(_Element):
     wars: list[WarSetup] = []
     casus_belli: list[tuple[str, str]] = []  # (holder, against) at the start (§21.3.2)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace at the start (§21.5.4)
+    alliances: list[Alliance] = []  # major powers allied at the start (§24, §21.1)
+    active_events: list[str] = []  # titles of events of earlier turns in force (§7.2, §26.1)
 
 
 class Scenario:
@@ -370,6 +467,16 @@ class Scenario:
     def province_areas(self, province: str) -> list[str]:
         """The areas of a province, in scenario order (§18.3)."""
         return [a.id for a in self.data.areas if a.province == province]
+
+    def parts(self, parts: Parts) -> list[str]:
+        """The areas of the parts named (§7.2, §33), in scenario order."""
+        return [a.id for a in self.data.areas
+                if (a.theater in parts.theaters or a.province in parts.provinces or a.id in parts.areas)
+                and a.id not in parts.except_areas]
+
+    def card_titled(self, title: str) -> Card | None:
+        """A card by its title, ignoring case (the playbook names cards by title, §26.1, §34)."""
+        return next((c for c in self.data.cards if c.title.lower() == title.lower()), None)
 
     def minor_areas(self, minor: str) -> list[str]:
         """The areas of a minor power, in scenario order (§18.3)."""
@@ -547,6 +654,72 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += _check_setups(scenario)
     problems += _check_deck(scenario)
     problems += _check_events(scenario)
+    problems += _check_setup_data(scenario)
+    return problems
+
+
+def _check_setup_data(scenario: Scenario) -> list[str]:
+    """The names the set-up by points, the special rules, the alliances and the active
+    events use (§24, §33, §34). A name of the map or the cards missing is what the edition
+    file lacks when the scenario has one: said so, with who names it, so that a GM typing in
+    the edition of the game they own sees exactly what to add."""
+    data = scenario.data
+    wanted: dict[tuple[str, str], list[str]] = {}
+    powers: list[tuple[str, str]] = []
+
+    def need(kind: str, name: str, who: str) -> None:
+        wanted.setdefault((kind, name), []).append(who)
+
+    for power in data.powers:
+        for area in power.domains:
+            need("area", area, f"{power.code}'s domains")
+    for rule in data.turn_rules:
+        who = f"turn {rule.turn} special rule"
+        for effect in rule.effects:
+            for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None):
+                if parts is not None:
+                    for kind, names in (("theater", parts.theaters), ("province", parts.provinces),
+                                        ("area", [*parts.areas, *parts.except_areas])):
+                        for name in names:
+                            need(kind, name, who)
+            for power, theaters in sorted((effect.interests or {}).items()):
+                powers.append((power, who))
+                for theater in theaters:
+                    need("theater", theater, who)
+            if effect.add_interest is not None:
+                powers.append((effect.add_interest[0], who))
+                need("theater", effect.add_interest[1], who)
+            for title in effect.exclude.cards if effect.exclude else []:
+                need("card", title, who)
+            for tc in sorted(effect.capacity or {}):
+                need("trade center", tc, who)
+            if effect.merchants is not None:
+                need("trade center", effect.merchants.trade_center, who)
+                powers.append((effect.merchants.power, who))
+            if effect.possess is not None:
+                powers.append((effect.possess.power, who))
+                for area in effect.possess.areas:
+                    need("area", area, who)
+    for title in data.active_events:
+        need("card", title, "the active events")
+    for alliance in data.alliances:
+        powers += [(code, "an alliance") for code in alliance.powers]
+    known = {"theater": set(scenario.theaters), "area": set(scenario.areas), "trade center": set(scenario.trade_centers),
+             "province": {a.province for a in data.areas if a.province},
+             "card": {c.title.lower() for c in data.cards}}
+    missing = [(kind, name, who) for (kind, name), who in wanted.items()
+               if (name.lower() if kind == "card" else name) not in known[kind]]
+    where = f"edition {data.edition.id} lacks" if data.edition is not None else "unknown"
+    problems = [f"{where} {kind} {name!r} (named by {', '.join(dict.fromkeys(who))})" for kind, name, who in missing]
+    problems += [f"{who}: unknown power {code!r}" for code, who in powers if code not in scenario.powers]
+    for power in data.powers:
+        if power.points is not None and power.code not in [c for s in data.player_setups for g in s.groups
+                                                            for c in g.powers] and power.enters is None:
+            problems.append(f"power {power.code}: deploys by points but is in no group")
+        for change in power.cards:
+            if not data.first_turn < change.turn <= data.last_turn:
+                problems.append(f"power {power.code}: a new card at turn {change.turn}, outside turns "
+                                f"{data.first_turn + 1}–{data.last_turn} (§8.1.2)")
     return problems
 
 
