@@ -233,7 +233,8 @@ def deploy_by_points(ctx: DecisionPort, state: GameState) -> None:
 
 def take_possession(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> None:
     """§24: the power's unrest starts at its vitality (or the scenario's figure); its home
-    areas and domains in play are marked as its own, and rebellions in them are removed.
+    areas and domains in play are marked as its own, and rebellions in its home areas are
+    removed (RR-I209: a domain keeps the revolt the scenario placed, §34 turn 1 Sarajevo).
     Under v2.1 a domain is taken only if it was independent or nobody's (§24 v2.1)."""
     card = scenario.powers[power]
     state.powers[power].active = True
@@ -247,11 +248,11 @@ def take_possession(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
             ctx.say(f"{area} stays {status.possessor}'s: under v2.1 a domain is taken only if it was independent",
                     rule="§24 (v2.1)")
             continue
-        removed = status.rebellion
         status.possessor = status.controller = power
-        status.independent = status.rebellion = None
-        if removed:
-            ctx.say(f"the rebellion ({removed}) in {area} is removed as {power} deploys", rule="§24")
+        status.independent = None
+        if area in card.home_areas and status.rebellion:
+            ctx.say(f"the rebellion ({status.rebellion}) in {area} is removed as {power} deploys", rule="§24")
+            status.rebellion = None
 
 
 def own_places(state: GameState, scenario: Scenario, power: str) -> list[str]:
