@@ -108,16 +108,17 @@ def check_purchases(purchases: Sequence[Purchase], context: Mapping[str, Any]) -
                 + ", ".join(f"{p.text()} {p.cost}" for p in purchases))
     troops, squadrons = dict(context["troops"]), dict(context["squadrons"])
     room, merchants = dict(context["room"]), dict(context["merchant_room"])
-    units = set(context["units_at"])
+    units, fortified = set(context["units_at"]), set(context["fortified"])
     for p in purchases:
-        problem = _check_one(p, context, troops, squadrons, room, merchants, units)
+        problem = _check_one(p, context, troops, squadrons, room, merchants, units, fortified)
         if problem:
             return f"{p.text()}: {problem}"
     return ""
 
 
 def _check_one(p: Purchase, context: Mapping[str, Any], troops: dict, squadrons: dict, room: dict,
-               merchants: dict, units: set) -> str:
+               merchants: dict, units: set, fortified: set) -> str:
+    """One purchase against what the purchases before it left (the dicts and sets are updated)."""
     areas, ports, seas = context["areas"], context["ports"], context["seas"]
     if p.what == "TROOP":
         if p.place not in areas:
@@ -139,8 +140,9 @@ def _check_one(p: Purchase, context: Mapping[str, Any], troops: dict, squadrons:
         if squadrons[p.kind] < 0:
             return f"the card has not so many Q{p.kind} squadrons left (§9.2)"
     elif p.what == "FORTRESS":
-        if p.place not in areas or p.place in context["fortified"] or p.count > 1:
+        if p.place not in areas or p.place in fortified or p.count > 1:
             return "one fortress per area, in the power's home areas and domains in play without one (§9.4)"
+        fortified.add(p.place)
     elif p.what == "MERCHANT":
         if p.place not in merchants:
             return f"unknown trade center (known: {', '.join(context['merchant_room'])})"
