@@ -6,6 +6,9 @@ possible, the units are eliminated."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.scenario import COUNTER_TYPES, PowerCardChange, Scenario
@@ -18,21 +21,19 @@ def change_cards(ctx: DecisionPort, state: GameState) -> None:
     for code in scenario.power_order:
         change = next((c for c in scenario.powers[code].cards if c.turn == state.turn), None)
         if change is not None:
-            for text in _take_card(state, code, change):
+            for text in take_card(state, code, change):
                 ctx.say(text, rule="§8.1.2")
 
 
-def _take_card(state: GameState, power: str, card: PowerCardChange) -> list[str]:
-    """RR-I207: troops of a counter the new card lacks are degraded to its worse counter
-    while those are left, the others eliminated, the power's last-built first (highest id);
-    squadrons of a quality it lacks become Q2, or are eliminated. Veterans stay veterans.
-    The pools become what the new card has less what is on the map."""
+def take_card(state: GameState, power: str, card: PowerCardChange) -> list[str]:
+    """RR-I207: the units that match a counter or quality of the new card keep it, the oldest
+    (lowest id) first; of the rest, 3-4 troops are degraded to 2-3 and Q3 squadrons to Q2
+    while the card has those left, and the others are eliminated. Veterans stay veterans. The
+    pools become what the new card has less what is on the map."""
     texts = [f"{power} takes a new power card: troops {card.troops}, squadrons {card.squadrons}"]
     left = {counter: card.troops.get(counter, 0) for counter in COUNTER_TYPES}
-    for troop in sorted((t for t in state.troops if t.power == power), key=lambda t: -int(t.id[1:])):
-        if left[troop.counter] > 0:
-            left[troop.counter] -= 1
-        elif troop.counter == COUNTER_TYPES[1] and left[COUNTER_TYPES[0]] > 0:
+    for troop in _unmatched([t for t in state.troops if t.power == power], left, lambda t: t.counter):
+        if troop.counter == COUNTER_TYPES[1] and left[COUNTER_TYPES[0]] > 0:
             left[COUNTER_TYPES[0]] -= 1
             veteran = troop.veteran
             troop.counter = COUNTER_TYPES[0]
@@ -43,11 +44,8 @@ def _take_card(state: GameState, power: str, card: PowerCardChange) -> list[str]
             texts.append(f"{troop.id} eliminated: the new card has no counter for it"
                          + "".join(f" ({t})" for t in remove_unit_leader(state, troop.id)))
     fleet = {quality: card.squadrons.get(quality, 0) for quality in ("2", "3")}
-    for squadron in sorted((s for s in state.squadrons if s.power == power), key=lambda s: -int(s.id[1:])):
-        quality = str(squadron.quality)
-        if fleet.get(quality, 0) > 0:
-            fleet[quality] -= 1
-        elif quality == "3" and fleet["2"] > 0:
+    for squadron in _unmatched([s for s in state.squadrons if s.power == power], fleet, lambda s: str(s.quality)):
+        if squadron.quality == 3 and fleet["2"] > 0:
             fleet["2"] -= 1
             squadron.quality = 2
             texts.append(f"{squadron.id} degraded to Q2")
@@ -58,3 +56,15 @@ def _take_card(state: GameState, power: str, card: PowerCardChange) -> list[str]
     state.powers[power].pool = left
     state.powers[power].squadron_pool = fleet
     return texts
+
+
+def _unmatched(units: list, left: dict[str, int], kind: Callable[[Any], str]) -> list:
+    """The units, oldest first, for which `left` has no slot of their kind; the slots the
+    others take are counted off `left`."""
+    rest = []
+    for unit in sorted(units, key=lambda u: int(u.id[1:])):
+        if left.get(kind(unit), 0) > 0:
+            left[kind(unit)] -= 1
+        else:
+            rest.append(unit)
+    return rest
