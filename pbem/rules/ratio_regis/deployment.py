@@ -211,9 +211,12 @@ DEPLOYMENT_KIND = DeploymentKind()
 # -- the rules: who deploys, what they may buy, the purchases made ----------------------
 def deploying(state: GameState, scenario: Scenario) -> list[str]:
     """The powers that deploy by points this turn, in the scenario's order: at the
-    scenario's first turn those in play, later those entering (§7.2, §8.1.2)."""
+    scenario's first turn those in play, later those entering (§7.2, §8.1.2). RR-I208: a
+    power in no player's group does not appear (§33.4 "for 2 players the Catholic League does
+    not appear")."""
     first = state.turn == scenario.data.first_turn
     return [code for code in scenario.power_order if scenario.powers[code].points is not None
+            and state.powers[code].player is not None
             and (scenario.powers[code].enters == state.turn
                  or (first and scenario.powers[code].enters in (None, state.turn)))]
 
@@ -267,8 +270,7 @@ def own_places(state: GameState, scenario: Scenario, power: str) -> list[str]:
 
 def _request(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> Request:
     context = _context(state, scenario, power)
-    owner = state.powers[power].player or state.by_game_order()[0].id
-    return ctx.request(kind=KIND, player=owner, power=power, purpose=f"deploy-{power}",
+    return ctx.request(kind=KIND, player=state.powers[power].player, power=power, purpose=f"deploy-{power}",
                        default=default_deployment(power, context), sealed=True, rule="§7.2, §24",
                        prompt=f"Deploy {scenario.powers[power].name} with {context['points']} points (§24)",
                        context=context)
