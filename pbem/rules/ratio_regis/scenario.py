@@ -671,6 +671,8 @@ def _check_setup_data(scenario: Scenario) -> list[str]:
         wanted.setdefault((kind, name), []).append(who)
 
     for power in data.powers:
+        for area in power.home_areas:
+            need("area", area, f"{power.code}'s home areas")
         for area in power.domains:
             need("area", area, f"{power.code}'s domains")
     for rule in data.turn_rules:
@@ -815,9 +817,6 @@ def _unreachable(scenario: Scenario) -> list[str]:
 def _check_powers(scenario: Scenario) -> list[str]:
     problems = []
     for power in scenario.data.powers:
-        for area in power.home_areas:
-            if area not in scenario.areas:
-                problems.append(f"power {power.code}: unknown home area {area!r}")
         for theater in power.interests:
             if theater not in scenario.theaters:
                 problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
