@@ -9,7 +9,7 @@ card tables with holes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Literal
 
@@ -664,65 +664,64 @@ def _check_setup_data(scenario: Scenario) -> list[str]:
     file lacks when the scenario has one: said so, with who names it, so that a GM typing in
     the edition of the game they own sees exactly what to add."""
     data = scenario.data
-    wanted: dict[tuple[str, str], list[str]] = {}
-    powers: list[tuple[str, str]] = []
-
-    def need(kind: str, name: str, who: str) -> None:
-        wanted.setdefault((kind, name), []).append(who)
-
-    for power in data.powers:
-        for area in power.home_areas:
-            need("area", area, f"{power.code}'s home areas")
-        for area in power.domains:
-            need("area", area, f"{power.code}'s domains")
-    for rule in data.turn_rules:
-        who = f"turn {rule.turn} special rule"
-        for effect in rule.effects:
-            for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None):
-                if parts is not None:
-                    for kind, names in (("theater", parts.theaters), ("province", parts.provinces),
-                                        ("area", [*parts.areas, *parts.except_areas])):
-                        for name in names:
-                            need(kind, name, who)
-            for power, theaters in sorted((effect.interests or {}).items()):
-                powers.append((power, who))
-                for theater in theaters:
-                    need("theater", theater, who)
-            if effect.add_interest is not None:
-                powers.append((effect.add_interest[0], who))
-                need("theater", effect.add_interest[1], who)
-            for title in effect.exclude.cards if effect.exclude else []:
-                need("card", title, who)
-            for tc in sorted(effect.capacity or {}):
-                need("trade center", tc, who)
-            if effect.merchants is not None:
-                need("trade center", effect.merchants.trade_center, who)
-                powers.append((effect.merchants.power, who))
-            if effect.possess is not None:
-                powers.append((effect.possess.power, who))
-                for area in effect.possess.areas:
-                    need("area", area, who)
-    for title in data.active_events:
-        need("card", title, "the active events")
-    for alliance in data.alliances:
-        powers += [(code, "an alliance") for code in alliance.powers]
     known = {"theater": set(scenario.theaters), "area": set(scenario.areas), "trade center": set(scenario.trade_centers),
-             "province": {a.province for a in data.areas if a.province},
+             "province": {a.province for a in data.areas if a.province}, "power": set(scenario.powers),
              "card": {c.title.lower() for c in data.cards}}
-    missing = [(kind, name, who) for (kind, name), who in wanted.items()
-               if (name.lower() if kind == "card" else name) not in known[kind]]
+    wanted: dict[tuple[str, str], list[str]] = {}
+    for kind, name, who in _setup_names(data):
+        if (name.lower() if kind == "card" else name) not in known[kind]:
+            wanted.setdefault((kind, name), []).append(who)
     where = f"edition {data.edition.id} lacks" if data.edition is not None else "unknown"
-    problems = [f"{where} {kind} {name!r} (named by {', '.join(dict.fromkeys(who))})" for kind, name, who in missing]
-    problems += [f"{who}: unknown power {code!r}" for code, who in powers if code not in scenario.powers]
+    problems = [f"{'unknown' if kind == 'power' else where} {kind} {name!r} (named by {', '.join(dict.fromkeys(who))})"
+                for (kind, name), who in wanted.items()]
+    problems += [f"turn {rule.turn} special rule: trade center {tc} with capacity {capacity} (0 or more, §19.2.1)"
+                 for rule in data.turn_rules for effect in rule.effects
+                 for tc, capacity in sorted((effect.capacity or {}).items()) if capacity < 0]
+    grouped = {code for setup in data.player_setups for group in setup.groups for code in group.powers}
     for power in data.powers:
-        if power.points is not None and power.code not in [c for s in data.player_setups for g in s.groups
-                                                            for c in g.powers] and power.enters is None:
+        if power.points is not None and power.enters is None and power.code not in grouped:
             problems.append(f"power {power.code}: deploys by points but is in no group")
-        for change in power.cards:
-            if not data.first_turn < change.turn <= data.last_turn:
-                problems.append(f"power {power.code}: a new card at turn {change.turn}, outside turns "
-                                f"{data.first_turn + 1}–{data.last_turn} (§8.1.2)")
+        problems += [f"power {power.code}: a new card at turn {change.turn}, outside turns "
+                     f"{data.first_turn + 1}–{data.last_turn} (§8.1.2)" for change in power.cards
+                     if not data.first_turn < change.turn <= data.last_turn]
     return problems
+
+
+def _setup_names(data: ScenarioData) -> Iterator[tuple[str, str, str]]:
+    """(kind, name, who names it) for every name the set-up data and the special rules use."""
+    for power in data.powers:
+        yield from (("area", area, f"{power.code}'s home areas") for area in power.home_areas)
+        yield from (("area", area, f"{power.code}'s domains") for area in power.domains)
+        yield from (("theater", theater, f"{power.code}'s interests") for theater in power.interests)
+    for rule in data.turn_rules:
+        for effect in rule.effects:
+            yield from ((kind, name, f"turn {rule.turn} special rule") for kind, name in _effect_names(effect))
+    yield from (("card", title, "the active events") for title in data.active_events)
+    yield from (("power", code, "an alliance") for alliance in data.alliances for code in alliance.powers)
+
+
+def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
+    """(kind, name) for the theaters, provinces, areas, cards, trade centers and powers a
+    special rule's effect names."""
+    for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None):
+        if parts is not None:
+            yield from (("theater", name) for name in parts.theaters)
+            yield from (("province", name) for name in parts.provinces)
+            yield from (("area", name) for name in [*parts.areas, *parts.except_areas])
+    for power, theaters in sorted((effect.interests or {}).items()):
+        yield "power", power
+        yield from (("theater", theater) for theater in theaters)
+    if effect.add_interest is not None:
+        yield "power", effect.add_interest[0]
+        yield "theater", effect.add_interest[1]
+    yield from (("card", title) for title in (effect.exclude.cards if effect.exclude else []))
+    yield from (("trade center", tc) for tc in sorted(effect.capacity or {}))
+    if effect.merchants is not None:
+        yield "trade center", effect.merchants.trade_center
+        yield "power", effect.merchants.power
+    if effect.possess is not None:
+        yield "power", effect.possess.power
+        yield from (("area", area) for area in effect.possess.areas)
 
 
 def _check_events(scenario: Scenario) -> list[str]:
@@ -816,10 +815,6 @@ def _unreachable(scenario: Scenario) -> list[str]:
 
 def _check_powers(scenario: Scenario) -> list[str]:
     problems = []
-    for power in scenario.data.powers:
-        for theater in power.interests:
-            if theater not in scenario.theaters:
-                problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:

@@ -61,7 +61,7 @@ def apply_effect(ctx: DecisionPort, state: GameState, scenario: Scenario, effect
     if effect.markers is not None:
         return _markers(state, scenario, effect.markers.level, scenario.parts(effect.markers.parts))
     if effect.interests is not None or effect.add_interest is not None:
-        table = effect.interests or {effect.add_interest[0]: [effect.add_interest[1]]}
+        table = effect.interests if effect.interests is not None else {effect.add_interest[0]: [effect.add_interest[1]]}
         return "; ".join(_interest(state, scenario, power, theaters) for power, theaters in sorted(table.items()))
     if effect.exclude is not None:
         return _exclude(state, scenario, effect.exclude.cards, effect.exclude.game)
