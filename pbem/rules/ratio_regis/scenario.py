@@ -358,6 +358,30 @@ class TurnRule(_Element):
     effects: list[SpecialEffect] = []
 
 
+class Threshold(_Element):
+    """A result reached with at least `vp` VP at the game's end (§33.1, a solitaire scenario)."""
+
+    vp: int = Field(ge=0)
+    result: str
+
+
+class ProvinceVP(_Element):
+    """`vp` at the end of each turn from `turns[0]` to `turns[1]` for the power with most
+    possessions in `province`; on a tie nobody gains them (v2.1 turn 9, the Thirty Years' War)."""
+
+    province: str
+    vp: int = Field(ge=1)
+    turns: tuple[int, int]
+
+
+class VictoryRules(_Element):
+    """A scenario's own VP rules (§33), read by the VP rules: results by VP thresholds instead
+    of a winner, and VP for possessions in provinces."""
+
+    thresholds: list[Threshold] = []
+    province_vp: list[ProvinceVP] = []
+
+
 class Alliance(_Element):
     """Two major powers allied at the start (§21.1, §33.4 "until war breaks out, the
     Netherlands and Spain are allied"); read by the alliances' rules."""
@@ -420,6 +444,7 @@ class ScenarioData(_Element):
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace at the start (§21.5.4)
     alliances: list[Alliance] = []  # major powers allied at the start (§24, §21.1)
     active_events: list[str] = []  # titles of events of earlier turns in force (§7.2, §26.1)
+    victory: VictoryRules = VictoryRules()  # the scenario's own VP rules (§33)
 
 
 class Scenario:
@@ -698,6 +723,7 @@ def _setup_names(data: ScenarioData) -> Iterator[tuple[str, str, str]]:
             yield from ((kind, name, f"turn {rule.turn} special rule") for kind, name in _effect_names(effect))
     yield from (("card", title, "the active events") for title in data.active_events)
     yield from (("power", code, "an alliance") for alliance in data.alliances for code in alliance.powers)
+    yield from (("province", rule.province, "the scenario's VP rules") for rule in data.victory.province_vp)
 
 
 def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
