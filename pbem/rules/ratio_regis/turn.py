@@ -10,8 +10,8 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import (alliances, auction, deck, elimination, expeditions, impulse, leaders, minors,
-                                    negotiation, rebellions, technology, veterans)
+from pbem.rules.ratio_regis import (alliances, auction, deck, deployment, elimination, expeditions, impulse, leaders,
+                                    minors, negotiation, power_cards, rebellions, special_rules, technology, veterans)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -49,14 +49,15 @@ def next_step(state: GameState, scenario: Scenario) -> Step | None:
 
 
 def turn_start(ctx: DecisionPort, state: GameState) -> None:
-    """§8.1: the turn's special rules (§8.1.1), entry of new powers (§8.1.2), trade
-    adjustments (§8.1.3), and the deck built and dealt (§8.1.4)."""
+    """§8.1: the turn's special rules (§8.1.1), new power cards and entry of new powers,
+    fixed or by points (§8.1.2, §7.2, §24), trade adjustments (§8.1.3), and the deck built
+    and dealt (§8.1.4)."""
     scenario: Scenario = ctx.scenario
     ctx.say(f"{scenario.turn_label(state.turn)} begins", rule="§8.1")
-    for rule in scenario.data.turn_rules:
-        if rule.turn == state.turn:
-            ctx.say(f"Special rule of the turn: {rule.text}", rule="§8.1.1")
+    special_rules.apply_turn(ctx, state)
+    power_cards.change_cards(ctx, state)
     _enter_new_powers(ctx, state, scenario)
+    deployment.deploy_by_points(ctx, state)
     if state.turn != scenario.data.first_turn:
         ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_START), rule="§8.1.3")
     for power in state.powers.values():
@@ -67,9 +68,11 @@ def turn_start(ctx: DecisionPort, state: GameState) -> None:
 
 
 def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """§8.1.2: powers whose entry turn has come deploy from the scenario's data."""
+    """§8.1.2: powers whose entry turn has come deploy from the scenario's data (those with
+    points deploy as their players choose, `deployment.py`)."""
     for code in scenario.power_order:
-        if scenario.powers[code].enters == state.turn and not state.powers[code].active:
+        if scenario.powers[code].enters == state.turn and not state.powers[code].active \
+                and scenario.powers[code].points is None:
             placed = deploy(state, scenario, code)
             ctx.say(f"{scenario.powers[code].name} enters the game: "
                     + (", ".join(placed) or "no units"), rule="§8.1.2")
