@@ -166,6 +166,8 @@ class GameState(msgspec.Struct):
     interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
     inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
+    merchants_built: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants built this turn, in a
+    # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
