@@ -92,7 +92,7 @@ def build_merchant(state: GameState, scenario: Scenario, power: str, order: Buil
         raise IllegalOrder(f"{power} has no interest in any theater of {center.id} ({where}): no merchant there "
                            f"(§18.4.1)")
     if not any(state.areas[area].possessor == power for area in areas):
-        kind = "a coastal area on" if center.sea else "an area of"
+        kind = "coastal area on" if center.sea else "area of"
         raise IllegalOrder(f"{power} possesses no {kind} {where}: it cannot build a merchant for {center.id} "
                            f"(§19.2.2)")
     present = state.merchants.get(center.id, {}).get(power, 0)
@@ -125,12 +125,13 @@ def _enter_merchants(ctx: DecisionPort, state: GameState, scenario: Scenario) ->
     are removed. A power may hold 2 merchants in a center: those over it are removed. The
     powers present in a center before any merchant enters gain a casus belli against each
     power entering it (RR-I122)."""
-    built, state.merchants_built = state.merchants_built, {}
+    built = state.merchants_built
     order = [c.id for c in scenario.data.trade_centers if built.get(c.id)]
     waiting = {code: [c for c in order if built[c].get(code)] for code in scenario.power_order}
     asks = [(code, _enter_request(ctx, state, code, {c: built[c][code] for c in centers}))
             for code, centers in waiting.items() if centers and state.powers[code].player is not None]
     answers = dict(zip([code for code, _ in asks], ctx.decide_all([r for _, r in asks]) if asks else [], strict=True))
+    state.merchants_built = {}
     present = {center: [p for p in scenario.power_order if state.merchants.get(center, {}).get(p)] for center in order}
     for code, centers in waiting.items():
         entering = _entering(answers.get(code, ENTER_ALL), centers)
