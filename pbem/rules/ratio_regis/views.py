@@ -31,6 +31,9 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause}
                  for w in state.wars],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
+        "merchants": {center: dict(sorted(held.items())) for center, held in sorted(state.merchants.items()) if held},
+        "merchants_built": {center: dict(sorted(held.items())) for center, held in sorted(state.merchants_built.items())},
+        "trade_interrupted": [a.id for a in scenario.data.areas if state.areas[a.id].razed],
         "units": units,
         "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if state.exists(a.id)},
         "revolts": {a.id: state.areas[a.id].rebellion for a in scenario.data.areas if state.areas[a.id].rebellion},
@@ -112,6 +115,8 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
         sections.append({"title": "Wars", "columns": ["War", "Morale held", "Cause"],
                          "rows": [[" – ".join(w.sides), ", ".join(f"{p} {w.morale.get(p, 0)}" for p in w.sides),
                                    w.cause] for w in state.wars]})
+    if scenario.data.trade_centers:
+        sections.append(_trade_section(state, scenario))
     sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
                      "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", _controller(state, a.id),
                                " ".join(placed.get(a.id, []))]
@@ -120,6 +125,16 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
         sections.append({"title": "Cards played this turn", "columns": ["Card", "Title", "Points", "Kind", "Priority"],
                          "rows": [_card_row(scenario, n) for n in state.discard]})
     return sections
+
+
+def _trade_section(state: GameState, scenario: Scenario) -> dict:
+    """The trade centers (§19.2): capacity, the merchants in each and those built this turn
+    that may enter at the next turn start; the markers are public."""
+    def listed(held: dict[str, int]) -> str:
+        return " ".join(f"{power} {n}" for power, n in sorted(held.items()) if n) or "-"
+    return {"title": "Trade centers", "columns": ["Trade center", "Capacity", "Merchants", "Built, entering next turn"],
+            "rows": [[center.id, str(center.capacity), listed(state.merchants.get(center.id, {})),
+                      listed(state.merchants_built.get(center.id, {}))] for center in scenario.data.trade_centers]}
 
 
 def _controller(state: GameState, area: str) -> str:
