@@ -31,8 +31,8 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause}
                  for w in state.wars],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
-        "merchants": {center: dict(sorted(held.items())) for center, held in sorted(state.merchants.items()) if held},
-        "merchants_built": {center: dict(sorted(held.items())) for center, held in sorted(state.merchants_built.items())},
+        "merchants": _by_center(state.merchants),
+        "merchants_built": _by_center(state.merchants_built),
         "trade_interrupted": [a.id for a in scenario.data.areas if state.areas[a.id].razed],
         "units": units,
         "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if state.exists(a.id)},
@@ -125,6 +125,11 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
         sections.append({"title": "Cards played this turn", "columns": ["Card", "Title", "Points", "Kind", "Priority"],
                          "rows": [_card_row(scenario, n) for n in state.discard]})
     return sections
+
+
+def _by_center(merchants: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """Merchants by trade center and power, both sorted, without empty centers (§19.2)."""
+    return {center: dict(sorted(held.items())) for center, held in sorted(merchants.items()) if held}
 
 
 def _trade_section(state: GameState, scenario: Scenario) -> dict:
