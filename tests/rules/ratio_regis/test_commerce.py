@@ -12,6 +12,7 @@ from pbem.core.decisions import Answered, Refused
 from pbem.core.engine import Request
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis.commerce import COMPETITION_KIND, MERCHANTS_KIND, commercial_port, monopolies
+from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.options import read_options
 from pbem.rules.ratio_regis.scenario import load_scenario
 from pbem.rules.ratio_regis.state import initial_state
@@ -39,6 +40,25 @@ def test_a_fortress_under_construction_on_a_mini_map_is_no_commercial_port_yet()
     state = state_of("v2.1")
     state.fortress_in("Arguin").built = False
     assert not commercial_port(state, SCENARIO, "Arguin")
+
+
+class _Judge:
+    """Records what is said; the changes of control here ask nothing."""
+
+    scenario = SCENARIO
+
+    def __init__(self):
+        self.said: list[str] = []
+
+    def say(self, text, **_):
+        self.said.append(text)
+
+
+@pytest.mark.parametrize("variant, razed", [("v1.2.4", True), ("v2.1", False)])
+def test_an_overseas_home_area_taken_by_combat_is_razed_only_where_it_is_a_commercial_port(variant, razed):
+    state = state_of(variant)
+    take_control(state, SCENARIO, _Judge(), "NED", "Elmina", "subjugation")
+    assert state.areas["Elmina"].razed is razed
 
 
 def test_monopolies_are_the_centers_with_two_own_merchants():
