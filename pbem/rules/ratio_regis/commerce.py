@@ -348,7 +348,7 @@ def _walk(ctx: DecisionPort, state: GameState, scenario: Scenario, center: Trade
         held[power] -= 1
         place = order.index(power) + 1
         ctx.say(f"Commercial competition in {center.id}: {power} loses a merchant ({held[power]} left; "
-                f"{_ordinal(place)} in the order, pass {walk})", rule="§19.2.4")
+                f"{_ordinal(place)} in the order, pass {walk}: {counters[power].reason()})", rule="§19.2.4")
     for power in [p for p, n in held.items() if not n]:
         del held[power]
     left = ", ".join(f"{p} {n}" for p, n in held.items())

@@ -44,7 +44,7 @@ def test_the_war_as_it_was_played(played):
         "SPA has no unit to repatriate from Brugge (§14)",
         "The war FRA–HUG ends in a truce at turn end",  # RR-I30
         # §19.2.4: the Mediterranean's 4 merchants for 2 places; France has the fewest commercial ports
-        "Commercial competition in TC-WM: FRA loses a merchant (0 left; 1st in the order, pass 1)",
+        "Commercial competition in TC-WM: FRA loses a merchant (0 left; 1st in the order, pass 1: ports 1: Marseille",
         "Commercial competition in TC-WM ends: BAR 1, SPA 1",
         "FRA declares war on HUG without a casus belli",  # turn 7
         "FRA intercepts from Poitiers into Clermont with T7, T8 (§12.4.1)",
