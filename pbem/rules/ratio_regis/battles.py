@@ -133,10 +133,12 @@ def eliminate(state: GameState, unit: str) -> None:
     if troop is not None:
         state.troops.remove(troop)
         state.powers[troop.power].pool[troop.counter] = state.powers[troop.power].pool.get(troop.counter, 0) + 1
+        state.record_eliminated(troop.power, "troop")
         return
     squadron = state.squadron(unit)
     if squadron is not None:
         state.squadrons.remove(squadron)
+        state.record_eliminated(squadron.power, "squadron")
         pool = state.powers[squadron.power].squadron_pool
         pool[str(squadron.quality)] = pool.get(str(squadron.quality), 0) + 1
         return

@@ -48,7 +48,8 @@ class PowerState(msgspec.Struct):
     squadron_pool: dict[str, int] = {}  # squadrons available to build, by quality (§9.2)
     intrinsic_used: bool = False  # only with the option intrinsic_action=turn (RR-I1)
     morale: int = 0  # own morale counters not yet given to an enemy (§21.3.4)
-    revolt_maintenance: int = 0  # rebellions in its territory at the last turn end: +1 maintenance each (RR-I84)
+    revolt_maintenance: int = 0  # rebellions in its territory at the last economic phase: +1 expense each (§23.1.1)
+    redeployment: int = 0  # points of a redeployment owed at the next turn start after a dynastic change (§23.3)
 
 
 class Troop(msgspec.Struct):
@@ -166,6 +167,7 @@ class GameState(msgspec.Struct):
     interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
     inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
+    eliminated: list[tuple[int, str, str]] = []  # (turn, power, "troop"/"squadron") eliminated: upkeep (§23.1.1)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -259,6 +261,10 @@ class GameState(msgspec.Struct):
         self.next_fortress += 1
         self.fortresses.append(fortress)
         return fortress
+
+    def record_eliminated(self, power: str, kind: str) -> None:
+        """§23.1.1: a troop or squadron eliminated this turn is still maintained at its end."""
+        self.eliminated.append((self.turn, power, kind))
 
     def new_troop(self, power: str, counter: str, quality: int, *, area: str | None = None,
                   box: str | None = None) -> Troop:

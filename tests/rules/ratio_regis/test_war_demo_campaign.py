@@ -48,6 +48,9 @@ def test_the_war_as_it_was_played(played):
         "field battle in Clermont: HUG beats FRA",
         "subjugation of Poitiers: HUG beats FRA",
         "HUG turns T30 back to regular (half its veterans, rounded up)",  # §16.2 at turn 7's end (RR-I66)
+        "HUG's unrest 8 exceeds twice its vitality (6) by 2; it disperses T27, cancelling 2",  # §23.2 at turn 6's end
+        # §23.4: after the last turn, the powers still agitated must change their dynasty
+        "NED makes a dynastic change (its unrest exceeds twice its vitality by 1 on the last turn (§23.4))",
     ]
     for text in expected:
         assert any(text in line for line in lines), text
@@ -59,4 +62,6 @@ def test_the_final_map(played):
     assert view["control"]["Zeeland"] == "NED"
     # Spain's army of Flanders regroups in Luxembourg: REBELLION IN FLANDERS gave Brugge to the Dutch.
     assert view["control"]["Brugge"] == "NED"
-    assert view["units"]["T1"] == "Luxembourg" and view["units"]["F3"] == "Zeeland"
+    assert view["units"]["T1"] == "Luxembourg"
+    # The fortress F3 held Zeeland to the end; NED's forced dynastic change (§23.4) then removes its units.
+    assert not {"F3", "T20", "T21", "T24"} & set(view["units"])
