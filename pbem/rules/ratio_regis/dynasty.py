@@ -29,7 +29,7 @@ def social_agitation(ctx: DecisionPort, state: GameState, scenario: Scenario) ->
     powers = played(state, scenario)
     changed = [code for code in powers if state.powers[code].unrest >= COLLAPSE_UNREST]
     for code in changed:
-        change(ctx, state, scenario, code, collapse=True,
+        change(ctx, state, scenario, code, collapse=True, redeploys=not final,
                why=f"its unrest {state.powers[code].unrest} reaches {COLLAPSE_UNREST}")
     asked = [] if final else [code for code in powers if agitation.excess(state, scenario, code) > 0]
     answers = ctx.decide_all([agitation.request(ctx, state, scenario, code) for code in asked]) if asked else []
@@ -41,7 +41,8 @@ def social_agitation(ctx: DecisionPort, state: GameState, scenario: Scenario) ->
             _revolts(ctx, state, scenario, code, answer)
     for code in powers:
         if code not in changed and in_revolt_everywhere(state, scenario, code):
-            change(ctx, state, scenario, code, collapse=True, why="every area it possesses is in revolt")
+            change(ctx, state, scenario, code, collapse=True, redeploys=not final,
+                   why="every area it possesses is in revolt")
 
 
 def _revolts(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, answer: str) -> None:
