@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis import unrest
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.combat.cards import CARD_EFFECTS
 from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight
@@ -100,7 +101,7 @@ def apply_result(state: GameState, scenario: Scenario, judge: DecisionPort, comb
                 state.discard.append(number)
     for power, change in result.unrest:
         if power in state.powers:
-            state.powers[power].unrest = max(0, state.powers[power].unrest + change)
+            unrest.adjust(state, power, change)
     if result.morale_to is not None:
         winner = combat.side(result.morale_to).power
         loser = combat.side(cm.other(result.morale_to)).power

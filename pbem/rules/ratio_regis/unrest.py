@@ -1,7 +1,8 @@
 """Unrest (§19.1): one helper moves it, the two actions that lower it (§19.1.1–§19.1.2).
 
-Every change made by this part's rules goes through `adjust` (or `change`, which also
-says it): unrest never falls below 0 (§23.1.1 "which cannot be less than 0").
+Every change of unrest that may lower it goes through `adjust` (or `change`, which also says
+it) — combat results (piracy, §11.5.2), the GM's ruling, these actions, the economic phase
+and the dynastic change: unrest never falls below 0 (§23.1.1 "which cannot be less than 0").
 """
 
 from __future__ import annotations
