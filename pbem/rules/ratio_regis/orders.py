@@ -383,9 +383,26 @@ class Dissolve:
         return f"DISSOLVE {self.leader}"
 
 
-Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | BuildMerchant | Repair | StratSquadron | StratStack | Fort
-        | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
-        | FormFleet | Attach | Ally | Cede | Recall | Dissolve | PeaceTalks)
+class LowerUnrest:
+    """§19.1.1: lower the power's own unrest by 1."""
+
+    def text(self) -> str:
+        return "LOWER UNREST"
+
+
+@dataclass(frozen=True)
+class Subsidise:
+    """§19.1.2: lower an allied major power's unrest by 1."""
+
+    ally: str
+
+    def text(self) -> str:
+        return f"SUBSIDISE {self.ally}"
+
+
+Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | BuildMerchant | Repair | StratSquadron | StratStack
+        | Fort | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
+        | FormFleet | Attach | Ally | Cede | Recall | Dissolve | PeaceTalks | LowerUnrest | Subsidise)
 
 
 @dataclass(frozen=True)
@@ -394,7 +411,7 @@ class Reaction:
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
     OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH, PLACE, KEEP,
-    ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT);
+    ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT, DYNASTY);
     `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
     unit a leader is ATTACHed to, `unit` a squadron (WITH), the troop repatriated or the
     leader attached (AUTO: the request's default), `units` a subset of units (or the areas of
@@ -747,6 +764,14 @@ class _ToCommand(Transformer):
 
     def stayout(self, _items):
         return Reaction("STAYOUT")
+    def dynasty(self, _items):
+        return Reaction("DYNASTY")
+
+    def lower(self, _items):
+        return LowerUnrest()
+
+    def subsidise(self, items):
+        return Subsidise(str(items[0]).upper())
 
 
 @cache

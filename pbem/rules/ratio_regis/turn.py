@@ -10,16 +10,13 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import (alliances, auction, commerce, deck, deployment, elimination, expeditions, impulse,
-                                    leaders, minors, negotiation, power_cards, rebellions, special_rules, technology,
-                                    veterans)
+from pbem.rules.ratio_regis import (alliances, auction, commerce, deck, deployment, dynasty, economy, elimination,
+                                    expeditions, impulse, leaders, minors, negotiation, power_cards, special_rules, technology, veterans)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
 
 NOT_YET_AT_TURN_END = (
-    "economic phase: income, expenses and unrest (§23.1.1; the rebellions' maintenance is recorded, RR-I84)",
-    "social agitation and dynastic change (§23.2–§23.4)",
     "end-of-turn VP for objectives (§22)",
 )
 
@@ -78,16 +75,16 @@ def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -
 
 
 def turn_end(ctx: DecisionPort, state: GameState) -> None:
-    """§8.3, §23: wars end, the economy (the rebellions' maintenance, §18.3), degradation and voluntary
-    elimination (§23.1.2), VP; then the next turn, or the game's end after the scenario's last turn (the most
-    VP wins, ties by game order, §23.4)."""
+    """§8.3, §23: wars end, the economic phase (§23.1.1), degradation and voluntary elimination (§23.1.2),
+    social agitation and dynastic changes (§23.2–§23.3), VP; then the next turn, or the game's end after the
+    scenario's last turn, its forced dynastic changes first (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
     negotiation.end_of_turn(ctx, state, scenario)  # E1: every war ends in peace negotiations (§21.5)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
     commerce.compete(ctx, state, scenario)  # E2 (§19.2.4)
-    rebellions.count_revolt_maintenance(ctx, state, scenario)
+    economy.economic_phase(ctx, state, scenario)  # E3 (§23.1.1)
     veterans.degrade(ctx, state, scenario)
     technology.expire(ctx, state)
     turned = leaders.turn_ordinary(state)
@@ -95,6 +92,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
     elimination.voluntary(ctx, state, scenario)
     minors.return_eliminated(ctx, state)
+    dynasty.social_agitation(ctx, state, scenario)  # E5 (§23.2–§23.3)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     for player in state.by_game_order():
         if player.vp_per_turn:
@@ -102,6 +100,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
             ctx.say(f"{player.name} gains {player.vp_per_turn} VP for the turn (scenario bonus) and has {player.vp}",
                     rule="§7.1, §26.1")
     if state.turn >= scenario.data.last_turn:
+        dynasty.last_turn(ctx, state, scenario)
         winner = min(state.players, key=lambda p: (-p.vp, p.game_order))
         state.winners = [winner.id]
         state.phase = FINISHED
