@@ -97,6 +97,8 @@ def start_war(state: GameState, first: str, second: str) -> str:
     being allied … go to war", §31.1) is this war. Returns the chronicle text."""
     if state.at_war(first, second):
         return f"{first} and {second} are already at war"
+    if state.options.variant == "v2.1" and state.powers[first].player == state.powers[second].player:
+        return f"{first} and {second} are run by the same player: the war is ignored (v2.1 §21.3)"
     inactive = [p for p in (first, second) if not state.powers[p].active]
     if inactive:
         return f"{' and '.join(inactive)} not in play: no war between {first} and {second}"

@@ -65,6 +65,8 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
         raise IllegalOrder(f"{target} is not in play")
     if state.at_war(power, target):
         raise IllegalOrder(f"{power} is already at war with {target}")
+    if state.options.variant == "v2.1" and state.powers[power].player == state.powers[target].player:
+        raise IllegalOrder(f"{power} and {target} are run by the same player and can never go to war (v2.1 §21.3)")
     if state.in_forced_peace(power, target):
         raise IllegalOrder(f"{power} and {target} are in forced peace until the end of the turn: no declaration of "
                            f"war (§21.5.4)")
