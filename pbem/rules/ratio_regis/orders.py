@@ -30,6 +30,26 @@ VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE"
          "DISSOLVE")
 
 
+#: Ultima Ratio Regis v2.1 is Spanish: its action names (§9 table) and the words around them are
+#: read as the English order words, so a Spanish player may write CONSTRUIR TROPA Q2 EN Paris.
+SPANISH = {
+    "PUJA": "BID", "GRUPO": "GROUP", "EMPIEZA": "START", "JUGAR": "PLAY", "PUNTOS": "POINTS", "FIN": "DONE",
+    "CONSTRUIR": "BUILD", "TROPA": "TROOP", "ESCUADRA": "SQUADRON", "FORTALEZA": "FORT", "LIDER": "LEADER",
+    "LÍDER": "LEADER", "REAGRUPAR": "REGROUP", "ESTRATEGICO": "STRAT", "ESTRATÉGICO": "STRAT", "CASA": "HOME",
+    "REPARAR": "REPAIR", "MOVER": "MOVE", "DESEMBARCAR": "LAND", "SUBYUGAR": "SUBJUGATE", "ASALTAR": "ASSAULT",
+    "SALIDA": "SORTIE", "PIRATERIA": "PIRACY", "PIRATERÍA": "PIRACY", "DECLARAR": "DECLARE", "GUERRA": "WAR",
+    "ZARPAR": "SAIL", "FLOTA": "FLEET", "ASIGNAR": "ATTACH", "CAMINO": "PATH", "ESCOLTA": "ESCORT", "EN": "AT",
+    "A": "TO", "INTERCEPTAR": "INTERCEPT", "EVADIR": "EVADE", "RESISTIR": "STAND", "PASAR": "PASS",
+    "LUCHAR": "FIGHT", "RETIRAR": "WITHDRAW", "APOYAR": "SUPPORT", "OPONER": "OPPOSE", "RETIRADA": "RETREAT",
+    "REPATRIAR": "REPATRIATE", "DISPERSAR": "DISPERSE", "MANTENER": "KEEP", "ELIMINAR": "ELIMINATE",
+}
+
+
+def from_spanish(text: str) -> str:
+    """The line with v2.1's Spanish order words in English; names and numbers are kept."""
+    return " ".join(SPANISH.get(word.upper(), word) for word in text.split(" "))
+
+
 class OrderSyntaxError(ValueError):
     """A line the grammar cannot read; the message says what was expected."""
 
@@ -796,7 +816,7 @@ def parse_line(text: str) -> Command:
     """One order line as a command; `OrderSyntaxError` says what went wrong and where.
     Commands are immutable, so a line read once (on receipt) is not parsed again on replay."""
     try:
-        return _parser().parse(text)
+        return _parser().parse(from_spanish(text))
     except UnexpectedInput as error:
         raise OrderSyntaxError(_explain(text, error)) from None
 
