@@ -10,7 +10,8 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import auction, deck, elimination, impulse, leaders, rebellions, veterans
+from pbem.rules.ratio_regis import (auction, deck, elimination, impulse, leaders, objectives, rebellions, veterans,
+                                    victory)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -20,7 +21,6 @@ NOT_YET_AT_TURN_END = (
     "commercial competition (§19.2.4)",
     "economic phase: income, expenses and unrest (§23.1.1; the rebellions' maintenance is recorded, RR-I84)",
     "social agitation and dynastic change (§23.2–§23.4)",
-    "end-of-turn VP for objectives (§22)",
 )
 
 
@@ -60,6 +60,7 @@ def turn_start(ctx: DecisionPort, state: GameState) -> None:
         ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_START), rule="§8.1.3")
     for power in state.powers.values():
         power.intrinsic_used = False
+    objectives.note_possessors(state, scenario)
     deck.build_and_deal(ctx, state)
     state.half = None
     state.phase = HALF_TURN_START
@@ -90,30 +91,24 @@ def _truce(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
 
 
 def turn_end(ctx: DecisionPort, state: GameState) -> None:
-    """§8.3, §23: wars end, the economy (the rebellions' maintenance, §18.3), degradation and voluntary
-    elimination (§23.1.2), VP; then the next turn, or the game's end after the scenario's last turn (the most
-    VP wins, ties by game order, §23.4)."""
+    """§8.3, §23, in the order of research §2.5: E1 wars end (RR-I30), E2 commercial competition,
+    E3 the economy (the rebellions' maintenance, §18.3), E4 degradation and voluntary elimination
+    (§23.1.2), E5 social agitation, E6 VP (§23.1.3, §22), E7 the next turn, or the game's end
+    after the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
+    # E1
     _truce(ctx, state, scenario)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
+    # E3
     rebellions.count_revolt_maintenance(ctx, state, scenario)
+    # E4
     veterans.degrade(ctx, state, scenario)
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
     elimination.voluntary(ctx, state, scenario)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
-    for player in state.by_game_order():
-        if player.vp_per_turn:
-            player.vp += player.vp_per_turn
-            ctx.say(f"{player.name} gains {player.vp_per_turn} VP for the turn (scenario bonus) and has {player.vp}",
-                    rule="§7.1, §26.1")
-    if state.turn >= scenario.data.last_turn:
-        winner = min(state.players, key=lambda p: (-p.vp, p.game_order))
-        state.winners = [winner.id]
-        state.phase = FINISHED
-        ctx.say(f"The game ends after {scenario.turn_label(state.turn)}: {winner.name} wins with {winner.vp} VP",
-                rule="§23.4")
-        return
-    state.turn += 1
-    state.phase = TURN_START
+    # E6
+    victory.count(ctx, state, scenario)
+    # E7
+    victory.end_or_next_turn(ctx, state, scenario)

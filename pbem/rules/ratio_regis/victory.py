@@ -1,0 +1,147 @@
+"""Victory points at the end of the turn and the end of the game (§22, §23.1.3, §23.4, §33.1).
+
+The end-of-turn count (research §2.5, E6) gives each player the VP of its powers: the
+objectives of their cards, of the event cards played this turn and of their allied minor
+powers (§22); one per main-map theater with presence (glossary, §32.7); one per trade
+monopoly (§19.2.2); then the player's own, the scenario's VP per turn (§7.1.1, §26.1). Each
+line is said in the chronicle and kept in `state.vp_lines` for the VP table. After the last
+turn (E7) the most VP wins, ties going by game order (§23, RR-I16).
+"""
+
+from __future__ import annotations
+
+from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis import objectives
+from pbem.rules.ratio_regis.minimaps import MAIN_MAP
+from pbem.rules.ratio_regis.scenario import Objective, Scenario, Threshold
+from pbem.rules.ratio_regis.state import FINISHED, TURN_START, GameState, PlayerState, VPLine
+
+PRESENCE_AREAS = 3  # glossary: "at least three areas" in a theater of the main map
+MONOPOLY_MERCHANTS = 2  # §19.2.2: "two merchants … provide it with … 1 VP"
+
+
+def count(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
+    """§23.1.3, §22: the end-of-turn VP of every player, in game order, line by line."""
+    for player in state.by_game_order():
+        lines: list[tuple[VPLine, str]] = []
+        for power in state.powers_of(player.id, scenario):
+            lines += _power_lines(ctx, state, scenario, player, power)
+        if player.vp_per_turn:
+            lines.append((_line(state, player, "", "the scenario's VP per turn", player.vp_per_turn), "§7.1.1, §26.1"))
+        for line, rule in lines:
+            score(state, line)
+            who = f"{line.power}, " if line.power else ""
+            ctx.say(f"{player.name}: {who}{line.source}: {line.vp:+d} VP", rule=rule)
+        ctx.say(f"{player.name} scores {sum(line.vp for line, _ in lines)} VP at the end of "
+                f"{scenario.turn_label(state.turn)} and has {player.vp}", rule="§23.1.3")
+
+
+def score(state: GameState, line: VPLine) -> None:
+    """The player gains the line's VP, and the line is kept for the VP table."""
+    state.player(line.player).vp += line.vp
+    state.vp_lines.append(line)
+
+
+def _line(state: GameState, player: PlayerState, power: str, source: str, vp: int) -> VPLine:
+    return VPLine(state.turn, player.id, power, source, vp)
+
+
+def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player: PlayerState,
+                 power: str) -> list[tuple[VPLine, str]]:
+    """One power's VP: its card's objectives (those it misses are said too), the objectives of
+    the event cards played this turn and of its allied minors (§22), presence, monopolies,
+    and under v2.1 on the last turn the scenario's final bonus less unrest (v2.1 §9.1)."""
+    lines = []
+    missed = []
+    for objective in scenario.powers[power].objectives:
+        if objectives.met(state, scenario, power, objective):
+            lines.append((_line(state, player, power, f"objective {objectives.describe(objective)}", objective.vp),
+                          "§22"))
+        else:
+            missed.append(objectives.describe(objective))
+    if missed:
+        ctx.say(f"{player.name}: {power} does not meet the objective(s) {'; '.join(missed)}", rule="§22")
+    for card, objective in _event_objectives(state, scenario):
+        if (not objective.powers or power in objective.powers) and objectives.met(state, scenario, power, objective):
+            lines.append((_line(state, player, power, f"objective of the event {card} "
+                                                      f"({objectives.describe(objective)})", objective.vp), "§22"))
+    for minor, objective in _minor_objectives(state, scenario, power):
+        if objectives.met(state, scenario, power, objective):
+            lines.append((_line(state, player, power, f"objective of its ally {minor} "
+                                                      f"({objectives.describe(objective)})", objective.vp), "§22"))
+    lines += [(_line(state, player, power, f"presence in {theater} ({held} areas)", 1), "§22, §32.7")
+              for theater, held in presence(state, scenario, power)]
+    lines += [(_line(state, player, power, f"monopoly in {tc.id}", 1), "§19.2.2, §22")
+              for tc in scenario.data.trade_centers
+              if state.merchants.get(tc.id, {}).get(power, 0) >= MONOPOLY_MERCHANTS]
+    bonus = scenario.data.victory.final_bonus
+    if bonus is not None and state.options.variant == "v2.1" and state.turn >= scenario.data.last_turn:
+        unrest = state.powers[power].unrest
+        lines.append((_line(state, player, power, f"the scenario's final {bonus} VP less unrest {unrest}",
+                            bonus - unrest), "v2.1 §9.1"))
+    return lines
+
+
+def _event_objectives(state: GameState, scenario: Scenario) -> list[tuple[str, Objective]]:
+    """§22 "objectives in event cards … normally a duration of one turn": those of the cards
+    played this turn, in the order played (RR-I225)."""
+    return [(scenario.cards[n].title, o) for n in state.discard for o in scenario.cards[n].objectives]
+
+
+def _minor_objectives(state: GameState, scenario: Scenario, power: str) -> list[tuple[str, Objective]]:
+    """§22 "minor power objectives … achieved by the allied major powers that fulfill them"."""
+    return [(minor, o) for minor, found in scenario.data.victory.minor_objectives.items()
+            if state.minor_allies.get(minor) == power for o in found]
+
+
+def presence(state: GameState, scenario: Scenario, power: str) -> list[tuple[str, int]]:
+    """Glossary, §32.7: the theaters of the main map where the power possesses at least three
+    areas (in play), with how many; under v2.1 the areas of its allied minor powers count too
+    (v2.1 §22.2, RR-I224). In the scenario's theater order."""
+    counted = [a.id for a in scenario.data.areas
+               if a.map == MAIN_MAP and state.exists(a.id) and state.areas[a.id].possessor == power]
+    if state.options.variant == "v2.1":
+        counted += [a for a in objectives.allied_minor_areas(state, scenario, power)
+                    if scenario.areas[a].map == MAIN_MAP]
+    held = {theater: 0 for theater in scenario.theaters}
+    for area in counted:
+        held[scenario.areas[area].theater] += 1
+    return [(theater, n) for theater, n in held.items() if n >= PRESENCE_AREAS]
+
+
+def end_or_next_turn(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
+    """§23: after the scenario's last turn the game ends — the most VP wins, ties going by
+    game order (§23, RR-I16), or a one-player scenario's result is read from its table
+    (§33.1); otherwise the turn marker moves on."""
+    if state.turn < scenario.data.last_turn:
+        state.turn += 1
+        state.phase = TURN_START
+        return
+    state.phase = FINISHED
+    ranking = standings(state)
+    ctx.say("Final standing: " + "; ".join(f"{n}. {p.name} {p.vp} VP" for n, p in enumerate(ranking, start=1)),
+            rule="§23")
+    thresholds = scenario.data.victory.thresholds
+    if thresholds:
+        results = {p.id: _result(thresholds, p.vp) for p in ranking}
+        for player in ranking:
+            ctx.say(f"{player.name} ends with {player.vp} VP: {results[player.id].result}", rule="§33.1")
+        state.winners = [p.id for p in ranking if results[p.id].win]
+        return
+    winner = ranking[0]
+    state.winners = [winner.id]
+    tied = [p for p in ranking[1:] if p.vp == winner.vp]
+    tie = (f"; tied with {', '.join(p.name for p in tied)}, ahead by game order (player {winner.game_order})"
+           if tied else "")
+    ctx.say(f"The game ends after {scenario.turn_label(state.turn)}: {winner.name} wins with {winner.vp} VP{tie}",
+            rule="§23, §23.4")
+
+
+def _result(thresholds: list[Threshold], vp: int) -> Threshold:
+    """The line of §33.1's table for `vp`: the highest threshold reached (the first, below 0)."""
+    return max((t for t in thresholds if t.vp <= vp), key=lambda t: t.vp, default=thresholds[0])
+
+
+def standings(state: GameState) -> list[PlayerState]:
+    """The players by VP, ties by game order (§7.1.1: the game order breaks ties)."""
+    return sorted(state.players, key=lambda p: (-p.vp, p.game_order, p.seat))
