@@ -21,13 +21,14 @@ MONOPOLY_MERCHANTS = 2  # §19.2.2: "two merchants … provide it with … 1 VP"
 
 
 def count(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """§23.1.3, §22: the end-of-turn VP of every player, in game order, line by line."""
+    """§23.1.3, §22: the end-of-turn VP of every player, in game order, line by line (RR-I227)."""
     for player in state.by_game_order():
-        lines: list[tuple[VPLine, str]] = []
-        for power in state.powers_of(player.id, scenario):
-            lines += _power_lines(ctx, state, scenario, player, power)
+        lines = [(VPLine(state.turn, player.id, power, source, vp), rule)
+                 for power in state.powers_of(player.id, scenario)
+                 for source, vp, rule in _power_lines(ctx, state, scenario, player, power)]
         if player.vp_per_turn:
-            lines.append((_line(state, player, "", "the scenario's VP per turn", player.vp_per_turn), "§7.1.1, §26.1"))
+            lines.append((VPLine(state.turn, player.id, "", "the scenario's VP per turn", player.vp_per_turn),
+                          "§7.1.1, §26.1"))
         for line, rule in lines:
             score(state, line)
             who = f"{line.power}, " if line.power else ""
@@ -42,43 +43,36 @@ def score(state: GameState, line: VPLine) -> None:
     state.vp_lines.append(line)
 
 
-def _line(state: GameState, player: PlayerState, power: str, source: str, vp: int) -> VPLine:
-    return VPLine(state.turn, player.id, power, source, vp)
-
-
 def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player: PlayerState,
-                 power: str) -> list[tuple[VPLine, str]]:
-    """One power's VP: its card's objectives (those it misses are said too), the objectives of
-    the event cards played this turn and of its allied minors (§22), presence, monopolies,
-    and under v2.1 on the last turn the scenario's final bonus less unrest (v2.1 §9.1)."""
+                 power: str) -> list[tuple[str, int, str]]:
+    """One power's VP as (what for, VP, rule): its card's objectives (those it misses are said
+    too), the objectives of the event cards played this turn and of its allied minors (§22),
+    presence, monopolies, and under v2.1 on the last turn the scenario's final bonus less
+    unrest (v2.1 §9.1, RR-I228)."""
     lines = []
     missed = []
     for objective in scenario.powers[power].objectives:
         if objectives.met(state, scenario, power, objective):
-            lines.append((_line(state, player, power, f"objective {objectives.describe(objective)}", objective.vp),
-                          "§22"))
+            lines.append((f"objective {objectives.describe(objective)}", objective.vp, "§22"))
         else:
             missed.append(objectives.describe(objective))
     if missed:
         ctx.say(f"{player.name}: {power} does not meet the objective(s) {'; '.join(missed)}", rule="§22")
-    for card, objective in _event_objectives(state, scenario):
-        if (not objective.powers or power in objective.powers) and objectives.met(state, scenario, power, objective):
-            lines.append((_line(state, player, power, f"objective of the event {card} "
-                                                      f"({objectives.describe(objective)})", objective.vp), "§22"))
-    for minor, objective in _minor_objectives(state, scenario, power):
-        if objectives.met(state, scenario, power, objective):
-            lines.append((_line(state, player, power, f"objective of its ally {minor} "
-                                                      f"({objectives.describe(objective)})", objective.vp), "§22"))
-    lines += [(_line(state, player, power, f"presence in {theater} ({held} areas)", 1), "§22, §32.7")
+    lines += [(f"objective of the event {card} ({objectives.describe(objective)})", objective.vp, "§22")
+              for card, objective in _event_objectives(state, scenario)
+              if (not objective.powers or power in objective.powers)
+              and objectives.met(state, scenario, power, objective)]
+    lines += [(f"objective of its ally {minor} ({objectives.describe(objective)})", objective.vp, "§22")
+              for minor, objective in _minor_objectives(state, scenario, power)
+              if objectives.met(state, scenario, power, objective)]
+    lines += [(f"presence in {theater} ({held} areas)", 1, "§22, §32.7")
               for theater, held in presence(state, scenario, power)]
-    lines += [(_line(state, player, power, f"monopoly in {tc.id}", 1), "§19.2.2, §22")
-              for tc in scenario.data.trade_centers
+    lines += [(f"monopoly in {tc.id}", 1, "§19.2.2, §22") for tc in scenario.data.trade_centers
               if state.merchants.get(tc.id, {}).get(power, 0) >= MONOPOLY_MERCHANTS]
     bonus = scenario.data.victory.final_bonus
     if bonus is not None and state.options.variant == "v2.1" and state.turn >= scenario.data.last_turn:
         unrest = state.powers[power].unrest
-        lines.append((_line(state, player, power, f"the scenario's final {bonus} VP less unrest {unrest}",
-                            bonus - unrest), "v2.1 §9.1"))
+        lines.append((f"the scenario's final {bonus} VP less unrest {unrest}", bonus - unrest, "v2.1 §9.1"))
     return lines
 
 
