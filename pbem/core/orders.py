@@ -93,18 +93,33 @@ def _keyword(line: str) -> str:
     return words[0].upper() if words else ""
 
 
+def press_recipient(line: str) -> str | None:
+    """The recipient when `line` opens a press message (`PRESS TO <power|ALL>`), else None.
+    One rule for the reply stripper, the SIGNON blocks and the order reader, so none of them
+    reads a letter's lines as orders, or orders as a letter, where another would not."""
+    words = line.split()
+    if len(words) >= 3 and words[0].upper() == "PRESS" and words[1].upper() == "TO":
+        return " ".join(words[2:])
+    return None
+
+
+def press_closes(line: str) -> bool:
+    """Whether `line` ends a press message: `ENDPRESS` alone on its line."""
+    return line.strip().upper() == "ENDPRESS"
+
+
 def _envelope_lines(text: str) -> list[tuple[int, str, str]]:
-    """(number, line, keyword) for each line; inside PRESS…ENDPRESS the keyword is "" (free text)."""
+    """(number, line, keyword) for each line; inside PRESS…ENDPRESS the keyword is "" (free text),
+    so a SIGNOFF or SIGNON written in a letter is part of the letter."""
     out: list[tuple[int, str, str]] = []
     in_press = False
     for number, raw in enumerate(text.splitlines(), start=1):
-        keyword = _keyword(raw)
         if in_press:
-            in_press = keyword != "ENDPRESS"
-            out.append((number, raw, "ENDPRESS" if not in_press else ""))
+            in_press = not press_closes(raw)
+            out.append((number, raw, "" if in_press else "ENDPRESS"))
             continue
-        in_press = keyword == "PRESS"
-        out.append((number, raw, keyword))
+        in_press = press_recipient(raw) is not None
+        out.append((number, raw, _keyword(raw)))
     return out
 
 
@@ -176,7 +191,7 @@ def split_orders(text: str, *, first_line: int = 1) -> OrderText:
             if before_signon:
                 continue
         if press_to is not None:
-            if line.upper() == "ENDPRESS":
+            if press_closes(line):
                 result.press.append(Press(press_to, "\n".join(press_lines).strip()))
                 press_to, press_lines = None, []
             else:
@@ -197,9 +212,8 @@ def split_orders(text: str, *, first_line: int = 1) -> OrderText:
             result.policies.append(parse_policy(number, line))
             continue
         if keyword == "PRESS":
-            if len(words) >= 3 and words[1].upper() == "TO":
-                press_to = " ".join(words[2:])
-            else:
+            press_to = press_recipient(line)
+            if press_to is None:
                 result.problems.append((number, line, "PRESS needs a recipient: PRESS TO <power|ALL>"))
             continue
         if keyword == "READY" and len(words) == 1:

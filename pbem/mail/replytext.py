@@ -6,7 +6,8 @@ phones append "Sent from my iPhone". Any of it read as orders would be garbage a
 replayed old order set at worst. Rules, in order:
 
 * a PGP clear-signed mail is read without its armor and signature, dash-escaping undone;
-* a line `SIGNOFF` ends a block of orders: it is kept; another SIGNON block may follow
+* a line `SIGNOFF` ends a block of orders (outside a PRESS TO … ENDPRESS letter, read by the
+  same rule as the order reader's, `pbem.core.orders.press_recipient`): it is kept; another SIGNON block may follow
   (several blocks in one mail), but everything after the last SIGNOFF is dropped unless
   it holds a SIGNON;
 * a hard stop drops the line and everything after it: the signature delimiter `-- `,
@@ -23,6 +24,8 @@ replayed old order set at worst. Rules, in order:
 from __future__ import annotations
 
 import re
+
+from pbem.core.orders import press_closes, press_recipient
 
 _SIGNOFF = re.compile(r"^\s*SIGN\s?OFF\b", re.IGNORECASE)
 
@@ -51,8 +54,6 @@ _CLOSING = re.compile(
     r"met vriendelijke groet|mvh|hälsningar)\s*[,.!]*\s*$",
     re.IGNORECASE,
 )
-_PRESS = re.compile(r"^\s*PRESS\s+TO\b", re.IGNORECASE)
-_ENDPRESS = re.compile(r"^\s*ENDPRESS\s*$", re.IGNORECASE)
 _PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"
 _PGP_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
 _PGP_END = "-----END PGP SIGNATURE-----"
@@ -139,7 +140,7 @@ def strip_reply(text: str) -> str:
     i = 0
     while i < len(lines):
         line = lines[i].replace("\xa0", " ").rstrip()
-        if _SIGNOFF.match(line):
+        if not in_press and _SIGNOFF.match(line):
             kept.append(line.strip())
             last_signoff, in_orders = len(kept), False
             i += 1
@@ -158,7 +159,7 @@ def strip_reply(text: str) -> str:
             i += span
             continue
         in_orders = in_orders or bool(_SIGNON.match(line))
-        in_press = bool(_PRESS.match(line)) or (in_press and not _ENDPRESS.match(line))
+        in_press = not press_closes(line) if in_press else press_recipient(line) is not None
         kept.append(line)
         i += 1
     if last_signoff is not None and not any(_SIGNON.match(line) for line in kept[last_signoff:]):

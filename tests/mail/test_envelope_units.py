@@ -7,6 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.core.orders import signon_blocks, split_orders
 from pbem.mail.envelope import auto_mail_reason, parse_mail
 from pbem.mail.flowed import unflow
 from pbem.mail.htmltext import html_to_text
@@ -131,3 +132,22 @@ def test_damaged_real_mail_gives_an_envelope(raw: bytes, at: int, cut: int, junk
     damaged = raw[:at] + junk + raw[at + cut:]
     assert parse_mail(damaged).message_id
     auto_mail_reason(damaged)
+
+
+def test_a_letter_keeps_its_thanks_and_signoff_and_the_orders_after_it_are_read() -> None:
+    # No SIGNOFF closes the orders: the one inside the letter is the letter's, not the mail's.
+    body = ("SIGNON fra ratio-demo s3cret\nPRESS TO ALL\nDear cousins,\nThanks!\nSIGNOFF from your king\n"
+            "ENDPRESS\nBID 3\nCheers,\nJean")
+    kept = strip_reply(body)
+    assert kept == "\n".join(body.split("\n")[:7])
+    read = split_orders(signon_blocks(kept)[0].text)
+    assert [p.text for p in read.press] == ["Dear cousins,\nThanks!\nSIGNOFF from your king"]
+    assert [line for _, line in read.orders] == ["BID 3"]
+    assert read.problems == []
+
+
+def test_press_without_a_recipient_opens_no_letter_and_signoff_still_ends_the_orders() -> None:
+    body = "SIGNON fra ratio-demo s3cret\nPRESS\nSIGNOFF\nBID 3"
+    read = split_orders(signon_blocks(body)[0].text)
+    assert read.press == [] and read.orders == []
+    assert [reason for _, _, reason in read.problems] == ["PRESS needs a recipient: PRESS TO <power|ALL>"]
