@@ -622,6 +622,16 @@ def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     _print_figures(result, as_json)
 
 
+@bench_app.command("roundtrips")
+def bench_roundtrips(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                     example: str = typer.Option("queued", "--example", help="The example campaign to play."),
+                     ruleset: str = typer.Option("ratio-regis", "--ruleset")) -> None:
+    """Per game turn, the steps that had to wait for a mail (compare --example demo and queued)."""
+    from pbem.tools.roundtrips_bench import run_roundtrips_bench
+
+    _print_figures(run_roundtrips_bench(ruleset, example), as_json)
+
+
 @bench_app.command("mail")
 def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                mails: int = typer.Option(200, "--mails", help="Mails in the throughput burst.")) -> None:

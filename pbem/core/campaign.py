@@ -197,6 +197,65 @@ class Campaign(Aggregate):
     def clear_policy(self, player: str, policy_id: str) -> None:
         pass
 
+    class OrdersQueued(Aggregate.Event):
+        """A block of orders queued for a later decision of the player's own (issue 16):
+        what it answers, the step it is not for (the one in progress), and its
+        alternatives as plain objects (`queues.Alternative`)."""
+
+        player: str
+        queue_id: str
+        kind: str
+        power: str | None
+        turn: int | None
+        not_for: str | None
+        alternatives: list[dict]
+        replaces: bool
+
+    @event(OrdersQueued)
+    def queue_orders(self, player: str, queue_id: str, kind: str, power: str | None, turn: int | None,
+                     not_for: str | None, alternatives: list[dict], replaces: bool) -> None:
+        pass
+
+    class QueueCleared(Aggregate.Event):
+        player: str
+        queue_id: str  # or "ALL"
+
+    @event(QueueCleared)
+    def clear_queue(self, player: str, queue_id: str) -> None:
+        pass
+
+    class QueuedOrdersUsed(Aggregate.Event):
+        """A queued block answered a step as it opened: the alternative whose conditions
+        held, and what was read from it then, as an order set's are."""
+
+        player: str
+        queue_id: str
+        step: str
+        alternative: int
+        lines: list[str]
+        answers: dict[str, Any]
+        conditional: list[PolicyRecord]
+        verdicts: list[dict]
+
+    @event(QueuedOrdersUsed)
+    def use_queued(self, player: str, queue_id: str, step: str, alternative: int, lines: list[str],
+                   answers: dict[str, Any], conditional: list[PolicyRecord], verdicts: list[dict]) -> None:
+        pass
+
+    class QueuedOrdersDropped(Aggregate.Event):
+        """A queued block came to its step and was not used: no alternative's conditions
+        held, or its orders could not be used then (`verdicts` say why, line by line)."""
+
+        player: str
+        queue_id: str
+        step: str
+        reason: str
+        verdicts: list[dict]
+
+    @event(QueuedOrdersDropped)
+    def drop_queued(self, player: str, queue_id: str, step: str, reason: str, verdicts: list[dict]) -> None:
+        pass
+
     class PressRelayed(Aggregate.Event):
         player: str
         to: str

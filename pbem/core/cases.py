@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem.core.campaign import Campaign
 from pbem.core.datafile import load_data_file
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import CampaignService, PlayerSpec, Receipt
@@ -218,6 +219,11 @@ class _Play:
             return self._receipt(words)
         if head == "verdict" and 4 <= len(words) <= 5:
             return self._verdict(words)
+        if head == "queued" and len(words) == 3 and words[2].isdigit():
+            waiting = [b.id for b in projection.data.queued if b.player == words[1]]
+            return None if len(waiting) == int(words[2]) else f"{words[1]} has {waiting or 'nothing'} queued"
+        if head == "queue" and 4 <= len(words) <= 5 and words[3] in ("used", "dropped"):
+            return self._queue(words)
         if head == "chronicle" and len(words) == 2:
             texts = [c.text for c in projection.chronicle("gm")]
             return None if any(words[1].lower() in t.lower() for t in texts) else "no chronicle line has it"
@@ -247,6 +253,25 @@ class _Play:
         except TypeError:
             return f"found {json.dumps(found)}, which cannot be compared with {match['op']} {json.dumps(expected)}"
         return None if holds else f"found {json.dumps(found)}"
+
+    def _queue(self, words: list[str]) -> str | None:
+        """`queue PLAYER ID used [ALTERNATIVE]` / `queue PLAYER ID dropped ["TEXT"]`: what became of a
+        queued block (alternatives count from 1)."""
+        player, queue_id, outcome = words[1], words[2].upper(), words[3]
+        for fact in self.service.loader.campaign_events(_CAMPAIGN):
+            if getattr(fact, "player", None) != player or getattr(fact, "queue_id", None) != queue_id:
+                continue
+            if isinstance(fact, Campaign.QueuedOrdersUsed):
+                if outcome == "dropped":
+                    return f"{queue_id} was used at {fact.step}"
+                wanted = int(words[4]) if len(words) == 5 else fact.alternative + 1
+                return None if fact.alternative + 1 == wanted else f"alternative {fact.alternative + 1} was used"
+            if isinstance(fact, Campaign.QueuedOrdersDropped):
+                if outcome == "used":
+                    return f"{queue_id} was dropped at {fact.step}: {fact.reason}"
+                wanted = words[4].lower() if len(words) == 5 else ""
+                return None if wanted in fact.reason.lower() else f"dropped: {fact.reason}"
+        return f"{queue_id} of {player} was neither used nor dropped"
 
     def _receipt(self, words: list[str]) -> str | None:
         """`accepted PLAYER` / `rejected PLAYER "TEXT"`: the player's last order set as a whole."""

@@ -3,7 +3,10 @@ missed-orders policy, and when a step that waits for people opens and may close 
 also how far a campaign moves on after each piece of work (`advance`). Everything here
 works on a `CampaignSession`.
 
-The clock only appends facts (`StepOpened`, `StepAsked`, `ReminderSent`, `DeadlinePassed`,
+Before a step waits for a player, the orders that player queued for it are used
+(`serve_queued`, issue 16), so one mail may carry a player through several steps.
+
+The clock only appends facts (`QueuedOrdersUsed`, `QueuedOrdersDropped`, `StepOpened`, `StepAsked`, `ReminderSent`, `DeadlinePassed`,
 `GraceExpired`, `MissRecorded`, `DeadlineChanged`); the projector never reads the time.
 Each fact is recorded once per step and deadline, so an outage or a clock that jumps
 never skips or doubles one, and the next step's deadline counts from when it opened.
@@ -16,8 +19,11 @@ from typing import Any
 
 from pbem.core.canonical import sha256_hex
 from pbem.core.deadlines import DeadlineRules, deadline_for, later_of
+from pbem.core.decisions import kinds_of
+from pbem.core.engine import Request
 from pbem.core.messages import OutgoingMail
 from pbem.core.projection import CampaignProjection
+from pbem.core.queues import QueuedBlock, conditional_records
 from pbem.core.session import CampaignSession
 
 MAX_STEPS_PER_INPUT = 100_000
@@ -61,11 +67,55 @@ def advance(session: CampaignSession) -> int:
                            state_hash=digest)
             resolved += 1
             continue
+        if serve_queued(session, result):
+            continue
         if result.step in projection.data.deadlines_passed and missed(session, result):
             continue
         wait_for_people(session, result)
         break
     return resolved
+
+
+def serve_queued(session: CampaignSession, result: Any) -> bool:
+    """The first queued block that answers one of the step's owed decisions is used or
+    dropped (issue 16); True when one was, so the step runs again before it waits."""
+    projection = session.projection
+    turn = projection.ruleset.turn_of(result.step)
+    for request in result.pending:
+        block = next((b for b in projection.data.queued if b.serves(request, result.step, turn)), None)
+        if block is not None:
+            use_queued(session, block, request, result.step)
+            return True
+    return False
+
+
+def use_queued(session: CampaignSession, block: QueuedBlock, request: Request, step: str) -> None:
+    """The first alternative whose conditions hold in what the player sees now
+    is read by the decision kinds as if just sent, and checked against the state now; a
+    block with no alternative that holds, or whose orders cannot be used now, is dropped
+    with its reason (the step then waits for the player as it would have)."""
+    campaign, projection = session.campaign, session.projection
+    index = block.choose(projection.view(block.player))
+    if index is None:
+        tried = "; ".join(a.describe() for a in block.alternatives)
+        session.record(campaign.drop_queued, player=block.player, queue_id=block.id, step=step,
+                       reason=f"no alternative's conditions held when the step opened ({tried})", verdicts=[])
+        return
+    alternative = block.alternatives[index]
+    reading = kinds_of(projection.ruleset).read_orders(
+        alternative.lines, projection.answerable_for(block.player), projection.current()[1], projection.scenario,
+        block.player, projection.step)
+    verdicts = [v.as_dict() for v in reading.verdicts]
+    if not reading.accepted or request.key not in reading.answers:
+        refused = "; ".join(f"line {v.number} {v.text!r}: {v.reason}" for v in reading.verdicts if not v.accepted)
+        reason = reading.reject_all or (f"its orders could not be used now ({refused})" if not reading.accepted
+                                        else f"its orders do not answer {request.prompt}")
+        session.record(campaign.drop_queued, player=block.player, queue_id=block.id, step=step,
+                       reason=reason, verdicts=verdicts)
+        return
+    session.record(campaign.use_queued, player=block.player, queue_id=block.id, step=step,
+                   alternative=index, lines=[line for _, line in alternative.lines], answers=reading.answers,
+                   conditional=conditional_records(reading), verdicts=verdicts)
 
 
 def clock_facts(session: CampaignSession) -> list[OutgoingMail]:

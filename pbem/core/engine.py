@@ -95,16 +95,21 @@ class Policy:
             return False
         if self.power is not None and request.power != self.power:
             return False
-        return all(_condition_holds(request.context.get(name), op, value) for name, op, value in self.conditions)
+        return all(condition_holds(request.context.get(name), op, value) for name, op, value in self.conditions)
 
     def describe(self) -> str:
         scope = "conditional line" if self.step else "policy"
         return f"{scope} {self.id} of {self.player}"
 
 
-def _condition_holds(actual: Any, op: str, expected: str) -> bool:
+def condition_holds(actual: Any, op: str, expected: str) -> bool:
+    """One condition of a policy, a conditional line or a queued block: `=`/`!=` compare
+    words without regard to case, `<`… compare whole numbers, `HAS` looks in a list."""
     if actual is None:
         return False
+    if op == "HAS":
+        items = actual if isinstance(actual, (list, tuple)) else [actual]
+        return any(str(item).lower() == expected.lower() for item in items)
     if op in ("=", "=="):
         return str(actual).lower() == expected.lower()
     if op == "!=":

@@ -1,6 +1,7 @@
 """How a step was resolved, for settling disputes (issue 6): every chronicle line, every
 decision with where its answer came from (orders, which standing policy or conditional
-line, the deadline's default), and every roll with its purpose, stream key and rule —
+line, queued orders, the deadline's default), the queued orders used or dropped while
+it was open (to the GM), and every roll with its purpose, stream key and rule —
 filtered to what the asking viewer may see (`gm` sees everything)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pbem.core.projection import ResolvedStep
 
 def explain(step: ResolvedStep, viewer: str) -> list[str]:
     lines = [f"step {step.step} (log version {step.version}), state hash {step.state_hash}"]
+    lines += [f"  {note}" for note in step.queue_notes if viewer == "gm"]
     for used in step.result.used:
         request = used.request
         if viewer != "gm" and request.player != viewer and request.sealed:

@@ -31,8 +31,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-ENVELOPE_KEYWORDS = ("SIGNON", "SIGNOFF", "READY", "ABSENT", "EXPLAIN", "GM", "POLICY", "PRESS", "ENDPRESS")
-_CONDITION = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*(<=|>=|!=|==|=|<|>)\s*(\S+)\s*$")
+import msgspec
+
+ENVELOPE_KEYWORDS = ("SIGNON", "SIGNOFF", "READY", "ABSENT", "EXPLAIN", "GM", "POLICY", "PRESS", "ENDPRESS",
+                     "QUEUE", "ENDQUEUE")
+_CONDITION = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*(<=|>=|!=|==|=|<|>|\s(?i:HAS)\s)\s*(\S+)\s*$")
 
 
 class EnvelopeError(Exception):
@@ -58,6 +61,58 @@ class PolicyLine:
     error: str = ""
 
 
+class Alternative(msgspec.Struct, frozen=True):
+    """One alternative of a block: its conditions (all must hold; none: always) and lines."""
+
+    conditions: list[tuple[str, str, str]] = []
+    lines: list[tuple[int, str]] = []
+
+    def describe(self) -> str:
+        if not self.conditions:
+            return "always"
+        return " AND ".join(f"{name}{op if op != 'HAS' else ' HAS '}{value}" for name, op, value in self.conditions)
+
+
+
+@dataclass
+class QueueLine:
+    """A `QUEUE … ENDQUEUE` block as read from a mail, before it is checked."""
+
+    number: int
+    text: str
+    kind: str = ""
+    power: str | None = None
+    turn: int | None = None
+    replace: str | None = None
+    clear: str | None = None
+    alternatives: list[Alternative] = field(default_factory=list)
+    error: str = ""
+
+
+def read_header(number: int, line: str) -> QueueLine:
+    """`QUEUE [FOR <power>] <kind> [TURN <n>] [REPLACE <id>]` or `QUEUE CLEAR <id|ALL>`."""
+    words = line.split()[1:]
+    queued = QueueLine(number, line)
+    if len(words) == 2 and words[0].upper() == "CLEAR":
+        queued.clear = words[1].upper()
+        return queued
+    if len(words) >= 2 and words[0].upper() == "FOR":
+        queued.power, words = words[1].upper(), words[2:]
+    if not words:
+        queued.error = "a queued block needs the kind of decision it answers: QUEUE FOR <power> <kind>"
+        return queued
+    queued.kind, words = words[0].lower(), words[1:]
+    while words:
+        if len(words) >= 2 and words[0].upper() == "TURN" and words[1].isdigit():
+            queued.turn, words = int(words[1]), words[2:]
+        elif len(words) >= 2 and words[0].upper() == "REPLACE":
+            queued.replace, words = words[1].upper(), words[2:]
+        else:
+            queued.error = f"expected TURN <n> or REPLACE <id> after the kind, found {words[0]!r}"
+            return queued
+    return queued
+
+
 @dataclass(frozen=True)
 class Press:
     to: str
@@ -77,6 +132,7 @@ class OrderText:
     absences: list[tuple[int, str, str]] = field(default_factory=list)  # (line, from, to)
     explain: list[tuple[int, str]] = field(default_factory=list)
     gm: list[tuple[int, str]] = field(default_factory=list)
+    queued: list[QueueLine] = field(default_factory=list)
     problems: list[tuple[int, str, str]] = field(default_factory=list)  # (line, text, reason)
 
 
@@ -176,6 +232,7 @@ def split_orders(text: str, *, first_line: int = 1) -> OrderText:
     when it has one (lines outside it only counted), else the whole text. Line numbers
     count from `first_line` (the block's place in the mail)."""
     result = OrderText()
+    queue: QueueLine | None = None
     press_to: str | None = None
     press_lines: list[str] = []
     lines = _envelope_lines(text)
@@ -197,9 +254,27 @@ def split_orders(text: str, *, first_line: int = 1) -> OrderText:
             else:
                 press_lines.append(raw.rstrip())
             continue
+        if queue is not None:
+            if keyword == "ENDQUEUE":
+                result.queued.append(queue)
+                queue = None
+            elif line and not line.startswith("#"):
+                _queue_line(queue, number, line)
+            continue
         if not line or line.startswith("#"):
             continue
         words = line.split()
+        if keyword == "QUEUE":
+            header = read_header(number, line)
+            if header.clear or header.error:
+                result.queued.append(header)
+            else:
+                queue = header
+                queue.alternatives.append(Alternative())
+            continue
+        if keyword == "ENDQUEUE":
+            result.problems.append((number, line, "ENDQUEUE without QUEUE"))
+            continue
         if keyword == "SIGNOFF" or (keyword == "SIGNON" and (result.signon or result.signon_error)):
             break  # the next block is read on its own (`signon_blocks`)
         if keyword == "SIGNON":
@@ -240,7 +315,36 @@ def split_orders(text: str, *, first_line: int = 1) -> OrderText:
         result.orders.append((number, line))
     if press_to is not None:
         result.problems.append((0, f"PRESS TO {press_to}", "PRESS without ENDPRESS: the message was not sent"))
+    if queue is not None:
+        result.problems.append((queue.number, queue.text, "QUEUE without ENDQUEUE: the block was not queued"))
     return result
+
+
+def _queue_line(queue: QueueLine, number: int, line: str) -> None:
+    """One line inside `QUEUE … ENDQUEUE`: `ELSE [WHEN …]` starts an alternative, `WHEN …`
+    guards the alternative it starts, anything else is an order line of it."""
+    words = line.split(maxsplit=1)
+    first = words[0].upper()
+    if first == "ELSE":
+        rest = words[1] if len(words) > 1 else ""
+        queue.alternatives.append(Alternative())
+        if not rest:
+            return
+        if not rest.upper().startswith("WHEN "):
+            queue.error = queue.error or f"line {number}: write ELSE alone or ELSE WHEN <conditions>"
+            return
+        line, first = rest, "WHEN"
+        words = line.split(maxsplit=1)
+    current = queue.alternatives[-1]
+    if first == "WHEN":
+        conditions, error = parse_conditions(words[1] if len(words) > 1 else "")
+        if error or not conditions or current.conditions or current.lines:
+            queue.error = queue.error or (f"line {number}: " + (error or "WHEN comes once, first in its alternative, "
+                                                                  "with at least one condition"))
+            return
+        queue.alternatives[-1] = msgspec.structs.replace(current, conditions=list(conditions))
+        return
+    queue.alternatives[-1] = msgspec.structs.replace(current, lines=[*current.lines, (number, line)])
 
 
 def with_json_orders(json_text: str, mail_text: str) -> str:
@@ -287,7 +391,7 @@ def parse_conditions(text: str) -> tuple[tuple[tuple[str, str, str], ...], str]:
         match = _CONDITION.match(clause)
         if not match:
             return (), f"cannot read condition {clause.strip()!r} (write e.g. area=Paris)"
-        conditions.append((match.group(1).lower(), match.group(2), match.group(3)))
+        conditions.append((match.group(1).lower(), match.group(2).strip().upper(), match.group(3)))
     return tuple(conditions), ""
 
 

@@ -55,6 +55,7 @@ class Receipt(BaseModel):
     verdicts: list[LineVerdict] = []
     answered: list[str] = []
     policies: list[str] = []
+    queued: list[str] = []
     press: list[str] = []
     owed: list[Owed] = []
     deadline: str | None = None

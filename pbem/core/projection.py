@@ -18,6 +18,8 @@ import msgspec
 from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord
 from pbem.core.canonical import sha256_hex
 from pbem.core.decisions import kinds_of
+from pbem.core.orders import Alternative
+from pbem.core.queues import QueuedBlock
 from pbem.core.engine import Answer, ChronicleEntry, Policy, Request, StepContext, StepResult, run_step
 from pbem.core.ruleset import Ruleset, Seat
 from pbem.core.settings import CampaignSettings
@@ -25,8 +27,8 @@ from pbem.core.view import GameView, read_view
 from pbem.core.state_edits import StateEdit, apply_edits
 
 # Part of the engine version that keys snapshots: raised whenever the fold changes, so a
-# snapshot folded by older code is never resumed (2: whom each step waits for, report mailing).
-CORE_VERSION = "2"
+# snapshot folded by older code is never resumed (2: whom each step waits for, report mailing; 3: queued orders).
+CORE_VERSION = "3"
 
 
 def engine_version(ruleset: Ruleset) -> str:
@@ -45,6 +47,14 @@ class StepClock(msgspec.Struct, frozen=True):
     kind: str
     opened: str
     earliest: str
+
+
+class QueueNote(msgspec.Struct, frozen=True):
+    """A queued block used or dropped, told in its player's and the GM's next report."""
+
+    version: int
+    player: str
+    text: str
 
 
 class ProjectionData(msgspec.Struct):
@@ -82,6 +92,9 @@ class ProjectionData(msgspec.Struct):
     rerun_from: str | None = None
     revealed_secret: str | None = None
     policy_counter: int = 0
+    queued: list[QueuedBlock] = []  # queued orders not yet used, in the order they were queued
+    queue_counter: int = 0
+    queue_notes: list[QueueNote] = []
     # Report mailing (the `reports` setting): the decisions each open step has asked, the
     # turn of the last step asked from, how far each viewer's reports have told, and who is
     # due one from where (and at which log version that was decided).
@@ -115,6 +128,7 @@ class ResolvedStep:
     state_hash: str
     recorded_hash: str
     engine_version: str
+    queue_notes: tuple[str, ...] = ()  # queued blocks used or dropped while the step was open
 
 
 @dataclass(frozen=True)
@@ -158,6 +172,7 @@ class CampaignProjection:
         self._pristine: Any | None = None
         self._run_valid = False
         self._policy_cache: dict[int, tuple[PolicyRecord, Policy]] = {}
+        self._last_resolved = 0  # log version of the last step resolved in this fold
 
     @property
     def engine_version(self) -> str:
@@ -214,6 +229,41 @@ class CampaignProjection:
         self.data.policies = [p for p in self.data.policies
                               if not (p.player == e.player and e.policy_id in (p.id, "ALL"))]
         self._invalidate()
+
+    @_folds(Campaign.OrdersQueued)
+    def _on_orders_queued(self, e: Campaign.OrdersQueued) -> None:
+        block = QueuedBlock(e.queue_id, e.player, e.kind, e.power, e.turn, e.not_for,
+                            msgspec.convert(e.alternatives, list[Alternative]))
+        queued = self.data.queued
+        at = next((i for i, b in enumerate(queued) if b.id == e.queue_id and b.player == e.player), None)
+        if at is None:
+            queued.append(block)
+            self.data.queue_counter += 1
+        else:  # a replaced block keeps its place in the queue
+            queued[at] = block
+
+    @_folds(Campaign.QueueCleared)
+    def _on_queue_cleared(self, e: Campaign.QueueCleared) -> None:
+        self.data.queued = [b for b in self.data.queued
+                            if not (b.player == e.player and e.queue_id in (b.id, "ALL"))]
+
+    @_folds(Campaign.QueuedOrdersUsed)
+    def _on_queued_orders_used(self, e: Campaign.QueuedOrdersUsed) -> None:
+        self._spend_queued(e.player, e.queue_id, e.originator_version,
+                           f"queued orders {e.queue_id} answered {e.step} (alternative {e.alternative + 1})")
+        for key, value in e.answers.items():
+            self.data.inputs[key] = AnswerRecord(value, f"queued orders {e.queue_id} of {e.player}")
+        self.data.conditional.extend(e.conditional)
+        self._invalidate()
+
+    @_folds(Campaign.QueuedOrdersDropped)
+    def _on_queued_orders_dropped(self, e: Campaign.QueuedOrdersDropped) -> None:
+        self._spend_queued(e.player, e.queue_id, e.originator_version,
+                           f"queued orders {e.queue_id} dropped at {e.step}: {e.reason}")
+
+    def _spend_queued(self, player: str, queue_id: str, version: int, note: str) -> None:
+        self.data.queued = [b for b in self.data.queued if not (b.player == player and b.id == queue_id)]
+        self.data.queue_notes.append(QueueNote(version, player, note))
 
     @_folds(Campaign.DecisionAnswered)
     def _on_decision_answered(self, e: Campaign.DecisionAnswered) -> None:
@@ -371,8 +421,10 @@ class CampaignProjection:
             self.divergences.append(Divergence(e.step, e.originator_version, e.state_hash, digest,
                                                "state hash differs" + self._engines_differ(e)))
         if self.keep_history:
+            notes = tuple(n.text for n in self.data.queue_notes if n.version > self._last_resolved)
             self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash,
-                                              e.engine_version))
+                                              e.engine_version, notes))
+        self._last_resolved = e.originator_version
         self.data.state = encoded
         self._pristine = state
         self.data.last_hash = digest
@@ -381,6 +433,8 @@ class CampaignProjection:
         self.data.conditional = []
         self.data.forced = {k: list(v) for k, v in result.forced_left.items()}
         self.data.step = None
+        told = min(self.data.reported_through.values(), default=0)
+        self.data.queue_notes = [n for n in self.data.queue_notes if n.version > told]
         self._forget_clock(e.step)
         self._invalidate()
 

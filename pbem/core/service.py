@@ -14,21 +14,24 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import TypeVar
 
+import msgspec
+
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from pbem.core import clock
 from pbem.core import ruleset as rulesets
-from pbem.core.campaign import Campaign, DiceVault, InboundMail, PolicyRecord, campaign_id
+from pbem.core.campaign import Campaign, DiceVault, InboundMail, campaign_id
 from pbem.core.canonical import canonical_json, sha256_hex
 from pbem.core.decisions import kinds_of, verdict
 from pbem.core.dice import commitment, new_secret
 from pbem.core.dispatch import dispatch, mail_cause, work_cause
 from pbem.core.engine import Policy
 from pbem.core.messages import OutgoingMail
-from pbem.core.orders import OrderText, split_orders
+from pbem.core.orders import OrderText, QueueLine, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
+from pbem.core.queues import conditional_records
 from pbem.core.ruleset import Seat
 from pbem.core.session import CampaignSession
 from pbem.core.settings import check_settings
@@ -214,6 +217,7 @@ class CampaignService:
         # Explicit answers first, so a policy in the same mail never overrides them (DESIGN §4).
         self._read_answers(session, player, parts, receipt, mail_id)
         self._read_policies(session, player, parts, receipt)
+        self._read_queue(session, player, parts, receipt)
         for press in parts.press:
             if not self._press_recipients(projection, player, press.to):
                 receipt.press.append(f"press to {press.to} not sent: no player holds {press.to}")
@@ -275,10 +279,8 @@ class CampaignService:
             return
         known = {r.key: r for r in requests}
         replaced = [k for k in reading.answers if k in projection.data.inputs]
-        conditional = [PolicyRecord(p.id, p.player, p.kind, p.answer_text, p.answer_text, p.power,
-                                    list(p.conditions), p.step) for p in reading.conditional]
         session.record(campaign.submit_orders, player=player, step=projection.step, mail_id=mail_id, lines=lines,
-                       answers=reading.answers, conditional=conditional,
+                       answers=reading.answers, conditional=conditional_records(reading),
                        verdicts=[v.as_dict() for v in receipt.verdicts])
         for key in reading.answers:
             request = known.get(key)
@@ -308,6 +310,37 @@ class CampaignService:
                            text=line.text)
             receipt.policies.append(f"policy {policy_id} set: {line.text}")
             receipt.verdicts.append(verdict(line.number, line.text, True, f"standing policy {policy_id}"))
+
+    def _read_queue(self, session: CampaignSession, player: str, parts: OrderText, receipt: Receipt) -> None:
+        """`QUEUE … ENDQUEUE` blocks and `QUEUE CLEAR` (issue 16): checked for what can be
+        checked now (the kind, the power is the player's, a replaced block exists); their
+        orders are read when the step they answer opens."""
+        campaign, projection = session.campaign, session.projection
+        for queued in parts.queued:
+            mine = [b.id for b in projection.data.queued if b.player == player]
+            problem = queued.error or _queue_problem(projection, player, queued, mine)
+            if problem:
+                receipt.verdicts.append(verdict(queued.number, queued.text, False, reason=problem))
+                continue
+            if queued.clear:
+                session.record(campaign.clear_queue, player=player, queue_id=queued.clear)
+                receipt.queued.append(f"queued {queued.clear} cleared")
+                receipt.verdicts.append(verdict(queued.number, queued.text, True, f"clear queued {queued.clear}"))
+                continue
+            queue_id = queued.replace or f"Q{projection.data.queue_counter + 1}"
+            session.record(campaign.queue_orders, player=player, queue_id=queue_id, kind=queued.kind,
+                           power=queued.power, turn=queued.turn, not_for=projection.step,
+                           alternatives=[msgspec.to_builtins(a) for a in queued.alternatives],
+                           replaces=queued.replace is not None)
+            block = projection.data.queued[[b.id for b in projection.data.queued].index(queue_id)]
+            receipt.queued.append(f"{queue_id} ({'replaced' if queued.replace else 'queued'}): {block.target()}, "
+                                  + ", ".join(f"alternative {i} when {a.describe()}"
+                                              for i, a in enumerate(block.alternatives, start=1)))
+            receipt.verdicts.append(verdict(queued.number, queued.text, True, f"queued as {queue_id}"))
+            for index, alternative in enumerate(queued.alternatives, start=1):
+                for number, line in alternative.lines:
+                    receipt.verdicts.append(verdict(number, line, True, f"queued in {queue_id}, alternative {index}: "
+                                                                        "read when its step opens"))
 
     # -- the clock --------------------------------------------------------
     def tick(self, now: datetime | None = None) -> list[Outcome]:
@@ -479,6 +512,31 @@ def authenticate(projection: CampaignProjection, player: str, token: str, sender
         raise CommandError(f"wrong token or wrong address for {record.id} in campaign {name}: orders must "
                            "carry the player's token and come from the player's registered address")
     return record.id, (record.address if other_address else None)
+
+
+def _queue_problem(projection: CampaignProjection, player: str, queued: QueueLine, mine: list[str]) -> str:
+    """Why a queued block or a QUEUE CLEAR cannot be taken ("" when it can)."""
+    if queued.clear:
+        if queued.clear == "ALL" or queued.clear in mine:
+            return ""
+        return f"you have no queued block {queued.clear} (yours: {', '.join(mine) or 'none'})"
+    kinds = kinds_of(projection.ruleset).kinds
+    if queued.kind not in kinds:
+        return unknown_name("decision kind", queued.kind, kinds)
+    if queued.power is not None:
+        powers = projection.game_view("public").powers
+        if queued.power not in powers:
+            return unknown_name("power", queued.power, powers)
+        owner = power_owner(projection, queued.power)
+        if owner != player:
+            return (f"{queued.power} is not yours to queue orders for" if owner
+                    else f"{queued.power} is held by nobody yet: queue orders for it once it is yours")
+    if queued.replace is not None and queued.replace not in mine:
+        return f"you have no queued block {queued.replace} to replace (yours: {', '.join(mine) or 'none'})"
+    empty = [str(i) for i, a in enumerate(queued.alternatives, start=1) if not a.lines]
+    if empty:
+        return f"alternative {', '.join(empty)} has no order lines"
+    return ""
 
 
 def power_owner(projection: CampaignProjection, power: str) -> str | None:

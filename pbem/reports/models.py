@@ -101,6 +101,15 @@ class PolicyInForce(_Model):
     text: str
 
 
+class QueuedInForce(_Model):
+    """A queued block not yet used: what it will answer and its alternatives' conditions."""
+
+    id: str
+    player: str
+    target: str
+    alternatives: list[str] = []
+
+
 class OwedDecision(_Model):
     key: str
     kind: str
@@ -186,6 +195,8 @@ class Report(_Model):
     chronicle: list[StepChronicle] = []
     decisions: list[UsedDecision] = []
     policies: list[PolicyInForce] = []
+    queued: list[QueuedInForce] = []
+    queue_notes: list[str] = []  # queued blocks used or dropped since the last report
     owed: list[OwedDecision] = []
     order_form: str | None = None
     map: GameMap | None = None
@@ -206,6 +217,7 @@ class ReceiptReport(_Model):
     lines: list[LineVerdict] = []
     answered: list[str] = []
     policies: list[str] = []
+    queued: list[str] = []
     press: list[str] = []
     owed: list[OwedDecision] = []
     order_form: str | None = None
@@ -284,6 +296,11 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
         decisions=_decisions(projection, viewer, audience, since),
         policies=[PolicyInForce(id=p.id, player=p.player, kind=p.kind, power=p.power, text=p.text)
                   for p in data.policies if audience == "gm" or (audience == "player" and p.player == viewer)],
+        queued=[QueuedInForce(id=b.id, player=b.player, target=b.target(),
+                              alternatives=[a.describe() for a in b.alternatives])
+                for b in data.queued if audience == "gm" or (audience == "player" and b.player == viewer)],
+        queue_notes=[n.text for n in data.queue_notes if n.version > since
+                     and (audience == "gm" or (audience == "player" and n.player == viewer))],
         owed=owed,
         order_form=order_form(viewer, data.campaign, owed) if owed else None,
         map=view.map,
@@ -299,7 +316,8 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
         step=receipt.step, steps_resolved=receipt.steps_resolved, from_address=from_address,
         lines=list(receipt.verdicts[:ECHO_LIMIT]),
         not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
-        answered=list(receipt.answered), policies=list(receipt.policies), press=list(receipt.press),
+        answered=list(receipt.answered), policies=list(receipt.policies), queued=list(receipt.queued),
+        press=list(receipt.press),
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
 

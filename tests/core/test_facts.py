@@ -12,7 +12,7 @@ from pbem.core.store import open_store
 from tests.support.old_logs import as_written_before, versioned_facts
 
 FACTS = ("Created", "PlayerJoined", "TokenRotated", "OrdersSubmitted", "OrdersRejected", "PolicySet",
-         "PolicyCleared", "PressRelayed", "DecisionAnswered", "StepOpened", "StepAsked", "DeadlineChanged",
+         "PolicyCleared", "OrdersQueued", "QueueCleared", "QueuedOrdersUsed", "QueuedOrdersDropped", "PressRelayed", "DecisionAnswered", "StepOpened", "StepAsked", "DeadlineChanged",
          "DeadlinePassed", "GraceExpired", "ReminderSent", "MissRecorded", "PlayerReturned", "PlayerReady",
          "AbsenceDeclared", "Paused", "Resumed", "PlayerReplaced", "RerunStarted", "DiceForced", "GMRuling",
          "StateSet", "RolledBack", "SeedRevealed", "StepResolved")

@@ -38,6 +38,8 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "independents": {a.id: state.areas[a.id].independent for a in scenario.data.areas
                          if state.areas[a.id].independent and state.exists(a.id)},
         "inactive": list(state.inactive),
+        # the viewer's own hand, card numbers in hand order (a queued block may test `hand HAS 12`)
+        "hand": next((list(p.hand) for p in state.players if p.id == viewer), []),
         "sections": _sections(state, scenario, viewer, placed, units),
         "closing": [vp_table(state, scenario)] if viewer == "gm" or state.phase == FINISHED else [],
         "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, []),
