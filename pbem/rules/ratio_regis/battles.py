@@ -15,6 +15,7 @@ from pbem.rules.ratio_regis.leaders import leaders_with, remove_unit_leader
 from pbem.rules.ratio_regis.naval import send_to_base
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
+from pbem.rules.ratio_regis.technology import held_by
 from pbem.rules.ratio_regis.war import give_morale
 
 TERRAIN = {"open": cm.CLEAR, "forest": cm.FOREST, "mountain": cm.MOUNTAIN, "marsh": cm.MARSH}
@@ -39,7 +40,8 @@ def side(state: GameState, scenario: Scenario, power: str, units: Sequence[str],
     leaders = tuple(cm.Leader(lead.id, scenario.leaders[lead.id].ability, lead.extraordinary)
                     for lead in leaders_with(state, carried))
     player = state.powers[power].player or ""
-    return cm.Side(power, player, tuple(members), leaders, cards=combat_cards(state, scenario, player))
+    return cm.Side(power, player, tuple(members), leaders, cards=combat_cards(state, scenario, player),
+                   technologies=held_by(state, power))
 
 
 def combat_cards(state: GameState, scenario: Scenario, player: str) -> tuple[cm.CombatCard, ...]:
@@ -132,13 +134,15 @@ def eliminate(state: GameState, unit: str) -> None:
     troop = state.troop(unit)
     if troop is not None:
         state.troops.remove(troop)
-        state.powers[troop.power].pool[troop.counter] = state.powers[troop.power].pool.get(troop.counter, 0) + 1
+        pool = state.minors[troop.minor].eliminated if troop.minor else state.powers[troop.power].pool  # §20.3.2
+        pool[troop.counter] = pool.get(troop.counter, 0) + 1
         return
     squadron = state.squadron(unit)
     if squadron is not None:
         state.squadrons.remove(squadron)
-        pool = state.powers[squadron.power].squadron_pool
-        pool[str(squadron.quality)] = pool.get(str(squadron.quality), 0) + 1
+        pool, key = ((state.minors[squadron.minor].eliminated, f"Q{squadron.quality}") if squadron.minor
+                     else (state.powers[squadron.power].squadron_pool, str(squadron.quality)))
+        pool[key] = pool.get(key, 0) + 1
         return
     fortress = next((f for f in state.fortresses if f.id == unit), None)
     if fortress is not None:

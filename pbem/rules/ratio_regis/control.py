@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis.conquest import conquest
 from pbem.rules.ratio_regis.naval import rebase_stranded, send_to_base
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
@@ -38,6 +39,7 @@ def take_control(state: GameState, scenario: Scenario, judge: DecisionPort, powe
         if state.at_war(power, loser):
             if scenario.areas[area].key:
                 give_morale(state, judge, loser, power, f"key area {area} lost", "§21.3.5")
+            conquest(state, scenario, judge, power, area)
         elif status.possessor and status.possessor != power and add_cb(state, status.possessor, power):
             judge.say(f"{status.possessor} gains a casus belli against {power} (§13.3.7)", rule="§21.3.2")
     return text

@@ -65,7 +65,7 @@ def _degrade(state: GameState, power: str, unit: str) -> None:
         if troop.veteran:
             troop.quality = regular_quality(troop.counter)
             return
-        pool = state.powers[power].pool
+        pool = state.minors[troop.minor].pool if troop.minor else state.powers[power].pool  # RR-I140
         pool["3-4"] = pool.get("3-4", 0) + 1
         pool["2-3"] -= 1
         troop.counter, troop.quality = "2-3", regular_quality("2-3")

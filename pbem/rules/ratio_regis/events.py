@@ -9,9 +9,14 @@ game — and the diplomatic events of §31.1 (REBELLION IN FLANDERS: "the Nether
 being allied with Spain, they both go to war. Control markers are placed in the three areas
 of Flanders. Spain delivers a morale counter to the Netherlands, and repatriates Brugge's
 army"): a war between two powers, control markers, a morale counter, and a repatriation
-(§14); and rebellions placed (§18.3, RR-I80) and inactive independent areas brought into
-play (§18.2, RR-I82), in `rebellions.py`. They apply in the order the card lists them;
-"after finishing all the consequences of the event" the card's actions follow (§31.1).
+(§14), the allies of both asked whether they enter the war (§21.1, §28.2); rebellions placed
+(§18.3, RR-I80) and inactive independent areas brought into play (§18.2, RR-I82), in
+`rebellions.py`; and the other event kinds the rulebook uses: a casus belli (§21.3.2, or the
+war's VP when the pair is at war, §31.6), an alliance allowed (§21.1), a technology or a minor's
+alliance put to auction (§19.3, §20.3.1, `technology.py`, `minors.py`), a historical leader entering with its veterans
+(§17.3.1, §36.7), unrest and VP changed (§19.1, §22) and troops made veteran (§16.1). They
+apply in the order the card lists them; "after finishing all the consequences of the event"
+the card's actions follow (§31.1).
 """
 
 from __future__ import annotations
@@ -19,13 +24,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import rebellions
+from pbem.rules.ratio_regis import minors, rebellions, technology
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.naval import release
 from pbem.rules.ratio_regis.repatriation import repatriate
-from pbem.rules.ratio_regis.scenario import Card, Effect, Scenario
-from pbem.rules.ratio_regis.state import GameState, War
-from pbem.rules.ratio_regis.war import give_morale
+from pbem.rules.ratio_regis.alliances import call_allies
+from pbem.rules.ratio_regis.scenario import Card, Effect, HistoricalLeader, Scenario
+from pbem.rules.ratio_regis.state import GameState, Leader, Troop, War, regular_quality
+from pbem.rules.ratio_regis.war import add_cb, give_morale
 
 
 def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card, *, player: str = "",
@@ -43,6 +50,12 @@ def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card:
     left = list(chosen)
     texts: list[str] = []
     for effect in card.effects:
+        if effect.technology is not None:
+            texts.append(technology.auction(judge, state, player, card, effect.technology))
+            continue
+        if effect.minor_alliance is not None:
+            texts.append(minors.alliance_auction(judge, state, player, card, effect.minor_alliance))
+            continue
         if effect.rebellion is None and effect.activate is None:
             texts.append(_apply(state, scenario, judge, card, effect))
             continue
@@ -73,7 +86,12 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
             added.append(theater)
         return said(f"{power} has an interest in {theater} (§18.4.1)")
     if effect.start_war is not None:
-        return said(start_war(state, *effect.start_war), rule="§21.3")
+        first, second = effect.start_war
+        began = not state.at_war(first, second)
+        text = said(start_war(state, first, second, card.number), rule="§21.3")
+        if began and state.at_war(first, second):
+            call_allies(state, scenario, judge, first, second)  # §21.1, §28.2
+        return text
     if effect.give_control is not None:
         markers = effect.give_control
         texts = [place_control(state, scenario, judge, markers.power, area, card.title) for area in markers.areas]
@@ -82,27 +100,124 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
         giver, receiver = effect.give_morale
         text = give_morale(state, judge, giver, receiver, card.title, "§21.3.4")
         return text or said(f"{giver} and {receiver} are not at war: no morale counter changes hands (§21.3.4)")
-    order = effect.repatriate
-    said(f"{order.power} must repatriate its units from {', '.join(order.places)} (§14)", rule="§14")
-    repatriate(state, scenario, judge, order.power, order.places, why=card.title)
-    return f"{order.power} repatriates its units from {', '.join(order.places)} (§14)"
+    if effect.repatriate is not None:
+        order = effect.repatriate
+        said(f"{order.power} must repatriate its units from {', '.join(order.places)} (§14)", rule="§14")
+        repatriate(state, scenario, judge, order.power, order.places, why=card.title)
+        return f"{order.power} repatriates its units from {', '.join(order.places)} (§14)"
+    return said(*_apply_to_powers(state, card, effect))
 
 
-def start_war(state: GameState, first: str, second: str) -> str:
+def _apply_to_powers(state: GameState, card: Card, effect: Effect) -> tuple[str, str]:
+    """The effects on casus belli, alliances, leaders, unrest, VP and veterans:
+    the chronicle text and its rule."""
+    if effect.casus_belli is not None:
+        return casus_belli(state, *effect.casus_belli, card.number), "§21.3.2"
+    if effect.allow_alliance is not None:
+        first, second = effect.allow_alliance
+        if not any({first, second} == set(pair) for pair in state.alliance_permits):
+            state.alliance_permits.append((first, second))
+        return f"{first} and {second} may ally from now on (§21.1, RR-I180)", "§21.1"
+    if effect.leader is not None:
+        return historical_leader(state, effect.leader), "§17.3.1"
+    if effect.unrest is not None:
+        power = state.powers[effect.unrest.power]
+        power.unrest = max(0, power.unrest + effect.unrest.change)
+        return f"{power.code}'s unrest {effect.unrest.change:+d}, now {power.unrest} (§19.1)", "§19.1"
+    if effect.vp is not None:
+        return _vp(state, effect.vp.power, effect.vp.change), "§22"
+    order = effect.veterans
+    troops = [t for t in state.troops if t.power == order.power and t.area is not None and not t.veteran
+              and order.area in (None, t.area)]
+    flipped = _veteranize(troops, order.count)
+    return (f"{order.power}'s {', '.join(flipped)} turn veteran (§16.1)" if flipped
+            else f"{order.power} has no regular troop on the map to turn veteran (§16.1)"), "§16.1"
+
+
+def _vp(state: GameState, power: str, change: int) -> str:
+    """VP belong to players (§22): the player running `power` gains or loses them."""
+    player_id = state.powers[power].player
+    if player_id is None:
+        return f"{power} is run by no player: no VP change (§22)"
+    player = state.player(player_id)
+    player.vp += change
+    return f"{player.name} ({power}) {change:+d} VP, now {player.vp} (§22)"
+
+
+def _veteranize(troops: Sequence[Troop], count: int) -> list[str]:
+    """RR-I184: the first `count` of `troops`, in the engine's order, turn to the veteran side."""
+    chosen = list(troops)[:count]
+    for troop in chosen:
+        troop.quality = regular_quality(troop.counter) + 1
+    return [t.id for t in chosen]
+
+
+def historical_leader(state: GameState, entry: HistoricalLeader) -> str:
+    """§17.3.1, §36.7: the historical leader enters on its extraordinary side, without
+    unrest, and converts troops into veterans as its card says. RR-I184: it goes on the
+    power's largest force on the map (most troops, the first in the engine's order on a
+    tie), on its first troop that carries no leader; the force's regular troops, in the
+    engine's order, turn veteran."""
+    power = entry.power
+    if state.leader(entry.leader) is not None:
+        return f"{entry.leader} is in play already"
+    stacks = state.stacks()
+    hosts = [t for t in state.troops if t.power == power and t.area is not None and not t.besieged
+             and state.leader_on(t.id) is None]
+    if not hosts:
+        return f"{power} has no troop on the map to receive {entry.leader}: the leader does not enter (RR-I184)"
+    area = max(dict.fromkeys(t.area for t in hosts), key=lambda a: len(stacks[a][power]))
+    host = next(t for t in hosts if t.area == area)
+    state.leaders.append(Leader(entry.leader, power, host.id, extraordinary=True))
+    flipped = _veteranize([t for t in stacks[area][power] if not t.veteran], entry.veterans)
+    return (f"{power}'s historical leader {entry.leader} enters on {host.id} at {area}, extraordinary and without "
+            f"unrest (§17.3.1)" + (f"; {', '.join(flipped)} turn veteran (§36.7)" if flipped else ""))
+
+
+def casus_belli(state: GameState, holder: str, against: str, card: int) -> str:
+    """§21.3.2: the card gives `holder` a CB against `against`. Between powers at war it gives
+    the war's winner 1 VP more instead (§31.6: "being already at war, the winner of the same
+    will get 1 additional VP"), recorded on the war for the peace to score; between allies
+    it is ignored (§21.1)."""
+    war = state.war(holder, against)
+    if war is not None:
+        war.cards.append(card)
+        return (f"{holder} and {against} are at war already: its winner gains 1 VP more ({len(war.cards)} VP of "
+                f"cards in all, §21.3.1, §31.6)")
+    if state.allied(holder, against):
+        return f"{holder} and {against} are allies: the casus belli is ignored (§21.1)"
+    if add_cb(state, holder, against):
+        return f"{holder} gains a casus belli against {against} (§21.3.2)"
+    return f"{holder} holds a casus belli against {against} already: the second is ignored (§21.3.2)"
+
+
+def start_war(state: GameState, first: str, second: str, card: int | None = None) -> str:
     """§21.3 "Two major powers can be at war … by event cards" (RR-I69): the war begins
-    (cause `event`, whose winner gains 1 VP, §21.3.1); the casus belli between the two
-    disappear (§21.3.2 "if the war breaks out"); a forced peace between them ends (§21.5.4:
-    "if a war between the two major powers should occur again due to a historical event, the
-    forced peace ends"). Alliances are not adjudicated yet: an event that ends one ("stops
-    being allied … go to war", §31.1) is this war. Returns the chronicle text."""
-    if state.at_war(first, second):
-        return f"{first} and {second} are already at war"
+    (cause `event`, whose winner gains 1 VP, §21.3.1: the card is recorded on the war); the
+    casus belli between the two disappear (§21.3.2 "if the war breaks out"); a forced peace
+    between them ends (§21.5.4: "if a war between the two major powers should occur again due
+    to a historical event, the forced peace ends"), and so does an alliance (§31.1: "the
+    Netherlands stops being allied with Spain, they both go to war") with the combined fleets
+    of the two (§21.2.3). A card of a war already
+    on gives its winner 1 VP more (§21.3.1 "other later historical events resulting in war
+    between those two major powers, may further increase this VP gain"). Returns the
+    chronicle text."""
+    war = state.war(first, second)
+    if war is not None:
+        if card is None:
+            return f"{first} and {second} are already at war"
+        war.cards.append(card)
+        return f"{first} and {second} are already at war: its winner gains 1 VP more (§21.3.1)"
     inactive = [p for p in (first, second) if not state.powers[p].active]
     if inactive:
         return f"{' and '.join(inactive)} not in play: no war between {first} and {second}"
-    state.wars.append(War((first, second), cause="event"))
+    state.wars.append(War((first, second), cause="event", cards=[card] if card is not None else []))
     state.casus_belli = [cb for cb in state.casus_belli if set(cb) != {first, second}]
-    peace = state.in_forced_peace(first, second)
+    peace = any({first, second} == set(pair) for pair in state.forced_peace)
+    allied = state.allied(first, second)
     state.forced_peace = [pair for pair in state.forced_peace if set(pair) != {first, second}]
+    state.alliances = [pair for pair in state.alliances if set(pair) != {first, second}]
+    release(state, [s for s in state.squadrons if {s.power, state.combined.get(s.id)} == {first, second}])
     return (f"{first} and {second} go to war (§21.3; its winner gains 1 VP, §21.3.1)"
-            + ("; their forced peace ends (§21.5.4)" if peace else ""))
+            + ("; their forced peace ends (§21.5.4)" if peace else "")
+            + ("; their alliance ends (§31.1)" if allied else ""))

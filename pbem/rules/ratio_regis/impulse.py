@@ -21,6 +21,7 @@ from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.core.probe import NeedsInput, Probe
 from pbem.rules.ratio_regis import deck, events
+from pbem.rules.ratio_regis import alliances, expeditions  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, troops, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import sieges, stacking
@@ -327,7 +328,8 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
         raise IllegalOrder(f"a move home is made at the end of the impulse: {power} E HOME {verb.troop}")
     if budget == "-":
         if not isinstance(verb, FREE_ANY_TIME):
-            raise IllegalOrder("only FLEET and ATTACH are free at any time of the impulse (§11.2, §17.1)")
+            raise IllegalOrder("only FLEET, ATTACH and DISSOLVE are free at any time of the impulse (§11.2, §17.1, "
+                               "§21.2.3)")
         return
     if isinstance(verb, FREE_ANY_TIME):
         raise IllegalOrder(f"{verb.text().split()[0]} costs no action: write {power} - {verb.text()}")
@@ -337,7 +339,8 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
         raise IllegalOrder("a war declared without a casus belli took the impulse's last action point (§21.3.3)")
     if budget == "F":
         if not isinstance(verb, FREE_AT_START):
-            raise IllegalOrder("the free start of the impulse allows SAIL, SORTIE and SWAP (§8.2.2, §11.6, §13.3.1)")
+            raise IllegalOrder("the free start of the impulse allows SAIL, SORTIE, SWAP and ALLY (§8.2.2, §11.6, "
+                               "§13.3.1, §21.1)")
         if ledger.stage != "start":
             raise IllegalOrder("free start-of-impulse steps (F) come before any card or action (§8.2.2, §27.1)")
         return

@@ -37,10 +37,25 @@ def interested(state: GameState, scenario: Scenario, power: str, area: str) -> b
     return scenario.interested(power, area, state.interests.get(power, ()))
 
 
+def keep_minors_home(state: GameState, scenario: Scenario, moving: Sequence[str], area: str) -> None:
+    """§20.2, RR-I150: an allied minor's troop stays in its minor's theater and its border areas."""
+    for troop_id in moving:
+        troop = state.troop(troop_id)
+        if troop is not None and troop.minor and not scenario.minor_may_enter(troop.minor, area):
+            raise IllegalOrder(f"{troop.id} is {troop.minor}'s and cannot leave {scenario.minors[troop.minor].theater} "
+                               f"for {area} (§20.2)")
+
+
 def controls(state: GameState, power: str, area: str) -> bool:
     """Control for bases and strategic moves: an area in revolt counts as uncontrolled
     (§18.3 "it cannot, for example, trace strategic movements")."""
     return state.areas[area].controller == power and not state.areas[area].rebellion
+
+
+def allied_area(state: GameState, power: str, area: str) -> bool:
+    """§21.2.1: an area an ally controls (not in revolt), which strategic moves and supply
+    may use as the power's own — but not tactical moves, nor its ports as bases."""
+    return any(controls(state, ally, area) for ally in state.allies(power))
 
 
 def resolve_area(scenario: Scenario, word: str, state: GameState | None = None) -> str:
@@ -78,21 +93,28 @@ def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequenc
         route.append(here)
     if here in scenario.seas:
         raise IllegalOrder("a troop cannot end a strategic move at sea (§10.2)")
+    if allied_area(state, power, here) and not controls(state, power, here) \
+            and not _own_troops(state, power, moving, here):
+        raise IllegalOrder(f"{here} is an ally's area: a strategic move may cross it but ends in an area of "
+                           f"{power}'s or with its troops (§21.2.1, RR-I183)")
     return route
 
 
+def _own_troops(state: GameState, power: str, moving: Sequence[str], area: str) -> bool:
+    return any(t.power == power and t.id not in moving and not t.besieged for t in state.troops_in(area))
+
+
 def land_leg(state: GameState, scenario: Scenario, power: str, moving: Sequence[str], nxt: str) -> None:
-    """§10.2: an area the power controls (not in revolt, §18.3), or one holding its own
-    troops (not moving); never a besieged fortress's area unless it is a port (§10.2,
+    """§10.2: an area the power or an ally (§21.2.1) controls (not in revolt, §18.3), or one
+    holding its own troops (not moving); never a besieged fortress's area unless it is a port (§10.2,
     RR-I55), nor a theater of no interest (§18.4.1)."""
     if not interested(state, scenario, power, nxt):
         raise IllegalOrder(f"{power} has no interest in {scenario.areas[nxt].theater}: no strategic move through "
                            f"{nxt} (§18.4.1)")
+    keep_minors_home(state, scenario, moving, nxt)
     if state.areas[nxt].besieger is not None and not scenario.coastal(nxt):
         raise IllegalOrder(f"{nxt} holds a besieged fortress and is no port: a strategic move cannot cross it (§10.2)")
-    if controls(state, power, nxt):
-        return
-    if any(t.power == power and t.id not in moving and not t.besieged for t in state.troops_in(nxt)):
+    if controls(state, power, nxt) or allied_area(state, power, nxt) or _own_troops(state, power, moving, nxt):
         return
     controller = state.areas[nxt].controller or "nobody"
     revolt = f" (in revolt, {state.areas[nxt].rebellion}, it counts as uncontrolled, §18.3)" \

@@ -1,10 +1,10 @@
 """Squadrons and fleets (§9.2–§9.3, §10.1, §11.1–§11.2, §11.6, §18.6): building,
 repairing, sailing from port, strategic moves between seas, naval bases within the naval
-operation distance (NOD), galleys and fleets."""
+operation distance (NOD), galleys and fleets, combined with an ally's squadrons (§21.2.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
@@ -12,7 +12,8 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.movement import controls, interested, resolve_area
-from pbem.rules.ratio_regis.orders import BuildSquadron, FormFleet, Repair, Sail, StratSquadron
+from pbem.rules.ratio_regis.consent import consent
+from pbem.rules.ratio_regis.orders import BuildSquadron, Dissolve, FormFleet, Repair, Sail, StratSquadron
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron
@@ -171,6 +172,7 @@ def strategic_squadron(state: GameState, scenario: Scenario, power: str, order: 
     """§10.1: one operational squadron (with its leader) along adjacent seas."""
     squadron = own_squadron(state, power, order.squadron)
     check_not_pirated(squadron, run)
+    check_stays(state, [squadron])
     route = sail_path(state, scenario, squadron, order.path)
     squadron.fleet = None
     return f"{power} moves {squadron.id} strategically " + ">".join(route)
@@ -190,11 +192,13 @@ def sail(state: GameState, scenario: Scenario, power: str, order: Sail, run: Imp
 @register(FormFleet)
 def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFleet, run: ImpulseRun) -> str:
     """§11.2, §15.1.2: squadrons in one sea form a fleet under a leader riding one of
-    them; its size is at most the stacking limit of a base (+1 with an Organizer)."""
+    them; its size is at most the stacking limit of a base (+1 with an Organizer).
+    §21.2.3: with an ally's consent its squadrons join a combined fleet, which counts as
+    the leader's power's (RR-I187)."""
     leader = state.leader(order.leader)
     if leader is None or leader.power != power:
         raise IllegalOrder(f"{power} has no leader {order.leader}")
-    squadrons = [own_squadron(state, power, s) for s in order.squadrons]
+    squadrons = [_fleet_squadron(state, power, s) for s in order.squadrons]
     seas = {s.sea for s in squadrons}
     if len(seas) != 1 or None in seas:
         raise IllegalOrder("a fleet's squadrons are all at sea in the same sea (§11.2)")
@@ -205,12 +209,67 @@ def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFlee
     limit += leader.extraordinary and scenario.leaders[leader.id].ability == "organizer"
     if len(squadrons) > limit:
         raise IllegalOrder(f"a fleet based here holds at most {limit} squadrons (§15.1.2)")
+    for ally in sorted({s.power for s in squadrons if s.power != power}, key=scenario.power_order.index):
+        if not consent(state, run.judge, power, ally, f"a combined fleet under {leader.id}", "§21.2.3"):
+            text = f"{ally} does not consent: no combined fleet under {leader.id} (§21.2.3)"
+            run.judge.say(text, rule="§21.2.3")
+            return text
+    release(state, [s for s in state.squadrons if s.fleet == leader.id and s not in squadrons])
     for squadron in state.squadrons:
         if squadron.fleet == leader.id:
             squadron.fleet = None
+    lent = [s.id for s in squadrons if s.power != power]
     for squadron in squadrons:
+        if squadron.power != power:
+            state.combined[squadron.id] = squadron.power
+            squadron.power = power
         squadron.fleet = leader.id
-    return f"{power} forms fleet {leader.id} of {', '.join(s.id for s in squadrons)} at @{sea}"
+    return (f"{power} forms fleet {leader.id} of {', '.join(s.id for s in squadrons)} at @{sea}"
+            + (f", combined with its ally's {', '.join(lent)}: it counts as {power}'s (§21.2.3)" if lent else ""))
+
+
+def _fleet_squadron(state: GameState, power: str, squadron_id: str) -> Squadron:
+    """A squadron of the power's, or of an ally's for a combined fleet (§21.2.3)."""
+    squadron = state.squadron(squadron_id)
+    if squadron is not None and squadron.power != power and state.allied(power, squadron.power):
+        return squadron
+    return own_squadron(state, power, squadron_id)
+
+
+@register(Dissolve)
+def dissolve(state: GameState, scenario: Scenario, power: str, order: Dissolve, run: ImpulseRun) -> str:
+    """§21.2.3: "A combined fleet may be dissolved by any of the major powers whose units form
+    the fleet at any time" (RR-I187: in its own impulse, at no cost)."""
+    members = [s for s in state.squadrons if (s.fleet or "").upper() == order.leader.upper()]
+    lent = [s for s in members if s.id in state.combined]
+    if not lent:
+        raise IllegalOrder(f"{order.leader} leads no combined fleet (§21.2.3)")
+    if power not in {members[0].power, *(state.combined[s.id] for s in lent)}:
+        raise IllegalOrder(f"{power} has no squadron in fleet {order.leader} (§21.2.3)")
+    released = release(state, lent)
+    return (f"{power} dissolves the combined fleet {order.leader}: {', '.join(released)} return to their power "
+            f"(§21.2.3)")
+
+
+def release(state: GameState, squadrons: Iterable[Squadron]) -> list[str]:
+    """§21.2.3: an ally's squadrons leave a combined fleet, their own power's again and in
+    no fleet."""
+    released = []
+    for squadron in squadrons:
+        owner = state.combined.pop(squadron.id, None)
+        if owner is not None:
+            squadron.power, squadron.fleet = owner, None
+            released.append(squadron.id)
+    return released
+
+
+def check_stays(state: GameState, squadrons: Iterable[Squadron]) -> None:
+    """§21.2.3: "These fleets can take actions in the sea where they have been formed, but
+    cannot move away from it"."""
+    lent = [s.id for s in squadrons if s.id in state.combined]
+    if lent:
+        raise IllegalOrder(f"{', '.join(lent)} {'is' if len(lent) == 1 else 'are'} in a combined fleet, which acts "
+                           f"only in the sea where it was formed (§21.2.3)")
 
 
 def fleet_of(state: GameState, squadron: Squadron) -> list[Squadron]:

@@ -15,8 +15,8 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptors
-from pbem.rules.ratio_regis.naval import (bases, check_not_pirated, commercial_port_on, galley_check, groups_at,
-                                          nod, own_group, resolve_sea, send_to_base)
+from pbem.rules.ratio_regis.naval import (bases, check_not_pirated, check_stays, commercial_port_on, galley_check,
+                                          groups_at, nod, own_group, resolve_sea, send_to_base)
 from pbem.rules.ratio_regis.orders import Naval
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -31,6 +31,7 @@ def naval_attack(state: GameState, scenario: Scenario, power: str, order: Naval,
     sea = fleet[0].sea
     texts = []
     if order.sea:
+        check_stays(state, fleet)
         there = resolve_sea(scenario, order.sea)
         if there not in scenario.seas[sea].adjacent:
             raise IllegalOrder(f"@{there} is not adjacent to @{sea} (§11.3)")

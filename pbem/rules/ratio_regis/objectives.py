@@ -42,8 +42,14 @@ def describe(objective: Objective) -> str:
 def allied_minor_areas(state: GameState, scenario: Scenario, power: str) -> list[str]:
     """The areas in play of the minor powers allied to `power` that no power possesses (§20)."""
     return [a.id for a in scenario.data.areas
-            if a.minor is not None and state.minor_allies.get(a.minor) == power and state.exists(a.id)
+            if a.minor is not None and ally_of(state, a.minor) == power and state.exists(a.id)
             and state.areas[a.id].possessor is None]
+
+
+def ally_of(state: GameState, minor: str) -> str | None:
+    """The major power allied to the minor (§20.3), None while it is neutral or not in play."""
+    found = state.minors.get(minor)
+    return found.ally if found is not None else None
 
 
 def holds_province(state: GameState, scenario: Scenario, power: str, province: str) -> bool:

@@ -27,6 +27,9 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "determined": (("v1.2.4", "v2.1"), "RR-I81: the Determined leader cannot be intercepted by land on its first "
                                        "tactical move of each impulse and two Determined leaders cancel (v1.2.4), "
                                        "or it fights as Tactical in a field battle where it is intercepted (v2.1)"),
+    "auction": (("sealed", "open"), "RR-I143: technology and minor auctions (§19.3.1, §20.3.1) by one sealed "
+                                    "standing maximum bid per player, bid up for it in turn (proxy bidding), or in "
+                                    "open rounds, one decision per bid"),
 }
 
 
@@ -44,6 +47,7 @@ class Options(msgspec.Struct, frozen=True):
     home_move: str = "any-unit"
     elite_build: str = "home-theater"
     determined: str = "v1.2.4"
+    auction: str = "sealed"
     combat: dict[str, str] = {}  # the combat engine's options (COMBAT_OPTIONS), by name
 
 

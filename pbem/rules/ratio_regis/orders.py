@@ -23,9 +23,11 @@ T = TypeVar("T")
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
             "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE",
-            "DISPERSE", "FLIP", "ATTACH", "PLACE", "KEEP", "ELIMINATE", "DEGRADE")
+            "DISPERSE", "FLIP", "ATTACH", "PLACE", "KEEP", "ELIMINATE", "DEGRADE", "ACCEPT", "REFUSE", "JOINWAR",
+            "STAYOUT")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
-         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH")
+         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH", "ALLY", "CEDE", "RECALL",
+         "DISSOLVE")
 
 
 class OrderSyntaxError(ValueError):
@@ -318,9 +320,52 @@ class Attach:
         return f"ATTACH {self.leader} TO {self.unit}"
 
 
+@dataclass(frozen=True)
+class Ally:
+    """§21.1: the acting power allies with `power`, at the start of the impulse."""
+
+    power: str
+
+    def text(self) -> str:
+        return f"ALLY {self.power}"
+
+
+@dataclass(frozen=True)
+class Cede:
+    """§21.2.2: `troop` goes to the ally `receiver` by a strategic move along `path`."""
+
+    troop: str
+    receiver: str
+    path: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"CEDE {self.troop} TO {self.receiver}" + _path_text(self.path)
+
+
+@dataclass(frozen=True)
+class Recall:
+    """§21.2.2: the power that ceded `troop` takes it back by a strategic move along `path`."""
+
+    troop: str
+    path: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"RECALL {self.troop}" + _path_text(self.path)
+
+
+@dataclass(frozen=True)
+class Dissolve:
+    """§21.2.3: the combined fleet led by `leader` is dissolved."""
+
+    leader: str
+
+    def text(self) -> str:
+        return f"DISSOLVE {self.leader}"
+
+
 Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | Repair | StratSquadron | StratStack | Fort
         | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
-        | FormFleet | Attach)
+        | FormFleet | Attach | Ally | Cede | Recall | Dissolve)
 
 
 @dataclass(frozen=True)
@@ -329,7 +374,8 @@ class Reaction:
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
     OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH, PLACE, KEEP,
-    ELIMINATE, DEGRADE); `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
+    ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT);
+    `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
     unit a leader is ATTACHed to, `unit` a squadron (WITH), the troop repatriated or the
     leader attached (AUTO: the request's default), `units` a subset of units (or the areas of
     PLACE, the units of ELIMINATE or DEGRADE), `degrade` the units ELIMINATE … DEGRADE
@@ -552,6 +598,18 @@ class _ToCommand(Transformer):
     def attach(self, items):
         return Attach(str(items[0]).upper(), str(items[1]).upper())
 
+    def ally(self, items):
+        return Ally(str(items[0]).upper())
+
+    def cede(self, items):
+        return Cede(str(items[0]).upper(), str(items[1]).upper(), items[2])
+
+    def recall(self, items):
+        return Recall(str(items[0]).upper(), items[1])
+
+    def dissolve(self, items):
+        return Dissolve(str(items[0]).upper())
+
     # -- reactions ----------------------------------------------------------
     def reaction(self, items):
         if len(items) == 2:
@@ -651,6 +709,18 @@ class _ToCommand(Transformer):
 
     def degrade(self, items):
         return Reaction("DEGRADE", units=items[0])
+
+    def accept(self, _items):
+        return Reaction("ACCEPT")
+
+    def refuse(self, _items):
+        return Reaction("REFUSE")
+
+    def joinwar(self, _items):
+        return Reaction("JOINWAR")
+
+    def stayout(self, _items):
+        return Reaction("STAYOUT")
 
 
 @cache

@@ -42,6 +42,8 @@ REACTION_DECISION_KINDS: dict[str, str] = {
     "rebellion": "the area of a rebellion your card's event places (§18.3): PLACE <area> | PLACE AUTO",
     "disband": "units you do not want for the next turn, at turn end (§23.1.2): KEEP | ELIMINATE <unit>,… "
                "[DEGRADE <unit>,…] | DEGRADE <unit>,…",
+    "consent": "an ally proposes an alliance or an expeditionary corps (§21.1, §21.2.2): ACCEPT | REFUSE",
+    "joinwar": "your ally has gone to war (§21.1): JOINWAR (enter the war against its enemy) | STAYOUT",
 }
 
 #: Kinds whose request is about one unit (`context["subject"]`), named first in the answer

@@ -28,7 +28,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, sieges
 from pbem.rules.ratio_regis.actions import route_text, stack_count, stacking_limit
 from pbem.rules.ratio_regis.interception import cross
-from pbem.rules.ratio_regis.movement import Convoy, controls, interested
+from pbem.rules.ratio_regis.movement import Convoy, allied_area, controls, interested
 from pbem.rules.ratio_regis.naval import rebase_stranded, send_to_base
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.reactions import ask
@@ -81,12 +81,19 @@ def repatriate(state: GameState, scenario: Scenario, judge: DecisionPort, power:
     return texts
 
 
-def _troops(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, left: Sequence[str], why: str) -> list[str]:
-    """§14.1, RR-I74: one `repatriate` request per troop, asked together so one mail answers
-    them all; carried out in troop order. A troop with a single possibility is not asked. An
-    answer that an earlier troop made impossible (it filled the area) takes the default as it
-    stands then (said in the chronicle)."""
-    troops = [t for t in state.troops if t.power == power and t.area in left]
+def repatriate_troop(state: GameState, scenario: Scenario, judge: DecisionPort, troop: Troop, *, why: str) -> str:
+    """§14.1 for one troop alone, the others of its power staying where they are (an
+    expeditionary corps going home, §21.2.2)."""
+    return _troops(state, scenario, judge, troop.power, [troop.area], why, only=troop.id)[0]
+
+
+def _troops(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, left: Sequence[str], why: str,
+            only: str | None = None) -> list[str]:
+    """§14.1, RR-I74: one `repatriate` request per troop (the troop `only`, if given), asked
+    together so one mail answers them all; carried out in troop order. A troop with a single
+    possibility is not asked. An answer that an earlier troop made impossible (it filled the
+    area) takes the default as it stands then (said in the chronicle)."""
+    troops = [t for t in state.troops if t.power == power and t.area in left and only in (None, t.id)]
     if not troops:
         return []
     player = state.powers[power].player
@@ -251,7 +258,7 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
     it may end in, by destination in the scenario's area order.
 
     The route crosses, besides seas (no NOD for troops, RR-I41), the areas a strategic move
-    may cross (§10.2: controlled by the power or holding its other troops; never a besieged
+    may cross (§10.2: controlled by the power or an ally, §21.2.1, or holding its other troops; never a besieged
     inland fortress, RR-I55, nor a theater of no interest, §18.4.1) and also the areas of the
     power whose territory the troop stands in, counted as an ally's (§14.1.1), but never an
     area with enemy troops (§14.1.1) — unless `through_enemies` (to explain a refusal).
@@ -269,7 +276,8 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
         if not through_enemies and _enemies(state, power, area):
             return False
         own = any(t.power == power and t.id != troop.id and not t.besieged for t in state.troops_in(area))
-        return controls(state, power, area) or own or (host is not None and controls(state, host, area))
+        return (controls(state, power, area) or own or (host is not None and controls(state, host, area))
+                or allied_area(state, power, area))
 
     best: dict[str, Route] = {}
     counter = 0

@@ -76,7 +76,7 @@ class Area(_Element):
     strategic_port: bool = False  # its seas count as one for interception and piracy (§18.6.3)
     map: str = "main"  # the map or mini-map it is drawn on (§10.4, §12.3.3, §18.7)
     province: str | None = None  # the province it belongs to (§18.3: a revolt never takes a province's last area)
-    minor: str | None = None  # the minor power whose area it is (§18.3; minors are not modelled further)
+    minor: str | None = None  # the minor power whose area it is (§18.3, §20; its card in `minors`)
 
 
 class Sea(_Element):
@@ -179,6 +179,24 @@ class Power(_Element):
     piracy: bool = False  # its card allows piracy (§11.5.1)
     interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
     objectives: list[Objective] = []  # the card's objectives, 1 VP each at the end of the turn (§3.2, §22)
+    alliances: list[str] = []  # major powers its card lets it ally with (§21.1, §28.1)
+    diplomacy: dict[str, int] = {}  # the vitality its card gives in minor auctions, by minor or "*" (§20.3.1, §29.2)
+
+
+class Minor(_Element):
+    """A minor power's card (§20, RR-I140): its units and card fortresses, its theater, whether it
+    is independent (§20.5) or mercenary (§20.6, no areas), and the major it starts allied to (none:
+    neutral, §20.1). Its areas are the map's areas with `minor` = its code."""
+
+    code: str = Field(pattern=r"^[A-Z]{3}$")
+    name: str
+    theater: str
+    troops: dict[Literal["2-3", "3-4"], int] = {}
+    squadrons: dict[Literal["2", "3"], int] = {}
+    fortresses: list[str] = []  # areas of the fortresses printed on its card (§20.3.2)
+    independent: bool = False
+    mercenary: bool = False
+    ally: str | None = None
 
 
 class Group(_Element):
@@ -257,6 +275,32 @@ class Activation(_Element):
     level: Literal["A2", "A3"] | None = None
 
 
+class PowerChange(_Element):
+    """`unrest` or `vp`: `power`'s unrest, or its player's VP, changed by `change` (§19.1, §22)."""
+
+    power: str
+    change: int
+
+
+class Veterans(_Element):
+    """`veterans`: `count` regular troops of `power` turn veteran (§16.1, §36.7), those of
+    `area` if given, the first in the engine's order (RR-I184)."""
+
+    power: str
+    count: int = Field(default=1, ge=1)
+    area: str | None = None
+
+
+class HistoricalLeader(_Element):
+    """`leader`: the historical leader `leader` enters on its extraordinary side without
+    unrest (§17.3.1) on `power`'s largest army (RR-I184), `veterans` of whose regular
+    troops turn veteran (§36.7)."""
+
+    power: str
+    leader: str
+    veterans: int = Field(default=0, ge=0)
+
+
 class Effect(_Element):
     """One effect of a card's event (RR-I52, RR-I69), applied when the card is played
     (§8.2.2): `set_nod` raises the naval operation distance everywhere to at least N (§11.1,
@@ -266,8 +310,13 @@ class Effect(_Element):
     the power's control markers (§31.1); `give_morale` = [giver, receiver] moves a morale
     counter (§21.3.4, §31.1); `repatriate` = {power, places} sends the power's units home
     from those areas or seas (§14, §31.2); `rebellion` places revolts (§18.3, RR-I80);
-    `activate` brings inactive independent areas into play (§18.2, RR-I82). Exactly one
-    per entry."""
+    `activate` brings inactive independent areas into play (§18.2, RR-I82);
+    `casus_belli` = [holder, against] gives a CB, or, the pair being at war, one more VP to
+    the war's winner (§21.3.2, §31.6); `allow_alliance` = [power, power] lets the two ally
+    (§21.1); `technology` auctions a technology (§19.3); `minor_alliance` auctions the
+    alliance of a minor (§20.3.1); `leader` brings a historical leader in (§17.3.1); `unrest`
+    and `vp` change a power's unrest or its player's VP; `veterans` turns troops veteran
+    (§16.1). Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -278,6 +327,14 @@ class Effect(_Element):
     repatriate: Repatriation | None = None
     rebellion: Rebellion | None = None
     activate: Activation | None = None
+    casus_belli: tuple[str, str] | None = None
+    allow_alliance: tuple[str, str] | None = None
+    technology: Literal["siege", "land", "naval", "industrial"] | None = None
+    minor_alliance: str | None = None
+    leader: HistoricalLeader | None = None
+    unrest: PowerChange | None = None
+    vp: PowerChange | None = None
+    veterans: Veterans | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -356,7 +413,7 @@ class Victory(_Element):
     `thresholds` (§33.1); and, under v2.1, `final_bonus` VP less each power's unrest for its
     player at the end of the last turn (v2.1 §9.1, The Rise of Portugal: "+12 VP − unrest")."""
 
-    minor_objectives: dict[str, list[Objective]] = {}  # by minor power (the areas' `minor`)
+    minor_objectives: dict[str, list[Objective]] = {}  # by minor power (its card's code, §20)
     thresholds: list[Threshold] = []
     final_bonus: int | None = None
 
@@ -385,6 +442,7 @@ class ScenarioData(_Element):
     casus_belli: list[tuple[str, str]] = []  # (holder, against) at the start (§21.3.2)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace at the start (§21.5.4)
     victory: Victory = Victory()  # VP rules beyond the cards' objectives and the game's end (§22, §23.4, §33.1)
+    minors: list[Minor] = []  # the minor powers' cards (§20)
 
 
 class Scenario:
@@ -400,6 +458,7 @@ class Scenario:
         self.power_order = [p.code for p in data.powers]
         self.trade_centers = {t.id: t for t in data.trade_centers}
         self.leaders = {card.id: card for card in data.leaders}
+        self.minors = {m.code: m for m in data.minors}
 
     # -- areas and boxes --------------------------------------------------
     def box_of(self, area_id: str) -> str:
@@ -509,6 +568,15 @@ class Scenario:
             return True
         return any(self.areas[other].theater in interests for other in area.adjacent if other in self.areas)
 
+    def minor_may_enter(self, minor: str, area_id: str) -> bool:
+        """§20.2: "the allied minor power's troops cannot leave the theater of operations to which
+        the minor power belongs (except for border areas of the theater)" — its theater and the
+        areas bordering it, as for interest (RR-I27, RR-I150); a mercenary's go anywhere (§20.6)."""
+        card = self.minors[minor]
+        area = self.areas[area_id]
+        return card.mercenary or area.theater == card.theater or any(
+            self.areas[other].theater == card.theater for other in area.adjacent if other in self.areas)
+
     # -- players and cards ------------------------------------------------
     def setup_for(self, players: int) -> PlayerSetup | None:
         return next((s for s in self.data.player_setups if s.players == players), None)
@@ -616,6 +684,7 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += _check_deck(scenario)
     problems += _check_events(scenario)
     problems += _check_victory(scenario)
+    problems += _check_minors(scenario)
     return problems
 
 
@@ -632,10 +701,10 @@ def _check_victory(scenario: Scenario) -> list[str]:
     for card in scenario.data.cards:
         for number, objective in enumerate(card.objectives, start=1):
             problems += _check_objective(scenario, objective, f"card {card.number} ({card.title}): objective {number}")
-    minors = {a.minor for a in scenario.data.areas if a.minor}
+    minors = {m.code for m in scenario.data.minors}
     for minor, objectives in scenario.data.victory.minor_objectives.items():
         if minor not in minors:
-            problems.append(f"victory: objectives of unknown minor power {minor!r} (no area has it)")
+            problems.append(f"victory: objectives of unknown minor power {minor!r} (no minor card has it)")
         for number, objective in enumerate(objectives, start=1):
             problems += _check_objective(scenario, objective, f"victory: objective {number} of {minor}")
     levels = [t.vp for t in scenario.data.victory.thresholds]
@@ -659,6 +728,28 @@ def _check_objective(scenario: Scenario, objective: Objective, where: str) -> li
     problems += [f"{where}: unknown trade center {tc!r}" for tc in objective.merchants_in
                  if tc not in scenario.trade_centers]
     problems += [f"{where}: unknown power {p!r}" for p in objective.powers if p not in scenario.powers]
+    return problems
+
+
+def _check_minors(scenario: Scenario) -> list[str]:
+    """A minor's card (§20, RR-I140): its theater, ally and card fortresses exist; a mercenary
+    minor has no areas (§20.6), any other has some, all in its theater."""
+    problems = []
+    for minor in scenario.data.minors:
+        where = f"minor {minor.code}"
+        areas = scenario.minor_areas(minor.code)
+        if minor.theater not in scenario.theaters:
+            problems.append(f"{where}: unknown theater {minor.theater!r}")
+        if minor.ally is not None and minor.ally not in scenario.powers:
+            problems.append(f"{where}: allied to unknown power {minor.ally!r}")
+        if minor.mercenary and areas:
+            problems.append(f"{where}: a mercenary minor has no areas (§20.6), but {', '.join(areas)} name it")
+        if not minor.mercenary and not areas:
+            problems.append(f"{where}: no area names it as its minor")
+        problems += [f"{where}: area {a} is not in its theater {minor.theater}" for a in areas
+                     if scenario.areas[a].theater != minor.theater]
+        problems += [f"{where}: card fortress in {a}, which is not one of its areas" for a in minor.fortresses
+                     if a not in areas]
     return problems
 
 
@@ -760,6 +851,9 @@ def _check_powers(scenario: Scenario) -> list[str]:
         for theater in power.interests:
             if theater not in scenario.theaters:
                 problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
+        for ally in power.alliances:
+            if ally not in scenario.powers or ally == power.code:
+                problems.append(f"power {power.code}: its card's alliances name {ally!r}, not another power (§21.1)")
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:
@@ -886,7 +980,8 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.add_interest[0])
         if effect.add_interest[1] not in scenario.theaters:
             problems.append(f"effect names unknown theater {effect.add_interest[1]!r}")
-    for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale")):
+    for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale"),
+                       (effect.casus_belli, "casus_belli"), (effect.allow_alliance, "allow_alliance")):
         if pair is not None:
             powers += list(pair)
             if pair[0] == pair[1]:
@@ -895,10 +990,21 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.give_control.power)
         problems += [f"give_control: unknown area {area!r}" for area in effect.give_control.areas
                      if area not in scenario.areas]
+    if effect.minor_alliance is not None and effect.minor_alliance not in scenario.minors:
+        problems.append(f"minor_alliance names unknown minor power {effect.minor_alliance!r}")
     if effect.repatriate is not None:
         powers.append(effect.repatriate.power)
         problems += [f"repatriate: unknown area or sea {place!r}" for place in effect.repatriate.places
                      if place not in scenario.areas and place not in scenario.seas]
+    for change in (effect.unrest, effect.vp, effect.veterans, effect.leader):
+        if change is not None:
+            powers.append(change.power)
+    if effect.veterans is not None and effect.veterans.area not in (None, *scenario.areas):
+        problems.append(f"veterans: unknown area {effect.veterans.area!r}")
+    if effect.leader is not None:
+        card = scenario.leaders.get(effect.leader.leader)
+        if card is None or not card.historical:
+            problems.append(f"leader: {effect.leader.leader!r} is not a historical leader of the pool (§17.3.1)")
     return [f"effect names unknown power {power!r}" for power in powers if power not in scenario.powers] + problems
 
 

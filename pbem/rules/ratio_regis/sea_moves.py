@@ -15,7 +15,7 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
 from pbem.rules.ratio_regis.movement import Convoy, plan_route
-from pbem.rules.ratio_regis.naval import check_not_pirated, own_squadron, resolve_sea, sail_path
+from pbem.rules.ratio_regis.naval import check_not_pirated, check_stays, own_squadron, resolve_sea, sail_path
 from pbem.rules.ratio_regis.orders import StratStack, Stop
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -151,6 +151,7 @@ def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack, 
     _check_limit(len(carried))
     for squadron in carried:
         check_not_pirated(squadron, run)
+    check_stays(state, carried)
     route = sail_path(state, scenario, lead, [s.place for s in stops])
     if any(map_of(scenario, p if p in scenario.areas else p[1:]) != map_of(scenario, route[0].lstrip("@"))
            for p in route):

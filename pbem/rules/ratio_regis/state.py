@@ -61,6 +61,7 @@ class Troop(msgspec.Struct):
     area: str | None = None
     box: str | None = None
     besieged: bool = False  # inside its fortress under siege (§13.4)
+    minor: str | None = None  # the allied minor whose counter it is; `power` plays it (§20.2, RR-I140)
 
     def where(self) -> str:
         if self.area is None:
@@ -83,6 +84,7 @@ class Squadron(msgspec.Struct):
     repair: bool = False
     fleet: str | None = None  # the leader whose fleet it belongs to (§11.2)
     base: str | None = None  # its home port: built, deployed, sailed from or last entered (RR-I51)
+    minor: str | None = None  # the allied minor whose squadron it is (§20.2, RR-I140)
 
     def where(self) -> str:
         if self.sea is not None:
@@ -97,6 +99,7 @@ class Fortress(msgspec.Struct):
     power: str
     area: str
     built: bool = True
+    minor: str | None = None  # a fortress printed on an allied minor's card (§20.3.2, RR-I140)
 
 
 class Leader(msgspec.Struct):
@@ -125,9 +128,21 @@ class War(msgspec.Struct):
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
+    cards: list[int] = []  # cards worth 1 VP each to the war's winner: its event, CBs during it (§21.3.1, §31.6)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
+
+
+class MinorState(msgspec.Struct):
+    """A minor power (§20, RR-I140): its ally (None: neutral, §20.1) and its counters off the map —
+    available for the next alliance, or in the eliminated box until turn end (§20.3.2, §23.1.2)."""
+
+    ally: str | None = None
+    pool: dict[str, int] = {}
+    squadron_pool: dict[str, int] = {}
+    eliminated: dict[str, int] = {}  # troop counters by type, squadrons as "Q2"/"Q3"
+    neutral_in: list[str] = []  # independent minor: the enemies whose war it stays out of (§20.5)
 
 
 class HalfTurn(msgspec.Struct):
@@ -179,7 +194,12 @@ class GameState(msgspec.Struct):
     inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
     vp_lines: list[VPLine] = []  # the VP scored at each turn end, line by line (§22, §23.1.3)
     possessed_at_start: dict[str, str] = {}  # "pass to possess" areas: possessor at turn start, "" none (§22)
-    minor_allies: dict[str, str] = {}  # minor power -> the major power allied to it (§20.3), read for VP (§22)
+    alliances: list[tuple[str, str]] = []  # allied major powers, until turn end (§21.1)
+    alliance_permits: list[tuple[str, str]] = []  # pairs an event lets ally, for the rest of the game (§21.1, RR-I180)
+    expeditions: dict[str, str] = {}  # expeditionary troop -> the power that ceded it (§21.2.2)
+    combined: dict[str, str] = {}  # an ally's squadron in a combined fleet -> its own power (§21.2.3)
+    minors: dict[str, MinorState] = {}  # the minor powers by code (§20, RR-I140)
+    technology: dict[str, str] = {}  # technology -> the power that won it, until turn end (§19.3)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -228,8 +248,16 @@ class GameState(msgspec.Struct):
         return next((s for s in self.squadrons if s.id.lower() == key), None)
 
     def in_forced_peace(self, power: str, other: str) -> bool:
-        """§21.5.4: the two powers may neither declare war nor pirate one another."""
-        return any({power, other} == set(pair) for pair in self.forced_peace)
+        """§21.5.4: the two powers may neither declare war nor pirate one another; allies are
+        in forced peace with each other (§21.1)."""
+        return any({power, other} == set(pair) for pair in self.forced_peace) or self.allied(power, other)
+
+    def allied(self, power: str, other: str) -> bool:
+        return any({power, other} == set(pair) for pair in self.alliances)
+
+    def allies(self, power: str) -> list[str]:
+        """The powers allied with `power`, in the order the alliances were made (§21.1)."""
+        return [pair[1] if pair[0] == power else pair[0] for pair in self.alliances if power in pair]
 
     def squadrons_at(self, sea: str) -> list[Squadron]:
         return [s for s in self.squadrons if s.sea == sea]
@@ -311,6 +339,10 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     for power in data.powers:
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)
+    state.minors = {m.code: MinorState(m.ally, dict(m.troops), dict(m.squadrons)) for m in data.minors}
+    for minor in data.minors:  # §20.2: an allied minor's areas count as its ally's (RR-I141)
+        for area in scenario.minor_areas(minor.code) if minor.ally else ():
+            state.areas[area].controller = state.areas[area].controller or minor.ally
     return state
 
 

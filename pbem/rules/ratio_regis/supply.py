@@ -11,13 +11,13 @@ def enemy_fleet_at(state: GameState, power: str, sea: str) -> bool:
 
 
 def supplied(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
-    """§15.2: the area is adjacent to one the power controls; or adjacent to an area
+    """§15.2: the area is adjacent to one the power or an ally (§21.2.1) controls; or adjacent to an area
     holding its unbesieged troops, with no enemy fortress in `area` (RR-I28 reads
     "supplied troop" without recursion); or a port on a sea free of fleets of powers at
     war with it."""
     card = scenario.areas[area]
     for other in card.adjacent:
-        if state.areas[other].controller == power and not state.areas[other].rebellion:
+        if state.areas[other].controller in (power, *state.allies(power)) and not state.areas[other].rebellion:
             return True
     enemy_fort = state.fortress_in(area)
     if enemy_fort is None or enemy_fort.power == power or not enemy_fort.built:

@@ -14,7 +14,7 @@ from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import commander_ability, leaders_with
-from pbem.rules.ratio_regis.movement import interested, resolve_area
+from pbem.rules.ratio_regis.movement import interested, keep_minors_home, resolve_area
 from pbem.rules.ratio_regis.orders import Move, Reaction, Subjugate
 from pbem.rules.ratio_regis.reactions import DISPOSITIONS, ask
 from pbem.rules.ratio_regis.retreat import fortress_room, retreat, retreat_areas
@@ -124,6 +124,7 @@ def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop],
     if there not in scenario.areas[here].adjacent and not amphibious:
         raise IllegalOrder(f"{there} is not adjacent to {here}")
     may_enter(state, scenario, power, there)
+    keep_minors_home(state, scenario, [t.id for t in troops], there)
     ids = ", ".join(t.id for t in troops)
     defender = state.areas[there].controller
     intercepted = False

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import (auction, deck, elimination, impulse, leaders, objectives, rebellions, veterans,
-                                    victory)
+from pbem.rules.ratio_regis import (alliances, auction, deck, elimination, expeditions, impulse, leaders, minors,
+                                    objectives, rebellions, technology, veterans, victory)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -99,14 +99,18 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     # E1
     _truce(ctx, state, scenario)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
+    expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
+    alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
     # E3
     rebellions.count_revolt_maintenance(ctx, state, scenario)
     # E4
     veterans.degrade(ctx, state, scenario)
+    technology.expire(ctx, state)
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
     elimination.voluntary(ctx, state, scenario)
+    minors.return_eliminated(ctx, state)
     ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
     # E6
     victory.count(ctx, state, scenario)

@@ -85,7 +85,7 @@ def _event_objectives(state: GameState, scenario: Scenario) -> list[tuple[str, O
 def _minor_objectives(state: GameState, scenario: Scenario, power: str) -> list[tuple[str, Objective]]:
     """§22 "minor power objectives … achieved by the allied major powers that fulfill them"."""
     return [(minor, o) for minor, found in scenario.data.victory.minor_objectives.items()
-            if state.minor_allies.get(minor) == power for o in found]
+            if objectives.ally_of(state, minor) == power for o in found]
 
 
 def presence(state: GameState, scenario: Scenario, power: str) -> list[tuple[str, int]]:

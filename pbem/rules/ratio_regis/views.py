@@ -29,8 +29,9 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
                            "cards_in_hand": len(p.hand), "bid": p.bid, "vp_per_turn": p.vp_per_turn,
                            "group": p.group}
                     for p in state.players},
-        "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause}
-                 for w in state.wars],
+        "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause,
+                  "cards": list(w.cards)} for w in state.wars],
+        "alliances": [list(pair) for pair in state.alliances],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
         "units": units,
         "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if state.exists(a.id)},
@@ -40,6 +41,8 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "inactive": list(state.inactive),
         # the viewer's own hand, card numbers in hand order (a queued block may test `hand HAS 12`)
         "hand": next((list(p.hand) for p in state.players if p.id == viewer), []),
+        "minors": {code: minor.ally for code, minor in state.minors.items()},  # None: neutral (§20.1)
+        "technology": dict(sorted(state.technology.items())),
         "sections": _sections(state, scenario, viewer, placed, units),
         "closing": [vp_table(state, scenario)] if viewer == "gm" or state.phase == FINISHED else [],
         "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, []),
@@ -58,12 +61,18 @@ def _troops_by_area(state: GameState) -> dict[str, list[str]]:
 
 def _units(state: GameState) -> dict[str, str]:
     """Every unit on the map or in a box, with where it is (public: counters are open)."""
-    units = {t.id: t.where() + (" veteran" if t.veteran else "") for t in state.troops}
-    units.update({s.id: s.where() for s in state.squadrons})
-    units.update({f.id: f.area + ("" if f.built else " (under construction)") for f in state.fortresses})
+    units = {t.id: t.where() + (" veteran" if t.veteran else "") + _of_minor(t.minor) for t in state.troops}
+    units.update({s.id: s.where() + _of_minor(s.minor) for s in state.squadrons})
+    units.update({f.id: f.area + ("" if f.built else " (under construction)") + _of_minor(f.minor)
+                  for f in state.fortresses})
     units.update({lead.id: f"on {lead.unit}" + (" extraordinary" if lead.extraordinary else "")
                   for lead in state.leaders})
     return units
+
+
+def _of_minor(minor: str | None) -> str:
+    """An allied minor's counter says whose it is (RR-I140)."""
+    return f" ({minor})" if minor else ""
 
 
 def _impulse(state: GameState, names: dict[str, str]) -> dict | None:
@@ -114,6 +123,10 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
         sections.append({"title": "Wars", "columns": ["War", "Morale held", "Cause"],
                          "rows": [[" – ".join(w.sides), ", ".join(f"{p} {w.morale.get(p, 0)}" for p in w.sides),
                                    w.cause] for w in state.wars]})
+    if state.alliances:
+        sections.append({"title": "Alliances (until the end of the turn)", "columns": ["Allies", "Ceded troops"],
+                         "rows": [[" – ".join(pair), " ".join(t for t, giver in sorted(state.expeditions.items())
+                                                             if giver in pair) or "-"] for pair in state.alliances]})
     sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
                      "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", _controller(state, a.id),
                                " ".join(placed.get(a.id, []))]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import DeclareWar
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -42,8 +43,10 @@ def status(war: War, power: str) -> str:
 
 
 def add_cb(state: GameState, holder: str, against: str) -> bool:
-    """§21.3.2: a second CB against the same power is ignored."""
-    if holder == against or has_cb(state, holder, against) or state.at_war(holder, against):
+    """§21.3.2: a second CB against the same power is ignored; so is one against an ally
+    (§21.1 "Any CBs resulting from an event card are ignored")."""
+    if holder == against or has_cb(state, holder, against) or state.at_war(holder, against) \
+            or state.allied(holder, against):
         return False
     state.casus_belli.append((holder, against))
     return True
@@ -65,6 +68,9 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
         raise IllegalOrder(f"{target} is not in play")
     if state.at_war(power, target):
         raise IllegalOrder(f"{power} is already at war with {target}")
+    if state.allied(power, target):
+        raise IllegalOrder(f"{power} and {target} are allies, in forced peace with each other: no declaration of war "
+                           f"(§21.1)")
     if state.in_forced_peace(power, target):
         raise IllegalOrder(f"{power} and {target} are in forced peace until the end of the turn: no declaration of "
                            f"war (§21.5.4)")
@@ -82,4 +88,5 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     if not cb:
         give_morale(state, run.judge, power, target, "war declared without a casus belli", "§21.3.3, §21.3.5")
         run.ledger.closed = True
+    call_allies(state, scenario, run.judge, power, target)
     return text

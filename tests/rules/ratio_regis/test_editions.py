@@ -17,8 +17,10 @@ from pbem.rules.ratio_regis.scenario import EDITION_TABLES
 RULES = RatioRegis()
 WAR = ROOT / "examples/ratio-regis/war.toml"
 EDITION = ROOT / "examples/ratio-regis/editions/war-in-france.toml"
-#: The digest of examples/ratio-regis/war.toml when it held its map, cards and leaders itself.
-WAR_BEFORE_THE_SPLIT = "f31d5ca0be307a55d2719d4282aefc49833bdb78f57cd056d1565ffbe0b78196"
+#: The digest of examples/ratio-regis/war.toml when it held its map, cards and leaders itself,
+#: with the alliance permissions of its powers' cards and the cards 16–23 and leader L13 of the
+#: edition added since (alliances and card events, §21.1, §26).
+WAR_BEFORE_THE_SPLIT = "3f726d0b25daf2f9ce31e3fb3e2ce30c5e582a6398f7695197ea02b5d7bf48ad"
 
 
 def test_a_scenario_reads_as_its_set_up_with_the_edition_tables_merged_in():

@@ -43,7 +43,7 @@ def test_unknown_names_in_objectives_are_listed():
         "power SPA: objective 3: unknown theater 'XX'",
         "power SPA: objective 4: unknown trade center 'TC-Nowhere'",
         "power SPA: objective 5: a power card's objective is its power's; powers is for event cards",
-        "victory: objectives of unknown minor power 'ZZZ' (no area has it)",
+        "victory: objectives of unknown minor power 'ZZZ' (no minor card has it)",
         "victory: objective 1 of ZZZ: unknown power 'ABC'",
         "victory: thresholds go up from 0 VP, each once (§33.1), not [5, 3]",
     ]

@@ -1,0 +1,326 @@
+"""Minor powers (§20; examples §29.2–§29.4): neutral or allied to a major, alliance by auction or
+conquest, the minor's reinforcements, and what a change of alliance does.
+
+A minor is its card in the scenario (`Minor`: units, card fortresses, theater, independent or
+mercenary, first ally) and its state (`MinorState`: its ally, its counters off the map). An
+allied minor's counters on the map are troops, squadrons and fortresses of the ally marked with
+the minor's code (`minor`), so every rule that moves and fights the ally's units plays them too
+(§20.2: "treated as if they were from the major power", RR-I140); its areas keep no possessor
+and are controlled by the ally (RR-I141).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core.decisions import LineKind, Refusal
+from pbem.core.engine import Request
+from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis import bidding
+from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
+from pbem.rules.ratio_regis.leaders import remove_unit_leader
+from pbem.rules.ratio_regis.repatriation import repatriate
+from pbem.rules.ratio_regis.scenario import Card, Minor, Scenario
+from pbem.rules.ratio_regis.state import GameState, Squadron, Troop, regular_quality
+
+
+def alliance_auction(ctx: DecisionPort, state: GameState, player: str, card: Card, code: str) -> str:
+    """§20.3.1: the alliance card's auction among the powers interested in the minor's theater.
+    The winner's unrest rises by its bid, one less when it was the minor's ally already
+    (renewal); with no bid the minor turns neutral (§20.4.1). Returns the chronicle text."""
+    scenario: Scenario = ctx.scenario
+    minor = scenario.minors[code]
+    title = card.title if card.title == minor.name else f"{card.title} ({minor.name})"
+    lot = bidding.Lot(title, card.number, "§20.3.1", code)
+    bid = bidding.run(ctx, state, player, lot)
+    if bid is None:
+        return neutral(ctx, state, scenario, code, f"nobody bids for {minor.name}")
+    renewal = state.minors[code].ally == bid.power
+    cost = max(bid.amount - renewal, 0)
+    state.powers[bid.power].unrest += cost
+    text = (f"{bid.power} wins the alliance of {minor.name} for {bid.amount}"
+            + (", one less for renewing it" if renewal else "")
+            + f": its unrest rises by {cost} to {state.powers[bid.power].unrest} (§20.3.1)")
+    ctx.say(text, rule="§20.3.1")
+    return "; ".join([text, *ally(ctx, state, scenario, code, bid.power, card.title)])
+
+
+def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, power: str, why: str) -> list[str]:
+    """§20.3.1–§20.3.2, §20.4.2: `power` becomes the minor's ally (by card, event or peace,
+    §20.3.4). The minor's units leave the map and come back as the new ally's reinforcements
+    (§20.3.2, §29.3; a mercenary's eliminated units are rebuilt, §20.6), its card fortresses are
+    rebuilt, its areas become the ally's (control markers removed), and the units of every other
+    power in them repatriate — except those of powers at war with the new ally, which stay and keep
+    the areas they control (RR-I146). Returns the chronicle lines."""
+    minor = scenario.minors[code]
+    status = state.minors[code]
+    before = status.ally
+    _lift_units(state, code)
+    if minor.mercenary and before != power:
+        _rebuild(status.eliminated, status.pool, status.squadron_pool)
+    status.ally, status.neutral_in = power, []
+    areas = scenario.minor_areas(code)
+    for area in areas:
+        controller = state.areas[area].controller
+        if controller is None or not state.at_war(power, controller):
+            state.areas[area].controller = power
+    texts = [f"{minor.name} is allied to {power}" + (f" (it was {before}'s)" if before and before != power else "")]
+    ctx.say(f"{why}: {texts[0]} (§20.3.1)", rule="§20.3.1")
+    for other in scenario.power_order:
+        if other != power and not state.at_war(power, other) and _units_in(state, other, areas):
+            texts += repatriate(state, scenario, ctx, other, areas, why=f"{minor.name} allied to {power}")
+    texts += _fortresses(ctx, state, minor, power)
+    if minor.independent:
+        texts += _join_wars(ctx, state, code)
+    if not status.neutral_in:
+        texts += reinforce(ctx, state, scenario, code)
+    return texts
+
+
+def _join_wars(ctx: DecisionPort, state: GameState, code: str) -> list[str]:
+    """§20.5, §29.4: "for major powers that are at war and later become allied with one of these
+    minor powers, it is right after the alliance when it must be declared if the minor power enters
+    the war or not" (v2.1: in which wars) — a `minorwar` decision per war, default YES. A minor kept
+    out is treated as neutral for that war: its troops stay off the map, on its card (RR-I149)."""
+    status = state.minors[code]
+    power = status.ally
+    texts = []
+    for war in state.wars:
+        if power not in war.sides:
+            continue
+        enemy = war.enemy(power)
+        request = ctx.request(kind="minorwar", player=state.powers[power].player or "", power=power,
+                              purpose=f"minorwar-{code}-{enemy}", default=f"MINORWAR {enemy} YES",
+                              options=[f"MINORWAR {enemy} YES", f"MINORWAR {enemy} NO"], rule="§20.5",
+                              prompt=f"Does your new ally {code}, an independent minor, enter your war with {enemy}?",
+                              context={"minor": code, "enemy": enemy})
+        joins = ctx.decide(request).split()[-1] == "YES"
+        if not joins:
+            status.neutral_in.append(enemy)
+        texts.append(f"{code} {'enters' if joins else 'stays out of'} {power}'s war with {enemy}"
+                     + ("" if joins else ", neutral in it: its troops stay off the map") + " (§20.5)")
+        ctx.say(texts[-1], rule="§20.5, §29.4")
+    return texts
+
+
+def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, why: str) -> str:
+    """§20.4.1: the minor's troops leave the map, the eliminated ones too, available for a later
+    alliance; rebellions in its areas are removed. Its former ally's control of its areas and its
+    fortresses there go (§20.2: "destroyed as soon as the alliance ends"); the card fortresses wait
+    to be rebuilt (§20.3.2). The major powers' units stay (their repatriation is the player's
+    choice, not offered yet, RR-I147). Returns the text."""
+    minor = scenario.minors[code]
+    status = state.minors[code]
+    before = status.ally
+    _lift_units(state, code)
+    _rebuild(status.eliminated, status.pool, status.squadron_pool)
+    status.ally, status.neutral_in = None, []
+    notes = []
+    for area in scenario.minor_areas(code):
+        here = state.areas[area]
+        if here.rebellion:
+            notes.append(f"the rebellion in {area} is removed")
+            here.rebellion = None
+        if before is not None and here.controller == before:
+            here.controller = None
+        fortress = state.fortress_in(area)
+        if fortress is not None and before is not None and fortress.power == before:
+            remove_unit_leader(state, fortress.id)
+            state.fortresses.remove(fortress)
+            notes.append(f"{before}'s fortress {fortress.id} in {area} is destroyed")
+    text = f"{why}: {minor.name} becomes neutral, its units leave the map" + "".join(f"; {n}" for n in notes)
+    ctx.say(text + " (§20.4.1)", rule="§20.4.1")
+    return text + " (§20.4.1)"
+
+
+def return_eliminated(ctx: DecisionPort, state: GameState) -> None:
+    """§23.1.2: units in the eliminated box return to the available pools, the minors' too."""
+    back = [code for code, status in state.minors.items() if status.eliminated]
+    for code in back:
+        status = state.minors[code]
+        _rebuild(status.eliminated, status.pool, status.squadron_pool)
+    if back:
+        ctx.say(f"The eliminated units of {', '.join(back)} are available again (§23.1.2)", rule="§23.1.2")
+
+
+# -- the minor's units ---------------------------------------------------------------------------
+def _lift_units(state: GameState, code: str) -> None:
+    """The minor's troops and squadrons on the map (besieged too, §20.3.2) back to its card, and
+    its card fortresses off the map until rebuilt; leaders on them go back to the pool."""
+    status = state.minors[code]
+    for troop in [t for t in state.troops if t.minor == code]:
+        remove_unit_leader(state, troop.id)
+        state.troops.remove(troop)
+        status.pool[troop.counter] = status.pool.get(troop.counter, 0) + 1
+    for squadron in [s for s in state.squadrons if s.minor == code]:
+        remove_unit_leader(state, squadron.id)
+        state.squadrons.remove(squadron)
+        status.squadron_pool[str(squadron.quality)] = status.squadron_pool.get(str(squadron.quality), 0) + 1
+    for fortress in [f for f in state.fortresses if f.minor == code]:
+        remove_unit_leader(state, fortress.id)
+        state.fortresses.remove(fortress)
+
+
+def _rebuild(eliminated: dict[str, int], pool: dict[str, int], squadron_pool: dict[str, int]) -> None:
+    for kind, count in sorted(eliminated.items()):
+        target, key = (squadron_pool, kind[1:]) if kind.startswith("Q") else (pool, kind)
+        target[key] = target.get(key, 0) + count
+    eliminated.clear()
+
+
+def _units_in(state: GameState, power: str, areas: Sequence[str]) -> bool:
+    return any(t.power == power and t.area in areas for t in state.troops) \
+        or any(s.power == power and s.port in areas for s in state.squadrons) \
+        or any(f.power == power and f.area in areas for f in state.fortresses)
+
+
+def _fortresses(ctx: DecisionPort, state: GameState, minor: Minor, power: str) -> list[str]:
+    """§20.3.2: "The minor power's fortresses appearing in his card are reconstructed
+    immediately" — in its areas the ally controls (§20.4.2)."""
+    built = []
+    for area in minor.fortresses:
+        if state.fortress_in(area) is None and state.areas[area].controller == power:
+            fortress = state.new_fortress(power, area, built=True)
+            fortress.minor = minor.code
+            built.append(f"{fortress.id} in {area}")
+    if not built:
+        return []
+    text = f"{minor.name}'s card fortresses are rebuilt for {power}: {', '.join(built)} (§20.3.2)"
+    ctx.say(text, rule="§20.3.2")
+    return [text]
+
+
+def reinforcement_areas(state: GameState, scenario: Scenario, code: str) -> dict[str, int]:
+    """RR-I148: where the minor's troops enter "as reinforcements (see 9.1 Troop construction)":
+    like troops the ally builds, in an area it controls — the minor's areas first, then its own
+    possessions (§29.3 places Scots in Dublin and Newcastle) — not in revolt, free of enemy troops,
+    with room under the stacking limit; a minor's troops stay in its theater (§20.2), a
+    mercenary's enter as the ally's own (§20.6). Area -> room, in that order."""
+    minor = scenario.minors[code]
+    power = state.minors[code].ally
+    candidates = [*scenario.minor_areas(code),
+                  *[a.id for a in scenario.data.areas if state.areas[a.id].possessor == power]]
+    room = {}
+    for area in candidates:
+        here = state.areas[area]
+        if here.controller != power or here.rebellion or not state.exists(area) or area in room:
+            continue
+        if not minor.mercenary and scenario.areas[area].theater != minor.theater:
+            continue
+        if any(t.power != power and state.at_war(power, t.power) for t in state.troops_in(area)):
+            continue
+        free = stacking_limit(state, scenario, area, power) - stack_count(state, area, power)
+        if free > 0:
+            room[area] = free
+    return room
+
+
+def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> list[str]:
+    """§20.3.2: the ally places all the minor's available troops as reinforcements (a `reinforce`
+    decision naming one area per troop, RR-I148) and its squadrons under repair, as if built
+    (§9.2), in the first port of those areas."""
+    status = state.minors[code]
+    power = status.ally
+    counters = [counter for counter in sorted(status.pool) for _ in range(status.pool[counter])]
+    room = reinforcement_areas(state, scenario, code)
+    default = _first_with_room(room, len(counters))
+    counters = counters[:len(default)]  # those without room stay on the card
+    texts = []
+    if counters:
+        areas = _placement(ctx, state, scenario, code, counters, room, default)
+        placed = []
+        for counter, area in zip(counters, areas, strict=True):
+            troop = Troop(f"T{state.next_troop}", power, counter, regular_quality(counter), area=area, minor=code)
+            state.next_troop += 1
+            state.troops.append(troop)
+            status.pool[counter] -= 1
+            placed.append(f"{troop.id} ({counter}) at {area}")
+        texts.append(f"{power} places {scenario.minors[code].name}'s troops as reinforcements: {', '.join(placed)}")
+    if any(status.pool.values()):
+        texts.append(f"{sum(status.pool.values())} of {scenario.minors[code].name}'s troops find no area with room "
+                     f"and stay on its card")
+    ports = [a for a in room if scenario.coastal(a)]
+    for quality in sorted(status.squadron_pool) if ports else ():
+        for _ in range(status.squadron_pool[quality]):
+            texts.append(_squadron(state, code, int(quality), ports[0]))
+    for text in texts:
+        ctx.say(text + " (§20.3.2)", rule="§20.3.2")
+    return texts
+
+
+def _squadron(state: GameState, code: str, quality: int, port: str) -> str:
+    """A minor's squadron enters under repair, as if built (§9.2), based at its port (RR-I51)."""
+    power = state.minors[code].ally
+    state.minors[code].squadron_pool[str(quality)] -= 1
+    squadron = Squadron(f"S{state.next_squadron}", power, quality, port=port, repair=True, base=port, minor=code)
+    state.next_squadron += 1
+    state.squadrons.append(squadron)
+    return f"{power} places {code}'s squadron {squadron.id} under repair at {port}"
+
+
+def _first_with_room(room: Mapping[str, int], count: int) -> list[str]:
+    """RR-I148's default: each troop to the first area in order that still has room."""
+    return [area for area, free in room.items() for _ in range(free)][:count]
+
+
+def _placement(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, counters: list[str],
+               room: Mapping[str, int], default: list[str]) -> list[str]:
+    player = state.powers[state.minors[code].ally].player or ""
+    request = ctx.request(
+        kind="reinforce", player=player, power=state.minors[code].ally, purpose=f"reinforce-{code}",
+        default=f"REINFORCE {','.join(default)}", options=[f"REINFORCE {len(default)} of {','.join(room)}"],
+        prompt=f"{scenario.minors[code].name}'s troops {', '.join(counters)} enter as reinforcements: name one area "
+               f"for each, in that order (room: " + ", ".join(f"{a} {n}" for a, n in room.items()) + ")",
+        rule="§20.3.2", context={"minor": code, "count": len(default), "room": dict(room)})
+    return ctx.decide(request).split()[1].split(",")
+
+
+def _parse_reinforce(text: str) -> str | None:
+    words = text.split()
+    if not words or words[0].upper() != "REINFORCE":
+        return None
+    if len(words) != 2:
+        raise Refusal("write REINFORCE <area>,<area>,… (one area per troop, no spaces)")
+    return f"REINFORCE {words[1]}"
+
+
+def _check_reinforce(request: Request, answer: str) -> str:
+    """One area per troop, each with room (RR-I148); names are matched ignoring case."""
+    room: Mapping[str, int] = request.context["room"]
+    names = {area.lower(): area for area in room}
+    chosen = answer.split()[1].split(",")
+    if len(chosen) != request.context["count"]:
+        raise Refusal(f"name {request.context['count']} area(s), one per troop, not {len(chosen)}")
+    areas = []
+    for word in chosen:
+        if word.lower() not in names:
+            raise Refusal(f"{word} cannot take the minor's troops (may: {', '.join(room)})")
+        areas.append(names[word.lower()])
+    for area in dict.fromkeys(areas):
+        if areas.count(area) > room[area]:
+            raise Refusal(f"{area} has room for {room[area]} troop(s) only (§15.1)")
+    return f"REINFORCE {','.join(areas)}"
+
+
+def _parse_minorwar(text: str) -> str | None:
+    words = text.upper().split()
+    if not words or words[0] != "MINORWAR":
+        return None
+    if len(words) != 3 or words[2] not in ("YES", "NO"):
+        raise Refusal("write MINORWAR <ENEMY POWER> YES|NO")
+    return " ".join(words)
+
+
+def _check_minorwar(request: Request, answer: str) -> str:
+    if answer.split()[1] != request.context["enemy"]:
+        raise Refusal(f"the question is about the war with {request.context['enemy']}: "
+                      f"MINORWAR {request.context['enemy']} YES|NO")
+    return answer
+
+
+MINOR_WAR_KIND = LineKind("minorwar", "whether your independent minor enters your war (§20.5): "
+                          "MINORWAR <ENEMY> YES|NO", parse=_parse_minorwar, form=lambda answer: answer,
+                          check=_check_minorwar)
+REINFORCE_KIND = LineKind("reinforce", "where an allied minor's troops enter as reinforcements (§20.3.2): "
+                          "REINFORCE <area>,<area>,…", parse=_parse_reinforce, form=lambda answer: answer,
+                          check=_check_reinforce)
