@@ -15,12 +15,13 @@ from typing import Any
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.errors import IllegalOrder
-from pbem.rules.ratio_regis.orders import Ally, Attach, Dissolve, FormFleet, Sail, Sortie, Swap, Verb
+from pbem.rules.ratio_regis.orders import Ally, Attach, Dissolve, FormFleet, PeaceTalks, Sail, Sortie, Swap, Verb
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
 
-#: Free steps at the start of an impulse (§8.2.2, §11.6, §13.3.1, §21.1) and at any time (§11.2, §17.1, §21.2.3).
-FREE_AT_START = (Sail, Sortie, Swap, Ally)
+#: Free steps at the start of an impulse (§8.2.2, §11.6, §13.3.1, §21.1, §21.4.1) and at any time (§11.2, §17.1,
+#: §21.2.3).
+FREE_AT_START = (Sail, Sortie, Swap, Ally, PeaceTalks)
 FREE_ANY_TIME = (FormFleet, Attach, Dissolve)
 
 

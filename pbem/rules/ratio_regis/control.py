@@ -40,7 +40,8 @@ def take_control(state: GameState, scenario: Scenario, judge: DecisionPort, powe
             if scenario.areas[area].key:
                 give_morale(state, judge, loser, power, f"key area {area} lost", "§21.3.5")
             conquest(state, scenario, judge, power, area)
-        elif status.possessor and status.possessor != power and add_cb(state, status.possessor, power):
+        # §21.3.2: a third power's area taken, even from an enemy that had taken it (add_cb: not if at war)
+        if status.possessor and status.possessor != power and add_cb(state, status.possessor, power):
             judge.say(f"{status.possessor} gains a casus belli against {power} (§13.3.7)", rule="§21.3.2")
     return text
 

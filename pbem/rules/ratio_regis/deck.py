@@ -11,7 +11,8 @@ PRIORITY_HAND_SIZE = 4  # "only 4 cards left or less" (§8.2.2)
 
 
 def build_and_deal(ctx: DecisionPort, state: GameState) -> None:
-    """§8.1.4: all historical cards of the turn (less the scenario's exclusions), topped
+    """§8.1.4: all historical cards of the turn (less the scenario's and the special rules'
+    exclusions), topped
     up with a random selection of the generic cards (less exclusions) to the deck size
     for the number of players; shuffled and dealt face down in equal hands.
 
@@ -22,9 +23,10 @@ def build_and_deal(ctx: DecisionPort, state: GameState) -> None:
     scenario: Scenario = ctx.scenario
     players = state.by_game_order()
     size = scenario.deck_size(len(players)) or 0
-    historical = [c.number for c in scenario.historical_cards(state.turn)]
+    out = {*state.excluded, *state.excluded_turn}  # removed by the turn's special rules (§34)
+    historical = [c.number for c in scenario.historical_cards(state.turn) if c.number not in out]
     wanted = max(0, size - len(historical))
-    generic_pool = [c.number for c in scenario.generic_cards()]
+    generic_pool = [c.number for c in scenario.generic_cards() if c.number not in out]
     generic = ctx.shuffle("deck-generic", generic_pool, rule="§8.1.4")[:wanted]
     deck = ctx.shuffle("deck-shuffle", historical + generic, rule="§8.1.4")
     for player in players:

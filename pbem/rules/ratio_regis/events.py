@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import minors, rebellions, technology
+from pbem.rules.ratio_regis import collapse, minors, rebellions, technology
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.naval import release
@@ -32,7 +32,7 @@ from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.scenario import Card, Effect, HistoricalLeader, Scenario
 from pbem.rules.ratio_regis.state import GameState, Leader, Troop, War, regular_quality
-from pbem.rules.ratio_regis.war import add_cb, give_morale
+from pbem.rules.ratio_regis.war import add_cb, give_morale, same_player
 
 
 def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card, *, player: str = "",
@@ -92,6 +92,11 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
         if began and state.at_war(first, second):
             call_allies(state, scenario, judge, first, second)  # §21.1, §28.2
         return text
+    if effect.collapse is not None:
+        text = said(collapse.begin(state, effect.collapse), rule="§21.6")
+        if effect.collapse in state.collapsing and not state.at_war(effect.collapse):
+            collapse.remove(state, scenario, judge, effect.collapse)
+        return text
     if effect.give_control is not None:
         markers = effect.give_control
         texts = [place_control(state, scenario, judge, markers.power, area, card.title) for area in markers.areas]
@@ -112,7 +117,7 @@ def _apply_to_powers(state: GameState, card: Card, effect: Effect) -> tuple[str,
     """The effects on casus belli, alliances, leaders, unrest, VP and veterans:
     the chronicle text and its rule."""
     if effect.casus_belli is not None:
-        return casus_belli(state, *effect.casus_belli, card.number), "§21.3.2"
+        return casus_belli(state, *effect.casus_belli), "§21.3.2"
     if effect.allow_alliance is not None:
         first, second = effect.allow_alliance
         if not any({first, second} == set(pair) for pair in state.alliance_permits):
@@ -174,15 +179,16 @@ def historical_leader(state: GameState, entry: HistoricalLeader) -> str:
             f"unrest (§17.3.1)" + (f"; {', '.join(flipped)} turn veteran (§36.7)" if flipped else ""))
 
 
-def casus_belli(state: GameState, holder: str, against: str, card: int) -> str:
-    """§21.3.2: the card gives `holder` a CB against `against`. Between powers at war it gives
-    the war's winner 1 VP more instead (§31.6: "being already at war, the winner of the same
-    will get 1 additional VP"), recorded on the war for the peace to score; between allies
-    it is ignored (§21.1)."""
+def casus_belli(state: GameState, holder: str, against: str) -> str:
+    """§21.3.2: the card gives `holder` a CB against `against` (a second one against the same
+    power ignored). Between powers at war it gives the war's winner 1 VP more instead (§22
+    "Most 'Casus Belli' events, give 1 VP bonus to the wars between two contenders if they
+    appeared during the war", §31.6), counted on the war for the peace to score; between
+    allies it is ignored (§21.1)."""
     war = state.war(holder, against)
     if war is not None:
-        war.cards.append(card)
-        return (f"{holder} and {against} are at war already: its winner gains 1 VP more ({len(war.cards)} VP of "
+        war.card_vp += 1
+        return (f"{holder} and {against} are at war already: its winner gains 1 VP more ({war.card_vp} VP of "
                 f"cards in all, §21.3.1, §31.6)")
     if state.allied(holder, against):
         return f"{holder} and {against} are allies: the casus belli is ignored (§21.1)"
@@ -193,25 +199,26 @@ def casus_belli(state: GameState, holder: str, against: str, card: int) -> str:
 
 def start_war(state: GameState, first: str, second: str, card: int | None = None) -> str:
     """§21.3 "Two major powers can be at war … by event cards" (RR-I69): the war begins
-    (cause `event`, whose winner gains 1 VP, §21.3.1: the card is recorded on the war); the
-    casus belli between the two disappear (§21.3.2 "if the war breaks out"); a forced peace
-    between them ends (§21.5.4: "if a war between the two major powers should occur again due
-    to a historical event, the forced peace ends"), and so does an alliance (§31.1: "the
-    Netherlands stops being allied with Spain, they both go to war") with the combined fleets
-    of the two (§21.2.3). A card of a war already
-    on gives its winner 1 VP more (§21.3.1 "other later historical events resulting in war
-    between those two major powers, may further increase this VP gain"). Returns the
-    chronicle text."""
+    (cause `event`, whose winner gains 1 VP, §21.3.1; the card is recorded for the order of
+    peace at turn end, §21.5.5); the casus belli between the two disappear (§21.3.2 "if the
+    war breaks out"); a forced peace between them ends (§21.5.4: "if a war between the two
+    major powers should occur again due to a historical event, the forced peace ends"), and so
+    does an alliance (§31.1: "the Netherlands stops being allied with Spain, they both go to
+    war") with the combined fleets of the two (§21.2.3). Under v2.1 a card for a war already on
+    continues it and its winner scores the card's VP too (§21.3, RR-I165); two powers of one
+    player never go to war (v2.1 §21.3). Returns the chronicle text."""
     war = state.war(first, second)
+    if war is not None and state.options.variant == "v2.1":
+        war.card_vp += 1  # v2.1 §21.3: the war continues, and its winner scores each card's VP
+        return f"{first} and {second} are already at war: the war goes on, its winner gains 1 VP more (v2.1 §21.3)"
     if war is not None:
-        if card is None:
-            return f"{first} and {second} are already at war"
-        war.cards.append(card)
-        return f"{first} and {second} are already at war: its winner gains 1 VP more (§21.3.1)"
+        return f"{first} and {second} are already at war"
     inactive = [p for p in (first, second) if not state.powers[p].active]
     if inactive:
         return f"{' and '.join(inactive)} not in play: no war between {first} and {second}"
-    state.wars.append(War((first, second), cause="event", cards=[card] if card is not None else []))
+    if same_player(state, first, second):
+        return f"{first} and {second} are run by the same player: the war is ignored (v2.1 §21.3)"
+    state.wars.append(War((first, second), cause="event", card=card))
     state.casus_belli = [cb for cb in state.casus_belli if set(cb) != {first, second}]
     peace = any({first, second} == set(pair) for pair in state.forced_peace)
     allied = state.allied(first, second)

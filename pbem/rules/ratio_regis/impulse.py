@@ -24,7 +24,7 @@ from pbem.rules.ratio_regis import deck, events
 from pbem.rules.ratio_regis import alliances, expeditions  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, troops, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
-from pbem.rules.ratio_regis import sieges, stacking
+from pbem.rules.ratio_regis import negotiation, sieges, stacking
 from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
@@ -295,6 +295,7 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     ledger.stage = "actions"
     split = ", ".join(f"{power} {points}" for power, points in allocation) or "no power"
     event = events.apply_event(state, scenario, run.judge, card, player=player, chosen=order.areas)
+    event += negotiation.forced_negotiations(state, scenario, run.judge)
     return f"plays {card.number} {card.title} for {card.points} point(s): {split}" + "".join(f"; {e}" for e in event)
 
 
@@ -309,7 +310,8 @@ def _action(state: GameState, scenario: Scenario, player: str, order: Action, ru
     _spend(state, order, run.ledger)
     text = procedure(state, scenario, order.power, order.verb, run)
     sieges.lift_ended_sieges(state, run.judge)  # besiegers gone: the siege ends (§13.4.5)
-    return "; ".join([text, *stacking.disperse_excess(state, scenario, run.judge)])
+    return "; ".join([text, *stacking.disperse_excess(state, scenario, run.judge),
+                      *negotiation.forced_negotiations(state, scenario, run.judge)])
 
 
 def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
@@ -339,8 +341,8 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
         raise IllegalOrder("a war declared without a casus belli took the impulse's last action point (§21.3.3)")
     if budget == "F":
         if not isinstance(verb, FREE_AT_START):
-            raise IllegalOrder("the free start of the impulse allows SAIL, SORTIE, SWAP and ALLY (§8.2.2, §11.6, "
-                               "§13.3.1, §21.1)")
+            raise IllegalOrder("the free start of the impulse allows SAIL, SORTIE, SWAP, ALLY and PEACE (§8.2.2, "
+                               "§11.6, §13.3.1, §21.1, §21.4.1)")
         if ledger.stage != "start":
             raise IllegalOrder("free start-of-impulse steps (F) come before any card or action (§8.2.2, §27.1)")
         return

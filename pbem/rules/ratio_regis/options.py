@@ -30,6 +30,8 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "auction": (("sealed", "open"), "RR-I143: technology and minor auctions (§19.3.1, §20.3.1) by one sealed "
                                     "standing maximum bid per player, bid up for it in turn (proxy bidding), or in "
                                     "open rounds, one decision per bid"),
+    "peace_half": (("up", "down"), "RR-I160: a power asks for peace with at least half its morale lost, half of an "
+                                   "odd vitality rounded up (3 of 5) or down (2 of 5) (§21.4.1)"),
 }
 
 
@@ -48,6 +50,7 @@ class Options(msgspec.Struct, frozen=True):
     elite_build: str = "home-theater"
     determined: str = "v1.2.4"
     auction: str = "sealed"
+    peace_half: str = "up"
     combat: dict[str, str] = {}  # the combat engine's options (COMBAT_OPTIONS), by name
 
 

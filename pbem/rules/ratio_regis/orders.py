@@ -294,6 +294,16 @@ class Sail:
 
 
 @dataclass(frozen=True)
+class PeaceTalks:
+    """§21.4.1: open peace negotiations with an enemy, at the start of one's impulse."""
+
+    target: str
+
+    def text(self) -> str:
+        return f"PEACE WITH {self.target}"
+
+
+@dataclass(frozen=True)
 class Swap:
     first: str
     second: str
@@ -365,7 +375,7 @@ class Dissolve:
 
 Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | Repair | StratSquadron | StratStack | Fort
         | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
-        | FormFleet | Attach | Ally | Cede | Recall | Dissolve)
+        | FormFleet | Attach | Ally | Cede | Recall | Dissolve | PeaceTalks)
 
 
 @dataclass(frozen=True)
@@ -588,6 +598,9 @@ class _ToCommand(Transformer):
 
     def sail(self, items):
         return Sail(str(items[0]).upper(), str(items[1]))
+
+    def peace(self, items):
+        return PeaceTalks(str(items[0]).upper())
 
     def swap(self, items):
         return Swap(str(items[0]).upper(), str(items[1]).upper())

@@ -9,7 +9,7 @@ card tables with holes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Literal
 
@@ -165,6 +165,15 @@ class Objective(_Element):
         return self
 
 
+class PowerCardChange(_Element):
+    """§8.1.2: from `turn` on the power plays with another card, whose available troop
+    counters and squadrons replace the old card's."""
+
+    turn: int = Field(ge=1)
+    troops: dict[Literal["2-3", "3-4"], int] = {}
+    squadrons: dict[Literal["2", "3"], int] = {}
+
+
 class Power(_Element):
     """A major power's card (§3.2, §24): the parts the sequence of play needs."""
 
@@ -181,7 +190,13 @@ class Power(_Element):
     objectives: list[Objective] = []  # the card's objectives, 1 VP each at the end of the turn (§3.2, §22)
     alliances: list[str] = []  # major powers its card lets it ally with (§21.1, §28.1)
     diplomacy: dict[str, int] = {}  # the vitality its card gives in minor auctions, by minor or "*" (§20.3.1, §29.2)
+    military_victory: list[str] = []  # powers its card names "military victory against": 1 VP a condition (§21.5.3)
 
+    points: int | None = Field(default=None, ge=0)  # deployment points (§24, §33): it deploys as its player chooses
+    domains: list[str] = []  # areas it possesses as domains when it deploys (§24, §33)
+    allies: list[str] = []  # minor powers allied at its deployment (§24, §20.3.4); read by the minors' rules
+    unrest: int | None = Field(default=None, ge=0)  # starting unrest instead of its vitality (§34 turn 1, turn 8)
+    cards: list[PowerCardChange] = []  # a new power card from a turn on: its forces (§8.1.2)
 
 class Minor(_Element):
     """A minor power's card (§20, RR-I140): its units and card fortresses, its theater, whether it
@@ -316,7 +331,7 @@ class Effect(_Element):
     (§21.1); `technology` auctions a technology (§19.3); `minor_alliance` auctions the
     alliance of a minor (§20.3.1); `leader` brings a historical leader in (§17.3.1); `unrest`
     and `vp` change a power's unrest or its player's VP; `veterans` turns troops veteran
-    (§16.1). Exactly one per entry."""
+    (§16.1); `collapse` makes a power collapse (§21.6). Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -335,6 +350,7 @@ class Effect(_Element):
     unrest: PowerChange | None = None
     vp: PowerChange | None = None
     veterans: Veterans | None = None
+    collapse: str | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -364,9 +380,121 @@ class DeckRules(_Element):
     excluded: list[int] = []  # card numbers the scenario removes from the game (§26.4)
 
 
+class Parts(_Element):
+    """Parts of the map as the scenarios name them (§7.2, §33, §34): whole theaters, whole
+    provinces, single areas, less the areas `except_areas` names."""
+
+    theaters: list[str] = []
+    provinces: list[str] = []
+    areas: list[str] = []
+    except_areas: list[str] = []
+
+
+class Markers(_Element):
+    """Independent (A2/A3) or rebellion (R2/R3) markers placed on parts of the map (§7.2)."""
+
+    level: Literal["A2", "A3", "R2", "R3"]
+    parts: Parts
+
+
+class Exclusion(_Element):
+    """Cards removed from the deck by title (§8.1.4, §34): for this turn only, or for the
+    rest of the game (`game = true`)."""
+
+    cards: list[str] = Field(min_length=1)
+    game: bool = False
+
+
+class Possession(_Element):
+    """Areas a power takes as home areas or domains (§24; §34 turn 5 "Poland: add Gdansk")."""
+
+    power: str
+    areas: list[str] = Field(min_length=1)
+
+
+class Merchants(_Element):
+    """Merchants placed in a trade center by a special rule (§34 turns 1, 5), free of cost."""
+
+    trade_center: str
+    power: str
+    count: int = Field(default=1, ge=1, le=2)
+
+
+class SpecialEffect(_Element):
+    """One effect of a turn's special rule (§8.1.1, §34), applied at turn start: `activate`
+    and `deactivate` parts of the map (§7.2, §18.2.1); `markers` places independents or
+    rebellions (§7.2); `interests` is the turn's INTEREST table for the powers it names
+    (§18.4.1); `add_interest` = [power, theater]; `exclude` removes cards from the deck
+    (§8.1.4); `capacity` sets trade centers' capacities (§19.2.1); `merchants` places
+    merchants; `possess` gives a power areas (§24). Exactly one per entry."""
+
+    activate: Parts | None = None
+    deactivate: Parts | None = None
+    markers: Markers | None = None
+    interests: dict[str, list[str]] | None = None
+    add_interest: tuple[str, str] | None = None
+    exclude: Exclusion | None = None
+    capacity: dict[str, int] | None = None
+    merchants: Merchants | None = None
+    possess: Possession | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> SpecialEffect:
+        if sum(getattr(self, name) is not None for name in SPECIAL_EFFECT_NAMES) != 1:
+            raise ValueError(f"a special rule's effect is exactly one of {', '.join(SPECIAL_EFFECT_NAMES)}")
+        return self
+
+
+#: The effects a turn's special rule may have, in the order `SpecialEffect` declares them.
+SPECIAL_EFFECT_NAMES = tuple(name for name in SpecialEffect.model_fields if name != "synthetic")
+
+
 class TurnRule(_Element):
+    """A special rule of a turn (§8.1.1, §34): its text, announced, and its effects, applied
+    in order. Rules no effect expresses yet stay text for the players and the GM."""
+
     turn: int
     text: str
+    effects: list[SpecialEffect] = []
+
+
+class Threshold(_Element):
+    """A result reached with at least `vp` VP at the game's end (§33.1, a solitaire scenario);
+    `win` when that result is a victory (RR-I228)."""
+
+    vp: int = Field(ge=0)
+    result: str
+    win: bool = False
+
+
+class ProvinceVP(_Element):
+    """`vp` at the end of each turn from `turns[0]` to `turns[1]` for the power with most
+    possessions in `province`; on a tie nobody gains them (v2.1 turn 9, the Thirty Years' War)."""
+
+    province: str
+    vp: int = Field(ge=1)
+    turns: tuple[int, int]
+
+
+class VictoryRules(_Element):
+    """A scenario's own VP rules (§33), read by the VP rules: results by VP thresholds instead
+    of a winner, and VP for possessions in provinces; the minor powers' objectives, scored for
+    the major power allied to the minor (§22), and, under v2.1, `final_bonus` VP less each
+    power's unrest for its player at the end of the last turn (v2.1 §9.1, The Rise of Portugal:
+    "+12 VP − unrest", RR-I228)."""
+
+    thresholds: list[Threshold] = []
+    province_vp: list[ProvinceVP] = []
+    minor_objectives: dict[str, list[Objective]] = {}  # by minor power (its card's code, §20)
+    final_bonus: int | None = None
+
+
+class Alliance(_Element):
+    """Two major powers allied at the start (§21.1, §33.4 "until war breaks out, the
+    Netherlands and Spain are allied"); read by the alliances' rules."""
+
+    powers: tuple[str, str]
+    until_war: bool = False
 
 
 #: The tables of an edition's data file: the fixed data every scenario of the edition shares
@@ -398,26 +526,6 @@ class EditionData(_Element):
     leaders: list[LeaderCard] = []
 
 
-class Threshold(_Element):
-    """A line of a one-player scenario's result table (§33.1): from `vp` VP on, `result`;
-    `win` when that result is a victory."""
-
-    vp: int = Field(ge=0)
-    result: str
-    win: bool = False
-
-
-class Victory(_Element):
-    """How VP are won beyond the power and event cards (§22, §23, §33): the minor powers'
-    objectives, scored for the major power allied to the minor (§22); a one-player scenario's
-    `thresholds` (§33.1); and, under v2.1, `final_bonus` VP less each power's unrest for its
-    player at the end of the last turn (v2.1 §9.1, The Rise of Portugal: "+12 VP − unrest")."""
-
-    minor_objectives: dict[str, list[Objective]] = {}  # by minor power (its card's code, §20)
-    thresholds: list[Threshold] = []
-    final_bonus: int | None = None
-
-
 class ScenarioData(_Element):
     id: str
     title: str
@@ -441,8 +549,10 @@ class ScenarioData(_Element):
     wars: list[WarSetup] = []
     casus_belli: list[tuple[str, str]] = []  # (holder, against) at the start (§21.3.2)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace at the start (§21.5.4)
-    victory: Victory = Victory()  # VP rules beyond the cards' objectives and the game's end (§22, §23.4, §33.1)
     minors: list[Minor] = []  # the minor powers' cards (§20)
+    alliances: list[Alliance] = []  # major powers allied at the start (§24, §21.1)
+    active_events: list[str] = []  # titles of events of earlier turns in force (§7.2, §26.1)
+    victory: VictoryRules = VictoryRules()  # the scenario's own VP rules (§33)
 
 
 class Scenario:
@@ -491,6 +601,16 @@ class Scenario:
     def province_areas(self, province: str) -> list[str]:
         """The areas of a province, in scenario order (§18.3)."""
         return [a.id for a in self.data.areas if a.province == province]
+
+    def parts(self, parts: Parts) -> list[str]:
+        """The areas of the parts named (§7.2, §33), in scenario order."""
+        return [a.id for a in self.data.areas
+                if (a.theater in parts.theaters or a.province in parts.provinces or a.id in parts.areas)
+                and a.id not in parts.except_areas]
+
+    def card_titled(self, title: str) -> Card | None:
+        """A card by its title, ignoring case (the playbook names cards by title, §26.1, §34)."""
+        return next((c for c in self.data.cards if c.title.lower() == title.lower()), None)
 
     def minor_areas(self, minor: str) -> list[str]:
         """The areas of a minor power, in scenario order (§18.3)."""
@@ -685,6 +805,7 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += _check_events(scenario)
     problems += _check_victory(scenario)
     problems += _check_minors(scenario)
+    problems += _check_setup_data(scenario)
     return problems
 
 
@@ -751,6 +872,73 @@ def _check_minors(scenario: Scenario) -> list[str]:
         problems += [f"{where}: card fortress in {a}, which is not one of its areas" for a in minor.fortresses
                      if a not in areas]
     return problems
+
+
+def _check_setup_data(scenario: Scenario) -> list[str]:
+    """The names the set-up by points, the special rules, the alliances and the active
+    events use (§24, §33, §34). A name of the map or the cards missing is what the edition
+    file lacks when the scenario has one: said so, with who names it, so that a GM typing in
+    the edition of the game they own sees exactly what to add."""
+    data = scenario.data
+    known = {"theater": set(scenario.theaters), "area": set(scenario.areas), "trade center": set(scenario.trade_centers),
+             "province": {a.province for a in data.areas if a.province}, "power": set(scenario.powers),
+             "card": {c.title.lower() for c in data.cards}}
+    wanted: dict[tuple[str, str], list[str]] = {}
+    for kind, name, who in _setup_names(data):
+        if (name.lower() if kind == "card" else name) not in known[kind]:
+            wanted.setdefault((kind, name), []).append(who)
+    where = f"edition {data.edition.id} lacks" if data.edition is not None else "unknown"
+    problems = [f"{'unknown' if kind == 'power' else where} {kind} {name!r} (named by {', '.join(dict.fromkeys(who))})"
+                for (kind, name), who in wanted.items()]
+    problems += [f"turn {rule.turn} special rule: trade center {tc} with capacity {capacity} (0 or more, §19.2.1)"
+                 for rule in data.turn_rules for effect in rule.effects
+                 for tc, capacity in sorted((effect.capacity or {}).items()) if capacity < 0]
+    grouped = {code for setup in data.player_setups for group in setup.groups for code in group.powers}
+    for power in data.powers:
+        if power.points is not None and power.enters is None and power.code not in grouped:
+            problems.append(f"power {power.code}: deploys by points but is in no group")
+        problems += [f"power {power.code}: a new card at turn {change.turn}, outside turns "
+                     f"{data.first_turn + 1}–{data.last_turn} (§8.1.2)" for change in power.cards
+                     if not data.first_turn < change.turn <= data.last_turn]
+    return problems
+
+
+def _setup_names(data: ScenarioData) -> Iterator[tuple[str, str, str]]:
+    """(kind, name, who names it) for every name the set-up data and the special rules use."""
+    for power in data.powers:
+        yield from (("area", area, f"{power.code}'s home areas") for area in power.home_areas)
+        yield from (("area", area, f"{power.code}'s domains") for area in power.domains)
+        yield from (("theater", theater, f"{power.code}'s interests") for theater in power.interests)
+    for rule in data.turn_rules:
+        for effect in rule.effects:
+            yield from ((kind, name, f"turn {rule.turn} special rule") for kind, name in _effect_names(effect))
+    yield from (("card", title, "the active events") for title in data.active_events)
+    yield from (("power", code, "an alliance") for alliance in data.alliances for code in alliance.powers)
+    yield from (("province", rule.province, "the scenario's VP rules") for rule in data.victory.province_vp)
+
+
+def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
+    """(kind, name) for the theaters, provinces, areas, cards, trade centers and powers a
+    special rule's effect names."""
+    for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None):
+        if parts is not None:
+            yield from (("theater", name) for name in parts.theaters)
+            yield from (("province", name) for name in parts.provinces)
+            yield from (("area", name) for name in [*parts.areas, *parts.except_areas])
+    for power, theaters in sorted((effect.interests or {}).items()):
+        yield "power", power
+        yield from (("theater", theater) for theater in theaters)
+    if effect.add_interest is not None:
+        yield "power", effect.add_interest[0]
+        yield "theater", effect.add_interest[1]
+    yield from (("card", title) for title in (effect.exclude.cards if effect.exclude else []))
+    yield from (("trade center", tc) for tc in sorted(effect.capacity or {}))
+    if effect.merchants is not None:
+        yield "trade center", effect.merchants.trade_center
+        yield "power", effect.merchants.power
+    if effect.possess is not None:
+        yield "power", effect.possess.power
+        yield from (("area", area) for area in effect.possess.areas)
 
 
 def _check_events(scenario: Scenario) -> list[str]:
@@ -845,15 +1033,11 @@ def _unreachable(scenario: Scenario) -> list[str]:
 def _check_powers(scenario: Scenario) -> list[str]:
     problems = []
     for power in scenario.data.powers:
-        for area in power.home_areas:
-            if area not in scenario.areas:
-                problems.append(f"power {power.code}: unknown home area {area!r}")
-        for theater in power.interests:
-            if theater not in scenario.theaters:
-                problems.append(f"power {power.code}: unknown theater of interest {theater!r}")
         for ally in power.alliances:
             if ally not in scenario.powers or ally == power.code:
                 problems.append(f"power {power.code}: its card's alliances name {ally!r}, not another power (§21.1)")
+        problems += [f"power {power.code}: military_victory names unknown power {other!r}"
+                     for other in power.military_victory if other not in scenario.powers]
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:
@@ -980,6 +1164,8 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.add_interest[0])
         if effect.add_interest[1] not in scenario.theaters:
             problems.append(f"effect names unknown theater {effect.add_interest[1]!r}")
+    if effect.collapse is not None:
+        powers.append(effect.collapse)
     for pair, what in ((effect.start_war, "start_war"), (effect.give_morale, "give_morale"),
                        (effect.casus_belli, "casus_belli"), (effect.allow_alliance, "allow_alliance")):
         if pair is not None:

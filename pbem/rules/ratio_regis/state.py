@@ -123,12 +123,13 @@ class AreaState(msgspec.Struct):
 
 class War(msgspec.Struct):
     """Two powers at war (§21.3); `morale` counts the counters each side holds from
-    the other (§21.3.4), `cause` how it began (RR-I30)."""
+    the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1)."""
 
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
-    cards: list[int] = []  # cards worth 1 VP each to the war's winner: its event, CBs during it (§21.3.1, §31.6)
+    card: int | None = None  # the card whose event began it: the order of peace at turn end (§21.5.5)
+    card_vp: int = 0  # +1 VP to its winner per casus-belli card for the pair played during it (§21.3.1, §22)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
@@ -200,6 +201,11 @@ class GameState(msgspec.Struct):
     combined: dict[str, str] = {}  # an ally's squadron in a combined fleet -> its own power (§21.2.3)
     minors: dict[str, MinorState] = {}  # the minor powers by code (§20, RR-I140)
     technology: dict[str, str] = {}  # technology -> the power that won it, until turn end (§19.3)
+    collapsing: list[str] = []  # powers an event made collapse: removed once at peace with all (§21.6)
+    excluded: list[int] = []  # cards a special rule removed from the deck for the game (§8.1.4, §34)
+    excluded_turn: list[int] = []  # cards a special rule removed from this turn's deck (§34 turns 2, 3)
+    capacities: dict[str, int] = {}  # trade centers' capacities as the turns' special rules set them (§19.2.1, §34)
+    active_events: list[str] = []  # events of earlier turns in force from the start (§7.2, §26.1)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -323,7 +329,7 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     data = scenario.data
     players = [PlayerState(seat.id, seat.name, index) for index, seat in enumerate(seats, start=1)]
     powers = {p.code: PowerState(p.code, active=p.enters is None or p.enters <= data.first_turn,
-                                 unrest=p.vitality, pool=dict(p.troops), squadron_pool=dict(p.squadrons),
+                                 unrest=p.vitality if p.unrest is None else p.unrest, pool=dict(p.troops), squadron_pool=dict(p.squadrons),
                                  morale=p.vitality) for p in data.powers}
     areas = {a.id: AreaState(a.possessor, a.controller if a.controller is not None else a.possessor,
                              independent=a.independent if a.active else None, rebellion=a.rebellion)
@@ -369,7 +375,7 @@ def deploy(state: GameState, scenario: Scenario, power: str) -> list[str]:
                 fortress = state.new_fortress(power, entry.area, built=entry.status != "construction")
                 placed.append(f"{fortress.id} at {fortress.area}")
             else:
-                host = _first_unit(state, power, entry.area or entry.box, entry.sea)
+                host = first_unit(state, power, entry.area or entry.box, entry.sea)
                 state.leaders.append(Leader(entry.leader, power, host, entry.extraordinary))
                 placed.append(f"{entry.leader} on {host}")
     return placed
@@ -381,7 +387,7 @@ def _first_port(state: GameState, scenario: Scenario, power: str, sea: str) -> s
     return next((a for a in scenario.port_areas(sea) if state.areas[a].controller == power), None)
 
 
-def _first_unit(state: GameState, power: str, place: str | None, sea: str | None) -> str:
+def first_unit(state: GameState, power: str, place: str | None, sea: str | None) -> str:
     """The unit a deployed leader stands on: the power's first troop, squadron or
     fortress at the place (scenario data is checked to have one)."""
     for troop in state.troops:

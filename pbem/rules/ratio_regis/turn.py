@@ -10,8 +10,9 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import (alliances, auction, deck, elimination, expeditions, impulse, leaders, minors,
-                                    objectives, rebellions, technology, veterans, victory)
+from pbem.rules.ratio_regis import (alliances, auction, deck, deployment, elimination, expeditions, impulse, leaders,
+                                    minors, negotiation, objectives, power_cards, rebellions, special_rules, technology,
+                                    veterans, victory)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
@@ -48,14 +49,15 @@ def next_step(state: GameState, scenario: Scenario) -> Step | None:
 
 
 def turn_start(ctx: DecisionPort, state: GameState) -> None:
-    """§8.1: the turn's special rules (§8.1.1), entry of new powers (§8.1.2), trade
-    adjustments (§8.1.3), and the deck built and dealt (§8.1.4)."""
+    """§8.1: the turn's special rules (§8.1.1), new power cards and entry of new powers,
+    fixed or by points (§8.1.2, §7.2, §24), trade adjustments (§8.1.3), and the deck built
+    and dealt (§8.1.4)."""
     scenario: Scenario = ctx.scenario
     ctx.say(f"{scenario.turn_label(state.turn)} begins", rule="§8.1")
-    for rule in scenario.data.turn_rules:
-        if rule.turn == state.turn:
-            ctx.say(f"Special rule of the turn: {rule.text}", rule="§8.1.1")
+    special_rules.apply_turn(ctx, state)
+    power_cards.change_cards(ctx, state)
     _enter_new_powers(ctx, state, scenario)
+    deployment.deploy_by_points(ctx, state)
     if state.turn != scenario.data.first_turn:
         ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_START), rule="§8.1.3")
     for power in state.powers.values():
@@ -67,37 +69,23 @@ def turn_start(ctx: DecisionPort, state: GameState) -> None:
 
 
 def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """§8.1.2: powers whose entry turn has come deploy from the scenario's data."""
+    """§8.1.2: powers whose entry turn has come deploy from the scenario's data (those with
+    points deploy as their players choose, `deployment.py`)."""
     for code in scenario.power_order:
-        if scenario.powers[code].enters == state.turn and not state.powers[code].active:
+        if scenario.powers[code].enters == state.turn and not state.powers[code].active \
+                and scenario.powers[code].points is None:
             placed = deploy(state, scenario, code)
             ctx.say(f"{scenario.powers[code].name} enters the game: "
                     + (", ".join(placed) or "no units"), rule="§8.1.2")
 
 
-def _truce(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """RR-I30: until peace negotiations (§21.4–§21.5) are adjudicated, every war ends at
-    turn end in a truce without terms (§21.4: "when the end of the turn is reached … a
-    truce"): each side gets its morale counters back, casus belli lapse (§21.3.2), and
-    the war's VP and unrest adjustments are not applied (named in the chronicle)."""
-    for war in state.wars:
-        held = ", ".join(f"{p} held {war.morale.get(p, 0)}" for p in war.sides)
-        ctx.say(f"The war {war.sides[0]}–{war.sides[1]} ends in a truce at turn end ({held}); peace terms, war VP "
-                f"and unrest are not adjudicated yet (RR-I30)", rule="§21.4, §23")
-    for code, power in state.powers.items():
-        power.morale = scenario.powers[code].vitality
-    state.wars = []
-    state.casus_belli = []
-
-
 def turn_end(ctx: DecisionPort, state: GameState) -> None:
-    """§8.3, §23, in the order of research §2.5: E1 wars end (RR-I30), E2 commercial competition,
+    """§8.3, §23, in the order of research §2.5: E1 wars end in peace negotiations (§21.5), E2 commercial competition,
     E3 the economy (the rebellions' maintenance, §18.3), E4 degradation and voluntary elimination
     (§23.1.2), E5 social agitation, E6 VP (§23.1.3, §22), E7 the next turn, or the game's end
     after the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
-    # E1
-    _truce(ctx, state, scenario)
+    negotiation.end_of_turn(ctx, state, scenario)  # E1: every war ends in peace negotiations (§21.5)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn

@@ -67,6 +67,10 @@ def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player
               if objectives.met(state, scenario, power, objective)]
     lines += [(f"presence in {theater} ({held} areas)", 1, "§22, §32.7")
               for theater, held in presence(state, scenario, power)]
+    lines += [(f"most possessions in {rule.province}", rule.vp, "§33 (scenario)")
+              for rule in scenario.data.victory.province_vp
+              if rule.turns[0] <= state.turn <= rule.turns[1]
+              and province_leader(state, scenario, rule.province) == power]
     lines += [(f"monopoly in {tc.id}", 1, "§19.2.2, §22") for tc in scenario.data.trade_centers
               if state.merchants.get(tc.id, {}).get(power, 0) >= MONOPOLY_MERCHANTS]
     bonus = scenario.data.victory.final_bonus
@@ -101,6 +105,20 @@ def presence(state: GameState, scenario: Scenario, power: str) -> list[tuple[str
     for area in counted:
         held[scenario.areas[area].theater] += 1
     return [(theater, n) for theater, n in held.items() if n >= PRESENCE_AREAS]
+
+
+def province_leader(state: GameState, scenario: Scenario, province: str) -> str | None:
+    """The power with most possessions (in play) in the province; nobody on a tie (the
+    scenario's VP for a province, v2.1 turn 9)."""
+    held: dict[str, int] = {}
+    for area in scenario.province_areas(province):
+        possessor = state.areas[area].possessor
+        if possessor is not None and state.exists(area):
+            held[possessor] = held.get(possessor, 0) + 1
+    ranked = sorted(held.values(), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[0] == ranked[1]):
+        return None
+    return next(power for power, n in held.items() if n == ranked[0])
 
 
 def end_or_next_turn(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:

@@ -30,7 +30,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
                            "group": p.group}
                     for p in state.players},
         "wars": [{"sides": list(w.sides), "morale": dict(sorted(w.morale.items())), "cause": w.cause,
-                  "cards": list(w.cards)} for w in state.wars],
+                  "card": w.card, "card_vp": w.card_vp} for w in state.wars],
         "alliances": [list(pair) for pair in state.alliances],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
         "units": units,

@@ -1,7 +1,6 @@
 """War between major powers as far as combat needs it (§21.3): declarations with or
 without a casus belli (§21.3.2–§21.3.3), morale counters (§21.3.4) and their causes
-(§21.3.5). Peace (§21.4–§21.5) belongs to a later issue; until then RR-I30 says what
-happens to wars at turn end."""
+(§21.3.5). Peace is `negotiation.py`'s (§21.4–§21.5)."""
 
 from __future__ import annotations
 
@@ -15,8 +14,24 @@ from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, War
 
 
+def same_player(state: GameState, power: str, other: str) -> bool:
+    """v2.1 §21.3: "two powers run by the same player can never go to war" (v1.2.4 allows it)."""
+    player = state.powers[power].player
+    return state.options.variant == "v2.1" and player is not None and player == state.powers[other].player
+
+
 def has_cb(state: GameState, holder: str, against: str) -> bool:
     return (holder, against) in state.casus_belli
+
+
+def province_cb(state: GameState, scenario: Scenario, holder: str, against: str) -> list[str]:
+    """v2.1 §21.3.2: a casus belli "against any power owning areas in one's home province" —
+    the areas `against` possesses in a province holding a home area of `holder` (RR-I169)."""
+    if state.options.variant != "v2.1":
+        return []
+    home = {scenario.areas[a].province for a in scenario.powers[holder].home_areas if a in scenario.areas}
+    return [a.id for a in scenario.data.areas
+            if a.province is not None and a.province in home and state.areas[a.id].possessor == against]
 
 
 def give_morale(state: GameState, judge: DecisionPort, loser: str, winner: str, reason: str, rule: str) -> str:
@@ -71,10 +86,13 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     if state.allied(power, target):
         raise IllegalOrder(f"{power} and {target} are allies, in forced peace with each other: no declaration of war "
                            f"(§21.1)")
+    if same_player(state, power, target):
+        raise IllegalOrder(f"{power} and {target} are run by the same player: under v2.1 they can never go to war "
+                           f"(v2.1 §21.3)")
     if state.in_forced_peace(power, target):
         raise IllegalOrder(f"{power} and {target} are in forced peace until the end of the turn: no declaration of "
                            f"war (§21.5.4)")
-    cb = has_cb(state, power, target)
+    cb = has_cb(state, power, target) or bool(province_cb(state, scenario, power, target))
     if not cb and not order.without_cb:
         raise IllegalOrder(f"{power} has no casus belli against {target} (§21.3.2): declare without one with "
                            f"DECLARE WAR {target} NOCB, which gives {target} a morale counter (§21.3.3)")

@@ -11,9 +11,12 @@ from campaigns import play
 from conftest import ROOT
 
 from pbem.core.datafile import load_data_file
-from pbem.core.ruleset import ScenarioError
+from pbem.core.ruleset import ScenarioError, Seat
 from pbem.core.view import read_view
+from pbem.rules.ratio_regis.options import Options
 from pbem.rules.ratio_regis.scenario import check_scenario, load_scenario
+from pbem.rules.ratio_regis.state import initial_state
+from pbem.rules.ratio_regis.victory import province_leader
 
 RAW = load_data_file(ROOT / "examples" / "ratio-regis" / "victory.toml")
 
@@ -75,3 +78,12 @@ def test_only_the_gm_sees_the_vp_table_during_the_game():
     projection = play("demo", upto=12).projection()
     assert [t.title for t in read_view(projection.view("gm")).closing] == ["Victory points"]
     assert read_view(projection.view("p1")).closing == []
+
+
+def test_a_province_s_vp_go_to_the_most_possessions_and_to_nobody_on_a_tie():
+    scenario = load_scenario(RAW)
+    state = initial_state(scenario, Options(), [Seat("p1", "P1"), Seat("p2", "P2")])
+    assert province_leader(state, scenario, "Lombardy") == "SPA"  # Milan and Pavia against Cremona
+    state.areas["Pavia"].possessor = None
+    assert province_leader(state, scenario, "Lombardy") is None  # one each
+    assert province_leader(state, scenario, "Scotland") is None  # the minor's: no power possesses it

@@ -42,12 +42,20 @@ def test_the_war_as_it_was_played(played):
         "Rebellion in Scotland: a rebellion R3 breaks out in Glasgow",
         "NED controls Brugge (Rebellion in Flanders)",
         "SPA has no unit to repatriate from Brugge (§14)",
-        "The war FRA–HUG ends in a truce at turn end",  # RR-I30
+        # turn 6's end: every war ends in peace negotiations (§23, §21.5)
+        "Area adjustment: FRA lost 0 non-key area(s); HUG lost 2 non-key area(s): HUG gives one of its counters",
+        "FRA wins the war against HUG by 2: unrest FRA +0, HUG +2",
+        "Areas returned: Clermont, Poitiers (§21.5.3)",
+        "FRA repatriates T7 strategically Poitiers>Nantes (§14.1.1)",
+        "NED wins the war against SPA by 1",
+        "Areas returned: Brugge (§21.5.3)",
+        "HUG turns T14 back to regular (half its veterans, rounded up)",  # §16.2 at turn 6's end (RR-I66)
         "FRA declares war on HUG without a casus belli",  # turn 7
-        "FRA intercepts from Poitiers into Clermont with T7, T8 (§12.4.1)",
-        "field battle in Clermont: HUG beats FRA",
-        "subjugation of Poitiers: HUG beats FRA",
-        "HUG turns T30 back to regular (half its veterans, rounded up)",  # §16.2 at turn 7's end (RR-I66)
+        "HUG intercepts from Clermont into Poitiers with T13, T14, T25, T30 (§12.4.1)",
+        "field battle in Poitiers: HUG beats FRA",
+        # turn 7's end: the war of a card first (§21.5.5), its winner gaining the card's VP (§21.3.1)
+        "NED wins the war against SPA by 1: unrest NED +0, SPA +1; the war's card VP",
+        "HUG wins the war against FRA by 2: unrest HUG +0, FRA +2",
     ]
     for text in expected:
         assert any(text in line for line in lines), text
@@ -57,6 +65,6 @@ def test_the_final_map(played):
     view = played.projection().view("gm")
     assert view["control"]["Clermont"] == "HUG" and view["control"]["Poitiers"] == "HUG"
     assert view["control"]["Zeeland"] == "NED"
-    # Spain's army of Flanders regroups in Luxembourg: REBELLION IN FLANDERS gave Brugge to the Dutch.
-    assert view["control"]["Brugge"] == "NED"
+    # REBELLION IN FLANDERS gave Brugge to the Dutch in each turn; each turn's peace gave it back (§21.5.3).
+    assert view["control"]["Brugge"] == "SPA"
     assert view["units"]["T1"] == "Luxembourg" and view["units"]["F3"] == "Zeeland"

@@ -1,0 +1,62 @@
+"""Collapse of a major power (§21.6; example §32.10): an event makes a power collapse. It
+cannot end its wars voluntarily; a war it loses leaves the areas the winner controls to the
+winner for good; once it is at peace with all its enemies it is removed from the game. The
+negotiations themselves are `negotiation.py`'s; this module holds what is collapse's own."""
+
+from __future__ import annotations
+
+from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState
+
+
+def begin(state: GameState, power: str) -> str:
+    """§21.6 "Some events specify the collapse of a major power"."""
+    if not state.powers[power].active:
+        return f"{power} is not in play: it cannot collapse"
+    if power not in state.collapsing:
+        state.collapsing.append(power)
+    return f"{power} collapses (§21.6): it cannot end its wars voluntarily, and leaves the game once at peace"
+
+
+def keep_conquests(state: GameState, scenario: Scenario, loser: str, winner: str) -> list[str]:
+    """§21.6: the collapsing loser "does not recover the areas controlled by the winner, but
+    these pass directly as its possessions"; returns the areas."""
+    taken = [a.id for a in scenario.data.areas
+             if state.areas[a.id].possessor == loser and state.areas[a.id].controller == winner]
+    for area in taken:
+        state.areas[area].possessor = winner
+    return taken
+
+
+def remove(state: GameState, scenario: Scenario, judge: DecisionPort, power: str) -> str:
+    """§21.6 "Once at peace with all its enemies … Eliminate all its military units, along
+    with the rest of the markers, and finally place independent (active A3) counters in all the
+    territories it still controlled, and the major power card is discarded" (§32.10). Its
+    leaders leave the game with their units; its merchants, casus belli and forced peace go
+    (RR-I168)."""
+    units = ([t.id for t in state.troops if t.power == power] + [s.id for s in state.squadrons if s.power == power]
+             + [f.id for f in state.fortresses if f.power == power])
+    state.troops = [t for t in state.troops if t.power != power]
+    state.squadrons = [s for s in state.squadrons if s.power != power]
+    state.fortresses = [f for f in state.fortresses if f.power != power]
+    state.leaders = [lead for lead in state.leaders if lead.power != power]
+    for held in state.merchants.values():
+        held.pop(power, None)
+    state.casus_belli = [cb for cb in state.casus_belli if power not in cb]
+    state.forced_peace = [pair for pair in state.forced_peace if power not in pair]
+    independent = []
+    for area in scenario.data.areas:
+        status = state.areas[area.id]
+        if status.controller == power:
+            status.controller = status.possessor = None
+            status.independent, status.rebellion = "A3", None
+            independent.append(area.id)
+        elif status.possessor == power:
+            status.possessor = status.controller  # nobody's possession any more: its holder keeps it
+    state.powers[power].active = False
+    state.collapsing = [p for p in state.collapsing if p != power]
+    text = (f"{power} is at peace with all its enemies and leaves the game (§21.6): {len(units)} unit(s) eliminated"
+            f"; {', '.join(independent) or 'no area'} become(s) active A3 independent areas")
+    judge.say(text, rule="§21.6")
+    return text

@@ -1,0 +1,74 @@
+"""The scenarios of §33–§34 as data on the synthetic edition: each checks clean and plays its
+set-up by points to the first half turn with every power's default deployment (RR-I202);
+`pbem scenario check` names what an edition lacks; a new power card degrades (§8.1.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+from pbem.core.datafile import load_data_file
+from pbem.core.ruleset import Seat
+from pbem.core.service import CampaignService, PlayerSpec
+from pbem.core.store import open_store
+from pbem.rules.ratio_regis import RatioRegis
+from pbem.rules.ratio_regis.deployment import check_purchases, default_deployment, parse_purchases
+from pbem.rules.ratio_regis.options import read_options
+from pbem.rules.ratio_regis.power_cards import take_card
+from pbem.rules.ratio_regis.scenario import PowerCardChange
+from pbem.rules.ratio_regis.state import initial_state
+
+RULES = RatioRegis()
+SCENARIOS = sorted((ROOT / "examples/ratio-regis/scenarios").glob("*.toml"))
+CATHOLICS = ROOT / "examples/ratio-regis/scenarios/33-4-catholics-and-protestants.toml"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_each_scenario_checks_clean_and_deploys_by_default(path):
+    data = load_data_file(path)
+    scenario = RULES.load_scenario(data)
+    assert RULES.check_scenario(scenario) == []
+    players = [f"p{n}" for n in range(1, scenario.data.player_setups[0].players + 1)]
+    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}))
+    service.create("game", "ratio-regis", data, [PlayerSpec(id=p, name=p, address=f"{p}@example.org") for p in players],
+                   options={}, secret=b"fixed secret for tests")
+    for number, player in enumerate(players):
+        service.submit("game", player, f"BID {len(players) - number}")
+    for number, player in enumerate(players, start=1):
+        service.submit("game", player, f"GROUP {number}")
+    for player in players:
+        forms = [str(r.default) for r in service.projection("game").pending_for(player) if r.kind == "deployment"]
+        if forms:
+            receipt = service.submit("game", player, "\n".join(forms)).receipt
+            assert receipt.accepted, receipt.verdicts
+    assert service.projection("game").status()["step"] == f"t{scenario.data.first_turn}/half-turn"
+
+
+def test_the_default_deployment_fills_home_areas_then_lowers_unrest():
+    context = {"power": "XXX", "points": 7, "areas": ("A", "B"), "ports": (), "seas": (), "troops": {"2-3": 3, "3-4": 1},
+               "squadrons": {}, "room": {"A": 2, "B": 4}, "fortified": (), "merchant_room": {}, "units_at": ()}
+    line = default_deployment("XXX", context)
+    assert line == "DEPLOY XXX 2 TROOP 2-3 A; TROOP 2-3 B; TROOP 3-4 B; 3 UNREST"
+    assert check_purchases(parse_purchases(line.split(None, 2)[2]), context) == ""
+
+
+def test_scenario_check_names_what_the_edition_lacks():
+    data = load_data_file(CATHOLICS)
+    data["cards"] = [c for c in data["cards"] if c["title"] != "Calvin"]
+    data["trade_centers"] = [t for t in data["trade_centers"] if t["id"] != "IO"]
+    problems = RULES.check_scenario(RULES.load_scenario(data))
+    assert "edition rr-synthetic lacks card 'Calvin' (named by the active events)" in problems
+    assert "edition rr-synthetic lacks trade center 'IO' (named by turn 6 special rule)" in problems
+
+
+def test_a_new_power_card_degrades_what_it_lacks_and_eliminates_the_rest():
+    scenario = RULES.load_scenario(load_data_file(CATHOLICS))
+    state = initial_state(scenario, read_options({}), [Seat("p1", "P1"), Seat("p2", "P2")])
+    old = [state.new_troop("FRA", "3-4", 4, area="Paris"), state.new_troop("FRA", "3-4", 3, area="Tours"),
+           state.new_troop("FRA", "2-3", 2, area="Lyon")]
+    squadron = state.new_squadron("FRA", 3, port="Rouen")
+    texts = take_card(state, "FRA", PowerCardChange(turn=7, troops={"2-3": 2}, squadrons={"2": 1}))
+    assert [(t.id, t.counter, t.quality) for t in state.troops] == [(old[0].id, "2-3", 3), (old[2].id, "2-3", 2)]
+    assert state.squadrons == [squadron] and squadron.quality == 2
+    assert f"{old[1].id} eliminated: the new card has no counter for it" in texts
+    assert state.powers["FRA"].pool == {"2-3": 0, "3-4": 0} and state.powers["FRA"].squadron_pool == {"2": 0, "3": 0}
