@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis.commerce import commercial_port
 from pbem.rules.ratio_regis.conquest import conquest
 from pbem.rules.ratio_regis.naval import rebase_stranded, send_to_base
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -28,7 +29,7 @@ def take_control(state: GameState, scenario: Scenario, judge: DecisionPort, powe
         notes.append(f"the rebellion {status.rebellion} is put down (§13.5.6)")
         status.rebellion = None
     status.controller = power
-    if scenario.areas[area].port and not status.razed:
+    if commercial_port(state, scenario, area) and not status.razed:
         status.razed = True
         notes.append("its commercial port is razed (§19.2.4)")
     notes += _what_control_undoes(state, scenario, judge, power, area)

@@ -24,6 +24,7 @@ from pbem.rules.ratio_regis import deck, events
 from pbem.rules.ratio_regis import alliances, expeditions  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, troops, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
+from pbem.rules.ratio_regis import commerce  # noqa: F401 (it registers the build merchant action)
 from pbem.rules.ratio_regis import negotiation, sieges, stacking
 from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.errors import IllegalOrder

@@ -128,6 +128,16 @@ class BuildSquadron:
 
 
 @dataclass(frozen=True)
+class BuildMerchant:
+    """§19.2.2: a merchant built for a trade center (named by id or by its sea)."""
+
+    center: str
+
+    def text(self) -> str:
+        return f"BUILD MERCHANT AT {self.center}"
+
+
+@dataclass(frozen=True)
 class Repair:
     squadron: str
     path: tuple[str, ...] = ()
@@ -373,7 +383,7 @@ class Dissolve:
         return f"DISSOLVE {self.leader}"
 
 
-Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | Repair | StratSquadron | StratStack | Fort
+Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | BuildMerchant | Repair | StratSquadron | StratStack | Fort
         | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
         | FormFleet | Attach | Ally | Cede | Recall | Dissolve | PeaceTalks)
 
@@ -511,6 +521,9 @@ class _ToCommand(Transformer):
 
     def build_squadron(self, items):
         return BuildSquadron(int(str(items[0])[1:]), str(items[1]))
+
+    def build_merchant(self, items):
+        return BuildMerchant(str(items[0]))
 
     def repair(self, items):
         return Repair(str(items[0]).upper(), items[1] if len(items) > 1 else ())

@@ -206,6 +206,8 @@ class GameState(msgspec.Struct):
     excluded_turn: list[int] = []  # cards a special rule removed from this turn's deck (§34 turns 2, 3)
     capacities: dict[str, int] = {}  # trade centers' capacities as the turns' special rules set them (§19.2.1, §34)
     active_events: list[str] = []  # events of earlier turns in force from the start (§7.2, §26.1)
+    merchants_built: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants built this turn, in a
+    # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:

@@ -1,6 +1,6 @@
 """The sequence of play (§7–§8, §23): which step comes next, turn start and turn end.
 
-Rules not adjudicated yet are named in `NOT_YET_AT_TURN_START` / `NOT_YET_AT_TURN_END`
+Rules not adjudicated yet are named in `NOT_YET_AT_TURN_END`
 and said in the chronicle when they would apply, so nobody mistakes their absence for
 a ruling. The issues that add them replace the entry with a procedure.
 """
@@ -10,16 +10,14 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import (alliances, auction, deck, deployment, elimination, expeditions, impulse, leaders,
-                                    minors, negotiation, objectives, power_cards, rebellions, special_rules, technology,
-                                    veterans, victory)
+from pbem.rules.ratio_regis import (alliances, auction, commerce, deck, deployment, elimination, expeditions, impulse,
+                                    leaders, minors, negotiation, objectives, power_cards, rebellions, special_rules,
+                                    technology, veterans, victory)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
 
-NOT_YET_AT_TURN_START = ("trade adjustments (§8.1.3, with the commerce rules)",)
 NOT_YET_AT_TURN_END = (
-    "commercial competition (§19.2.4)",
     "economic phase: income, expenses and unrest (§23.1.1; the rebellions' maintenance is recorded, RR-I84)",
     "social agitation and dynastic change (§23.2–§23.4)",
 )
@@ -59,7 +57,7 @@ def turn_start(ctx: DecisionPort, state: GameState) -> None:
     _enter_new_powers(ctx, state, scenario)
     deployment.deploy_by_points(ctx, state)
     if state.turn != scenario.data.first_turn:
-        ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_START), rule="§8.1.3")
+        commerce.adjust_trade(ctx, state, scenario)
     for power in state.powers.values():
         power.intrinsic_used = False
     objectives.note_possessors(state, scenario)
@@ -89,6 +87,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
+    commerce.compete(ctx, state, scenario)  # E2 (§19.2.4)
     # E3
     rebellions.count_revolt_maintenance(ctx, state, scenario)
     # E4

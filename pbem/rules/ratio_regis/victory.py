@@ -2,22 +2,22 @@
 
 The end-of-turn count (research §2.5, E6) gives each player the VP of its powers: the
 objectives of their cards, of the event cards played this turn and of their allied minor
-powers (§22); one per main-map theater with presence (glossary, §32.7); one per trade
-monopoly (§19.2.2); then the player's own, the scenario's VP per turn (§7.1.1, §26.1). Each
-line is said in the chronicle and kept in `state.vp_lines` for the VP table. After the last
-turn (E7) the most VP wins, ties going by game order (§23, RR-I16).
+powers (§22); one per main-map theater with presence (glossary, §32.7); the scenario's VP
+for a province; one per trade monopoly (§19.2.5, `commerce.monopolies`); then the player's
+own, the scenario's VP per turn (§7.1.1, §26.1). Each line is said in the chronicle and kept
+in `state.vp_lines` for the VP table. After the last turn (E7) the most VP wins, ties going
+by game order (§23, RR-I16).
 """
 
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import objectives
+from pbem.rules.ratio_regis import commerce, objectives
 from pbem.rules.ratio_regis.minimaps import MAIN_MAP
 from pbem.rules.ratio_regis.scenario import Objective, Scenario, Threshold
 from pbem.rules.ratio_regis.state import FINISHED, TURN_START, GameState, PlayerState, VPLine
 
 PRESENCE_AREAS = 3  # glossary: "at least three areas" in a theater of the main map
-MONOPOLY_MERCHANTS = 2  # §19.2.2: "two merchants … provide it with … 1 VP"
 
 
 def count(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
@@ -71,8 +71,7 @@ def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player
               for rule in scenario.data.victory.province_vp
               if rule.turns[0] <= state.turn <= rule.turns[1]
               and province_leader(state, scenario, rule.province) == power]
-    lines += [(f"monopoly in {tc.id}", 1, "§19.2.2, §22") for tc in scenario.data.trade_centers
-              if state.merchants.get(tc.id, {}).get(power, 0) >= MONOPOLY_MERCHANTS]
+    lines += [(f"monopoly in {center}", 1, "§19.2.5, §22") for center in commerce.monopolies(state, power)]
     bonus = scenario.data.victory.final_bonus
     if bonus is not None and state.options.variant == "v2.1" and state.turn >= scenario.data.last_turn:
         unrest = state.powers[power].unrest

@@ -33,6 +33,9 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
                   "card": w.card, "card_vp": w.card_vp} for w in state.wars],
         "alliances": [list(pair) for pair in state.alliances],
         "casus_belli": [f"{holder}>{against}" for holder, against in state.casus_belli],
+        "merchants": _by_center(state.merchants),
+        "merchants_built": _by_center(state.merchants_built),
+        "trade_interrupted": [a.id for a in scenario.data.areas if state.areas[a.id].razed],
         "units": units,
         "control": {a.id: state.areas[a.id].controller for a in scenario.data.areas if state.exists(a.id)},
         "revolts": {a.id: state.areas[a.id].rebellion for a in scenario.data.areas if state.areas[a.id].rebellion},
@@ -127,6 +130,8 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
         sections.append({"title": "Alliances (until the end of the turn)", "columns": ["Allies", "Ceded troops"],
                          "rows": [[" – ".join(pair), " ".join(t for t, giver in sorted(state.expeditions.items())
                                                              if giver in pair) or "-"] for pair in state.alliances]})
+    if scenario.data.trade_centers:
+        sections.append(_trade_section(state, scenario))
     sections.append({"title": "Areas", "columns": ["Area", "Theater", "Possessor", "Controller", "Troops"],
                      "rows": [[a.id, a.theater, state.areas[a.id].possessor or "-", _controller(state, a.id),
                                " ".join(placed.get(a.id, []))]
@@ -154,6 +159,21 @@ def vp_table(state: GameState, scenario: Scenario) -> dict:
                      str(sum(line.vp for line in lines)) if lines else "-", breakdown or "-"])
     column = f"Turn {counted}" if counted is not None else "Last turn"
     return {"title": title, "columns": ["Player", "Powers", "VP", column, "Breakdown"], "rows": rows}
+
+
+def _by_center(merchants: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """Merchants by trade center and power, both sorted, without empty centers (§19.2)."""
+    return {center: dict(sorted(held.items())) for center, held in sorted(merchants.items()) if held}
+
+
+def _trade_section(state: GameState, scenario: Scenario) -> dict:
+    """The trade centers (§19.2): capacity, the merchants in each and those built this turn
+    that may enter at the next turn start; the markers are public."""
+    def listed(held: dict[str, int]) -> str:
+        return " ".join(f"{power} {n}" for power, n in sorted(held.items()) if n) or "-"
+    return {"title": "Trade centers", "columns": ["Trade center", "Capacity", "Merchants", "Built, entering next turn"],
+            "rows": [[center.id, str(center.capacity), listed(state.merchants.get(center.id, {})),
+                      listed(state.merchants_built.get(center.id, {}))] for center in scenario.data.trade_centers]}
 
 
 def _controller(state: GameState, area: str) -> str:

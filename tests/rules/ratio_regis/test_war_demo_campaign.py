@@ -50,6 +50,9 @@ def test_the_war_as_it_was_played(played):
         "NED wins the war against SPA by 1",
         "Areas returned: Brugge (§21.5.3)",
         "HUG turns T14 back to regular (half its veterans, rounded up)",  # §16.2 at turn 6's end (RR-I66)
+        # §19.2.4: the Mediterranean's 4 merchants for 2 places; France has the fewest commercial ports
+        "Commercial competition in TC-WM: FRA loses a merchant (0 left; 1st in the order, pass 1: ports 1: Marseille",
+        "Commercial competition in TC-WM ends: BAR 1, SPA 1",
         "FRA declares war on HUG without a casus belli",  # turn 7
         "HUG intercepts from Clermont into Poitiers with T13, T14, T25, T30 (§12.4.1)",
         "field battle in Poitiers: HUG beats FRA",
