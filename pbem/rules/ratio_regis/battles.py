@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis import unrest
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.combat.cards import CARD_EFFECTS
 from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight
@@ -102,7 +103,7 @@ def apply_result(state: GameState, scenario: Scenario, judge: DecisionPort, comb
                 state.discard.append(number)
     for power, change in result.unrest:
         if power in state.powers:
-            state.powers[power].unrest = max(0, state.powers[power].unrest + change)
+            unrest.adjust(state, power, change)
     if result.morale_to is not None:
         winner = combat.side(result.morale_to).power
         loser = combat.side(cm.other(result.morale_to)).power
@@ -136,10 +137,12 @@ def eliminate(state: GameState, unit: str) -> None:
         state.troops.remove(troop)
         pool = state.minors[troop.minor].eliminated if troop.minor else state.powers[troop.power].pool  # §20.3.2
         pool[troop.counter] = pool.get(troop.counter, 0) + 1
+        state.record_eliminated(troop.power, "troop")
         return
     squadron = state.squadron(unit)
     if squadron is not None:
         state.squadrons.remove(squadron)
+        state.record_eliminated(squadron.power, "squadron")
         pool, key = ((state.minors[squadron.minor].eliminated, f"Q{squadron.quality}") if squadron.minor
                      else (state.powers[squadron.power].squadron_pool, str(squadron.quality)))
         pool[key] = pool.get(key, 0) + 1

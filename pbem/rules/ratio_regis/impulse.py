@@ -26,9 +26,10 @@ from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, troops,
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import commerce  # noqa: F401 (it registers the build merchant action)
 from pbem.rules.ratio_regis import negotiation, sieges, stacking
+from pbem.rules.ratio_regis import unrest  # noqa: F401 (registers the actions that lower unrest)
 from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.errors import IllegalOrder
-from pbem.rules.ratio_regis.orders import (Action, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
+from pbem.rules.ratio_regis.orders import (Action, Attach, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
                                            Sortie, StartChoice, StratTroop, command_parser, parse_line)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import CLOCKWISE, COUNTER_CLOCKWISE, IMPULSE, TURN_END, GameState, HalfTurn
@@ -86,6 +87,7 @@ class Ledger:
     extra_used: bool = False
     at_war_moves: set[str] = field(default_factory=set)
     home_moves: set[str] = field(default_factory=set)
+    leader_moves: set[str] = field(default_factory=set)  # v2.1: powers that moved a leader at the impulse's end
     stage: str = "start"  # start -> actions -> end
     played: list[int] = field(default_factory=list)
     done: bool = False
@@ -99,7 +101,7 @@ class Ledger:
         return Ledger(held_cards=self.held_cards, intrinsic=set(self.intrinsic),
                       card_points={power: list(entry) for power, entry in self.card_points.items()},
                       extra_used=self.extra_used, at_war_moves=set(self.at_war_moves),
-                      home_moves=set(self.home_moves), stage=self.stage, played=list(self.played), done=self.done,
+                      home_moves=set(self.home_moves), leader_moves=set(self.leader_moves), stage=self.stage, played=list(self.played), done=self.done,
                       acted=set(self.acted), pirated=set(self.pirated),
                       tactical_leaders=set(self.tactical_leaders), closed=self.closed)
 
@@ -304,7 +306,8 @@ def _action(state: GameState, scenario: Scenario, player: str, order: Action, ru
     powers = state.powers_of(player, scenario)
     if order.power not in powers:
         raise IllegalOrder(unknown_name("power of yours", order.power, powers))
-    procedure = ACTIONS.get(type(order.verb))
+    end_leader_move = order.budget == "E" and isinstance(order.verb, Attach)
+    procedure = leaders.move_leader_at_impulse_end if end_leader_move else ACTIONS.get(type(order.verb))
     if procedure is None:
         raise IllegalOrder(f"{order.verb.text().split()[0]} is read but not adjudicated yet (see "
                            f"docs/rules/ratio-regis.md, \"Not adjudicated yet\")")
@@ -320,8 +323,16 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
     cardless free moves at its start, the moves home at its end."""
     power, budget, verb = order.power, order.budget, order.verb
     if budget == "E":
+        if isinstance(verb, Attach) and state.options.variant == "v2.1":
+            if power in ledger.leader_moves:
+                raise IllegalOrder(f"{power} has already moved a leader at the end of this impulse (v2.1 §8.2.2)")
+            ledger.leader_moves.add(power)
+            ledger.stage = "end"
+            return
         if not isinstance(verb, Home):
-            raise IllegalOrder("the end of the impulse allows only a move home: E HOME <troop>")
+            raise IllegalOrder("the end of the impulse allows only a move home: E HOME <troop>"
+                               + (", and one leader move: E ATTACH <leader> TO <unit> (v2.1 §8.2.2)"
+                                  if state.options.variant == "v2.1" else ""))
         if power in ledger.home_moves:
             raise IllegalOrder(f"{power} has already moved a unit home this impulse (§8.2.2)")
         ledger.home_moves.add(power)

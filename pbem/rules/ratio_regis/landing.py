@@ -34,6 +34,7 @@ def land(state: GameState, scenario: Scenario, power: str, order: Land, run: Imp
     seas = crossing(state, scenario, source, target, order.via, len(troops))
     convoy = Convoy(power, order.escort, order.fights)
     check_escort(state, scenario, convoy, source)
+    _check_escort_v21(state, convoy, len(troops))
     ids = [t.id for t in troops]
     immune = tactical.determined_immune(state, scenario, troops, run)  # a landing is a tactical move (§12.3, §17.3.2)
     run.ledger.acted.update(ids)
@@ -50,6 +51,19 @@ def land(state: GameState, scenario: Scenario, power: str, order: Land, run: Imp
         texts.append(tactical.subjugate_area(state, scenario, power, target, survivors, run, all_moved=True))
     check_stacking(state, scenario, [source, target])
     return f"{power} lands from {source} across " + ">".join(f"@{s}" for s in seas) + ": " + "; ".join(texts)
+
+
+def _check_escort_v21(state: GameState, convoy: Convoy, count: int) -> None:
+    """v2.1 §12.3.1: a landing needs an escort fleet based at the port of departure (checked
+    as any escort is, RR-I42), and lands no more troops than the escort has squadrons."""
+    if state.options.variant != "v2.1":
+        return
+    if convoy.escort is None:
+        raise IllegalOrder("under v2.1 a landing needs an escort fleet based at the port of departure (§12.3.1): "
+                           "name it with ESCORT <fleet>")
+    if count > len(convoy.escort_squadrons):
+        raise IllegalOrder(f"under v2.1 the escort lands at most one troop per squadron (§12.3.1): "
+                           f"{len(convoy.escort_squadrons)} squadron(s) for {count} troops")
 
 
 def _check_force(scenario: Scenario, troops: list[Troop], source: str, run: ImpulseRun) -> None:

@@ -87,6 +87,9 @@ def build_leader(state: GameState, scenario: Scenario, power: str, order: BuildL
 def swap_leaders(state: GameState, scenario: Scenario, power: str, order: Swap, run: ImpulseRun) -> str:
     """§8.2.2 (v1.2.4): at the start of the impulse two leaders of a power, neither
     besieged, exchange places."""
+    if state.options.variant == "v2.1":
+        raise IllegalOrder("Ultima Ratio Regis v2.1 has no swap of leaders at the start of the impulse (§8.2.2; "
+                           "it moves one leader at the end of the impulse instead: E ATTACH <leader> TO <unit>)")
     first, second = own_leader(state, power, order.first), own_leader(state, power, order.second)
     if first.id == second.id:
         raise IllegalOrder("name two different leaders")
@@ -109,6 +112,23 @@ def attach_leader(state: GameState, scenario: Scenario, power: str, order: Attac
         raise IllegalOrder(f"{host} already carries {state.leader_on(host).id}")
     leader.unit = host
     return f"{power} attaches {leader.id} to {host}"
+
+
+def move_leader_at_impulse_end(state: GameState, scenario: Scenario, power: str, order: Attach,
+                               run: ImpulseRun) -> str:
+    """v2.1 §8.2.2: at the end of the impulse each power may move one leader onto any of its
+    own troops, fleets (squadrons) or fortresses, if the leader is not besieged and does not
+    end up besieged; the unit must carry no leader yet."""
+    leader = own_leader(state, power, order.leader)
+    host = own_unit(state, power, order.unit)
+    if besieged(state, leader.unit):
+        raise IllegalOrder(f"{leader.id} is besieged and cannot leave (v2.1 §8.2.2)")
+    if besieged(state, host):
+        raise IllegalOrder(f"{host} is besieged: {leader.id} may not end up besieged (v2.1 §8.2.2)")
+    if state.leader_on(host) is not None and state.leader_on(host).id != leader.id:
+        raise IllegalOrder(f"{host} already carries {state.leader_on(host).id}")
+    leader.unit = host
+    return f"{power} moves {leader.id} to {host} at the end of the impulse (v2.1 §8.2.2)"
 
 
 def leaders_with(state: GameState, unit_ids: Sequence[str]) -> list[Leader]:

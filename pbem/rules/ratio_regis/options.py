@@ -69,5 +69,7 @@ def read_options(raw: Mapping[str, Any]) -> Options:
         values[name] = word
     if problems:
         raise OptionError("; ".join(problems))
+    if values.get("variant") == "v2.1":
+        values.setdefault("determined", "v2.1")  # v2.1's Determined leader, unless the campaign says otherwise
     combat = {name: values.pop(name) for name in sorted(values) if name in COMBAT_OPTIONS}
     return Options(**values, combat=combat)

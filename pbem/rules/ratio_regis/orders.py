@@ -30,6 +30,26 @@ VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE"
          "DISSOLVE")
 
 
+#: Ultima Ratio Regis v2.1 is Spanish: its action names (§9 table) and the words around them are
+#: read as the English order words, so a Spanish player may write CONSTRUIR TROPA Q2 EN Paris.
+SPANISH = {
+    "PUJA": "BID", "GRUPO": "GROUP", "EMPIEZA": "START", "JUGAR": "PLAY", "PUNTOS": "POINTS", "FIN": "DONE",
+    "CONSTRUIR": "BUILD", "TROPA": "TROOP", "ESCUADRA": "SQUADRON", "FORTALEZA": "FORT", "LIDER": "LEADER",
+    "LÍDER": "LEADER", "REAGRUPAR": "REGROUP", "ESTRATEGICO": "STRAT", "ESTRATÉGICO": "STRAT", "CASA": "HOME",
+    "REPARAR": "REPAIR", "MOVER": "MOVE", "DESEMBARCAR": "LAND", "SUBYUGAR": "SUBJUGATE", "ASALTAR": "ASSAULT",
+    "SALIDA": "SORTIE", "PIRATERIA": "PIRACY", "PIRATERÍA": "PIRACY", "DECLARAR": "DECLARE", "GUERRA": "WAR",
+    "ZARPAR": "SAIL", "FLOTA": "FLEET", "ASIGNAR": "ATTACH", "CAMINO": "PATH", "ESCOLTA": "ESCORT", "EN": "AT",
+    "A": "TO", "INTERCEPTAR": "INTERCEPT", "EVADIR": "EVADE", "RESISTIR": "STAND", "PASAR": "PASS",
+    "LUCHAR": "FIGHT", "RETIRAR": "WITHDRAW", "APOYAR": "SUPPORT", "OPONER": "OPPOSE", "RETIRADA": "RETREAT",
+    "REPATRIAR": "REPATRIATE", "DISPERSAR": "DISPERSE", "MANTENER": "KEEP", "ELIMINAR": "ELIMINATE",
+}
+
+
+def from_spanish(text: str) -> str:
+    """The line with v2.1's Spanish order words in English; names and numbers are kept."""
+    return " ".join(SPANISH.get(word.upper(), word) for word in text.split(" "))
+
+
 class OrderSyntaxError(ValueError):
     """A line the grammar cannot read; the message says what was expected."""
 
@@ -383,9 +403,26 @@ class Dissolve:
         return f"DISSOLVE {self.leader}"
 
 
-Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | BuildMerchant | Repair | StratSquadron | StratStack | Fort
-        | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
-        | FormFleet | Attach | Ally | Cede | Recall | Dissolve | PeaceTalks)
+class LowerUnrest:
+    """§19.1.1: lower the power's own unrest by 1."""
+
+    def text(self) -> str:
+        return "LOWER UNREST"
+
+
+@dataclass(frozen=True)
+class Subsidise:
+    """§19.1.2: lower an allied major power's unrest by 1."""
+
+    ally: str
+
+    def text(self) -> str:
+        return f"SUBSIDISE {self.ally}"
+
+
+Verb = (BuildTroop | Regroup | StratTroop | Home | BuildSquadron | BuildMerchant | Repair | StratSquadron | StratStack
+        | Fort | BuildLeader | Move | Land | Subjugate | Assault | Sortie | Naval | Piracy | DeclareWar | Sail | Swap
+        | FormFleet | Attach | Ally | Cede | Recall | Dissolve | PeaceTalks | LowerUnrest | Subsidise)
 
 
 @dataclass(frozen=True)
@@ -394,7 +431,7 @@ class Reaction:
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
     OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH, PLACE, KEEP,
-    ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT);
+    ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT, DYNASTY);
     `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
     unit a leader is ATTACHed to, `unit` a squadron (WITH), the troop repatriated or the
     leader attached (AUTO: the request's default), `units` a subset of units (or the areas of
@@ -747,6 +784,14 @@ class _ToCommand(Transformer):
 
     def stayout(self, _items):
         return Reaction("STAYOUT")
+    def dynasty(self, _items):
+        return Reaction("DYNASTY")
+
+    def lower(self, _items):
+        return LowerUnrest()
+
+    def subsidise(self, items):
+        return Subsidise(str(items[0]).upper())
 
 
 @cache
@@ -771,7 +816,7 @@ def parse_line(text: str) -> Command:
     """One order line as a command; `OrderSyntaxError` says what went wrong and where.
     Commands are immutable, so a line read once (on receipt) is not parsed again on replay."""
     try:
-        return _parser().parse(text)
+        return _parser().parse(from_spanish(text))
     except UnexpectedInput as error:
         raise OrderSyntaxError(_explain(text, error)) from None
 

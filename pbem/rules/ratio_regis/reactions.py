@@ -19,6 +19,7 @@ from typing import Any
 from pbem.core.decisions import Answered, DecisionKind, LineRead, Refused
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis.agitation import read_agitation
 from pbem.rules.ratio_regis.disband import read_disband
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
 
@@ -39,11 +40,14 @@ REACTION_DECISION_KINDS: dict[str, str] = {
     "stacking": "your troops are over an area's stacking limit when an action ends (§15.1.1): "
                 "DISPERSE <troop>,… | DISPERSE AUTO",
     "veterans": "half your veterans, rounded up, turn regular at turn end (§16.2, §23.1.2): FLIP <troop>,… | FLIP AUTO",
-    "rebellion": "the area of a rebellion your card's event places (§18.3): PLACE <area> | PLACE AUTO",
+    "rebellion": "the area of a rebellion your card's event or your social agitation places (§18.3, §23.2): "
+                 "PLACE <area> | PLACE AUTO",
     "disband": "units you do not want for the next turn, at turn end (§23.1.2): KEEP | ELIMINATE <unit>,… "
                "[DEGRADE <unit>,…] | DEGRADE <unit>,…",
     "consent": "an ally proposes an alliance or an expeditionary corps (§21.1, §21.2.2): ACCEPT | REFUSE",
     "joinwar": "your ally has gone to war (§21.1): JOINWAR (enter the war against its enemy) | STAYOUT",
+    "agitation": "your power's unrest exceeds twice its vitality at turn end (§23.2): KEEP | DISPERSE <troop>,… | "
+                 "DYNASTY",
 }
 
 #: Kinds whose request is about one unit (`context["subject"]`), named first in the answer
@@ -108,8 +112,10 @@ def read_reaction(command: Reaction, request: Request) -> tuple[str | None, str]
         return _read_choice(command, request, eligible)
     if request.kind in SUBJECT_WORDS:
         return _read_subject(command, request)
-    if request.kind == "disband":  # the turn-end rule reads its own answers
+    if request.kind == "disband":  # the turn-end rules read their own answers
         return read_disband(command, request)
+    if request.kind == "agitation":
+        return read_agitation(command, request)
     if request.kind == "react" and command.word in DISPOSITIONS:
         return _read_dispositions(command, request)
     options = request.options

@@ -9,12 +9,15 @@ applies (RR-I83): the possessor keeps possession but loses control — no strate
 no recruiting, regrouping or fortress building (`actions`, `naval`, `fortresses`); the
 revolt fights whoever subjugates it, never a fortress (`tactical.subjugate_area`);
 subjugation ends it (`control.take_control`). At turn end each rebellion adds 1 to its
-possessor's maintenance (`count_revolt_maintenance`, RR-I84).
+possessor's expenses (`economy.account`, §23.1.1), and social agitation places R2 revolts
+through `place` (`agitation.py`, §23.2).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.errors import IllegalOrder
@@ -92,12 +95,20 @@ def limit_faults(state: GameState, scenario: Scenario, area: str) -> list[str]:
 
 def place_rebellions(state: GameState, scenario: Scenario, judge: DecisionPort, player: str, card: Card,
                      rebellion: Rebellion, chosen: list[str]) -> list[str]:
+    """§18.3: an event's rebellions, placed by the player of the card (`place`); the PLAY
+    line's `PLACE` names their areas in order (`chosen`)."""
+    return place(state, scenario, judge, player, card.title, {"card": card.number}, rebellion, chosen)
+
+
+def place(state: GameState, scenario: Scenario, judge: DecisionPort, player: str, source: str,
+          context: dict[str, Any], rebellion: Rebellion, chosen: list[str], power: str | None = None) -> list[str]:
     """§18.3: `rebellion.count` revolts of its level, one at a time (RR-I80). Each goes to a
     listed area that meets the limits; when none does, the limits are dropped for it and any
     listed area without revolt will do (§18.3: "the previous requirements are ignored").
-    The player of the card chooses: the next name of `chosen` (the PLAY line's `PLACE`,
-    consumed in order), else a `rebellion` decision when there is a choice, default the
-    first eligible area in the listed order. Returns the chronicle lines."""
+    `player` chooses (for `power`, when a power's own revolts are placed): the next name of
+    `chosen` (consumed in order), else a `rebellion` decision when there is a choice, default
+    the first eligible area in the listed order. `source` names the cause in the prompt,
+    `context` adds to the request's. Returns the chronicle lines."""
     texts = []
     for number in range(1, rebellion.count + 1):
         candidates = listed_areas(state, scenario, rebellion)
@@ -109,7 +120,8 @@ def place_rebellions(state: GameState, scenario: Scenario, judge: DecisionPort, 
         if rebellion.limits:
             fitting = [a for a in candidates if not limit_faults(state, scenario, a)]
             eligible, dropped = (fitting, False) if fitting else (candidates, True)
-        area = _choose(state, scenario, judge, player, card, rebellion, number, eligible, dropped, chosen)
+        asked = _Ask(player, power, source, context)
+        area = _choose(state, scenario, judge, asked, rebellion, number, eligible, dropped, chosen)
         state.areas[area].rebellion = rebellion.level
         why = "; no listed area meets §18.3's limits, so they are ignored" if dropped else ""
         possessor = state.areas[area].possessor or scenario.areas[area].minor or "nobody"
@@ -118,7 +130,17 @@ def place_rebellions(state: GameState, scenario: Scenario, judge: DecisionPort, 
     return texts
 
 
-def _choose(state: GameState, scenario: Scenario, judge: DecisionPort, player: str, card: Card, rebellion: Rebellion,
+@dataclass(frozen=True)
+class _Ask:
+    """Who chooses a revolt's area, and what caused the revolt."""
+
+    player: str
+    power: str | None
+    source: str
+    context: dict[str, Any]
+
+
+def _choose(state: GameState, scenario: Scenario, judge: DecisionPort, asked: _Ask, rebellion: Rebellion,
             number: int, eligible: list[str], dropped: bool, chosen: list[str]) -> str:
     if chosen:
         word = chosen.pop(0)
@@ -131,12 +153,12 @@ def _choose(state: GameState, scenario: Scenario, judge: DecisionPort, player: s
         return eligible[0]
     limits = "dropped: no listed area meets them" if dropped else "kept"
     request = judge.request(
-        kind="rebellion", player=player, purpose="rebellion", default=f"PLACE {eligible[0]}",
-        options=[f"PLACE {a}" for a in eligible] + ["PLACE AUTO"],
-        prompt=f"{card.title}: choose the area of rebellion {number} of {rebellion.count} ({rebellion.level})"
+        kind="rebellion", player=asked.player, power=asked.power, purpose="rebellion",
+        default=f"PLACE {eligible[0]}", options=[f"PLACE {a}" for a in eligible] + ["PLACE AUTO"],
+        prompt=f"{asked.source}: choose the area of rebellion {number} of {rebellion.count} ({rebellion.level})"
                + (" — no listed area meets §18.3's limits, so they are dropped" if dropped else ""),
         rule="§18.3",
-        context={"card": card.number, "level": rebellion.level, "number": number, "of": rebellion.count,
+        context={**asked.context, "level": rebellion.level, "number": number, "of": rebellion.count,
                  "limits": limits, "eligible": tuple(eligible), "count": 1, "noun": "area"})
     return judge.decide(request).split()[-1]
 
@@ -163,18 +185,3 @@ def check_chosen(card: Card, chosen: Sequence[str]) -> None:
     if chosen and len(chosen) != total:
         raise IllegalOrder(f"{card.title} places {total} rebellion(s): PLACE names {total} area(s), not "
                            f"{len(chosen)}")
-
-
-# -- turn end -------------------------------------------------------------------
-def count_revolt_maintenance(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """§18.3, §23.1.1: "each rebellion in own territory also increases maintenance by 1".
-    The economic phase is not adjudicated yet, so each power's count is recorded
-    (`revolt_maintenance`) for it and said in the chronicle (RR-I84)."""
-    for code in scenario.power_order:
-        revolts = [a.id for a in scenario.data.areas
-                   if state.areas[a.id].possessor == code and state.areas[a.id].rebellion]
-        state.powers[code].revolt_maintenance = len(revolts)
-        if revolts:
-            ctx.say(f"{code} has {len(revolts)} rebellion(s) in its territory ({', '.join(revolts)}): +{len(revolts)} "
-                    f"maintenance, recorded for the economic phase, which is not adjudicated yet (RR-I84)",
-                    rule="§18.3, §23.1.1")

@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.core.orders import unknown_name
 from pbem.core.ruleset import RulingError
+from pbem.rules.ratio_regis import unrest
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, regular_quality
 
@@ -73,8 +74,7 @@ def apply_ruling(state: GameState, scenario: Scenario, kind: str, args: Mapping[
             raise RulingError(unknown_name("player", player, [p.id for p in state.players]))
         found.vp += _int(args, "delta")
     elif kind == "unrest":
-        power = state.powers[_power(state, args)]
-        power.unrest = max(0, power.unrest + _int(args, "delta"))
+        unrest.adjust(state, _power(state, args), _int(args, "delta"))
     elif kind == "remove-troop":
         troop = state.troop(_arg(args, "troop"))
         if troop is None:

@@ -75,6 +75,7 @@ class Area(_Element):
     rebellion: Literal["R2", "R3"] | None = None  # a rebellion at the start (§18.3)
     strategic_port: bool = False  # its seas count as one for interception and piracy (§18.6.3)
     map: str = "main"  # the map or mini-map it is drawn on (§10.4, §12.3.3, §18.7)
+    aliases: list[str] = []  # other names players may write, e.g. v2.1's Spanish names ("Londres")
     province: str | None = None  # the province it belongs to (§18.3: a revolt never takes a province's last area)
     minor: str | None = None  # the minor power whose area it is (§18.3, §20; its card in `minors`)
 
@@ -590,8 +591,8 @@ class Scenario:
     def _area_names(self) -> dict[str, str]:
         names = {}
         for area in self.data.areas:
-            names[area.name.lower()] = area.id
-            names[area.id.lower()] = area.id
+            for word in (*area.aliases, area.name, area.id):
+                names[word.lower()] = area.id
         return names
 
     @cached_property
@@ -631,6 +632,16 @@ class Scenario:
         for area in self.powers[power].home_areas:
             counts[self.areas[area].theater] += 1
         return max(order, key=lambda t: (counts[t], -order.index(t)))
+
+    def home_province(self, power: str) -> str | None:
+        """v2.1 §9.1: the province with most of the power's home areas; ties by scenario order
+        (RR-I6); None when the scenario gives its home areas no province."""
+        home = set(self.powers[power].home_areas)
+        counts: dict[str, int] = {}
+        for area in self.data.areas:  # scenario order, so the first province wins a tie
+            if area.id in home and area.province is not None:
+                counts[area.province] = counts.get(area.province, 0) + 1
+        return max(counts, key=lambda p: counts[p], default=None)
 
     @cached_property
     def sea_words(self) -> list[str]:
@@ -785,6 +796,21 @@ def _duplicates(data: ScenarioData) -> list[str]:
             if value in seen:
                 problems.append(f"duplicate {what} {value!r}")
             seen.add(value)
+    return problems + _ambiguous_aliases(data)
+
+
+def _ambiguous_aliases(data: ScenarioData) -> list[str]:
+    """An alias that names another area too (ignoring case) would make an order ambiguous."""
+    named: dict[str, str] = {}
+    for area in data.areas:
+        for word in {area.id.lower(), area.name.lower()}:
+            named.setdefault(word, area.id)
+    problems = []
+    for area in data.areas:
+        for alias in area.aliases:
+            other = named.setdefault(alias.lower(), area.id)
+            if other != area.id:
+                problems.append(f"area alias {alias!r} of {area.id} already names {other}")
     return problems
 
 

@@ -48,7 +48,8 @@ class PowerState(msgspec.Struct):
     squadron_pool: dict[str, int] = {}  # squadrons available to build, by quality (§9.2)
     intrinsic_used: bool = False  # only with the option intrinsic_action=turn (RR-I1)
     morale: int = 0  # own morale counters not yet given to an enemy (§21.3.4)
-    revolt_maintenance: int = 0  # rebellions in its territory at the last turn end: +1 maintenance each (RR-I84)
+    revolt_maintenance: int = 0  # rebellions in its territory at the last economic phase: +1 expense each (§23.1.1)
+    redeployment: int = 0  # points of a redeployment owed at the next turn start after a dynastic change (§23.3)
 
 
 class Troop(msgspec.Struct):
@@ -208,6 +209,7 @@ class GameState(msgspec.Struct):
     active_events: list[str] = []  # events of earlier turns in force from the start (§7.2, §26.1)
     merchants_built: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants built this turn, in a
     # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
+    eliminated: list[tuple[int, str, str]] = []  # (turn, power, "troop"/"squadron") eliminated: upkeep (§23.1.1)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -309,6 +311,10 @@ class GameState(msgspec.Struct):
         self.next_fortress += 1
         self.fortresses.append(fortress)
         return fortress
+
+    def record_eliminated(self, power: str, kind: str) -> None:
+        """§23.1.1: a troop or squadron eliminated this turn is still maintained at its end."""
+        self.eliminated.append((self.turn, power, kind))
 
     def new_troop(self, power: str, counter: str, quality: int, *, area: str | None = None,
                   box: str | None = None) -> Troop:

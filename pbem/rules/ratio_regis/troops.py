@@ -53,6 +53,12 @@ def _check_elite_area(state: GameState, scenario: Scenario, power: str, area: st
         if area not in scenario.powers[power].home_areas:
             raise IllegalOrder(f"{power} builds 3-4 troops only in its home areas (§9 table; option elite_build)")
         return
+    province = scenario.home_province(power) if state.options.variant == "v2.1" else None
+    if province is not None:
+        if scenario.areas[area].province != province:
+            raise IllegalOrder(f"{power} builds 3-4 troops only in {province}, the province with most of its home "
+                               f"areas (v2.1 §9.1)")
+        return
     theater = scenario.home_theater(power)
     if scenario.areas[area].theater != theater:
         raise IllegalOrder(f"{power} builds 3-4 troops only in {theater}, the theater with most of its home "

@@ -1,8 +1,6 @@
 """The sequence of play (§7–§8, §23): which step comes next, turn start and turn end.
 
-Rules not adjudicated yet are named in `NOT_YET_AT_TURN_END`
-and said in the chronicle when they would apply, so nobody mistakes their absence for
-a ruling. The issues that add them replace the entry with a procedure.
+Turn end runs its steps in the order of research §2.5, E1 to E7 (RR-I229).
 """
 
 from __future__ import annotations
@@ -10,17 +8,13 @@ from __future__ import annotations
 from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
-from pbem.rules.ratio_regis import (alliances, auction, commerce, deck, deployment, elimination, expeditions, impulse,
-                                    leaders, minors, negotiation, objectives, power_cards, rebellions, special_rules,
-                                    technology, veterans, victory)
+from pbem.rules.ratio_regis import (alliances, auction, commerce, deck, deployment, dynasty, economy, elimination,
+                                    expeditions, impulse, leaders, minors, negotiation, objectives, power_cards,
+                                    special_rules, technology, veterans, victory)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
 
-NOT_YET_AT_TURN_END = (
-    "economic phase: income, expenses and unrest (§23.1.1; the rebellions' maintenance is recorded, RR-I84)",
-    "social agitation and dynastic change (§23.2–§23.4)",
-)
 
 
 def next_step(state: GameState, scenario: Scenario) -> Step | None:
@@ -78,28 +72,27 @@ def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -
 
 
 def turn_end(ctx: DecisionPort, state: GameState) -> None:
-    """§8.3, §23, in the order of research §2.5: E1 wars end in peace negotiations (§21.5), E2 commercial competition,
-    E3 the economy (the rebellions' maintenance, §18.3), E4 degradation and voluntary elimination
-    (§23.1.2), E5 social agitation, E6 VP (§23.1.3, §22), E7 the next turn, or the game's end
-    after the scenario's last turn (the most VP wins, ties by game order, §23.4)."""
+    """§8.3, §23, in the order of research §2.5: E1 wars end in peace negotiations (§21.5) and
+    alliances end, E2 commercial competition (§19.2.4), E3 the economic phase (§23.1.1), E4
+    degradation and voluntary elimination (§23.1.2), E5 social agitation and dynastic changes
+    (§23.2–§23.3), E6 VP (§23.1.3, §22), E7 the next turn, or the game's end after the scenario's
+    last turn, its forced dynastic changes first (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
     negotiation.end_of_turn(ctx, state, scenario)  # E1: every war ends in peace negotiations (§21.5)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
     commerce.compete(ctx, state, scenario)  # E2 (§19.2.4)
-    # E3
-    rebellions.count_revolt_maintenance(ctx, state, scenario)
-    # E4
-    veterans.degrade(ctx, state, scenario)
+    economy.economic_phase(ctx, state, scenario)  # E3 (§23.1.1)
+    veterans.degrade(ctx, state, scenario)  # E4 (§23.1.2)
     technology.expire(ctx, state)
     turned = leaders.turn_ordinary(state)
     if turned:
         ctx.say(f"Extraordinary leaders turn to their ordinary side: {', '.join(turned)}", rule="§17.3.3, §23.1.2")
     elimination.voluntary(ctx, state, scenario)
     minors.return_eliminated(ctx, state)
-    ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
-    # E6
-    victory.count(ctx, state, scenario)
-    # E7
-    victory.end_or_next_turn(ctx, state, scenario)
+    dynasty.social_agitation(ctx, state, scenario)  # E5 (§23.2–§23.3)
+    victory.count(ctx, state, scenario)  # E6 (§23.1.3)
+    if state.turn >= scenario.data.last_turn:
+        dynasty.last_turn(ctx, state, scenario)  # E7: §23.4's forced dynastic changes, before the winner
+    victory.end_or_next_turn(ctx, state, scenario)  # E7

@@ -4,9 +4,8 @@ without a casus belli (§21.3.2–§21.3.3), morale counters (§21.3.4) and thei
 
 from __future__ import annotations
 
-from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
 from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import DeclareWar
@@ -75,12 +74,7 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     after it — no card is played after it either, and a player who holds cards plays the
     impulse's card before (RR-I89)."""
     target = order.target
-    if target not in scenario.powers:
-        raise IllegalOrder(unknown_name("power", target, scenario.power_order))
-    if target == power:
-        raise IllegalOrder("a power cannot declare war on itself")
-    if not state.powers[target].active:
-        raise IllegalOrder(f"{target} is not in play")
+    check_other_power(state, scenario, power, target, "declare war on")
     if state.at_war(power, target):
         raise IllegalOrder(f"{power} is already at war with {target}")
     if state.allied(power, target):

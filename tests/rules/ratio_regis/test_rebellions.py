@@ -16,6 +16,7 @@ from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.actions import ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.disband import read_disband, units_of
+from pbem.rules.ratio_regis.economy import account
 from pbem.rules.ratio_regis.elimination import apply as apply_disband
 from pbem.rules.ratio_regis.elimination import voluntary
 from pbem.rules.ratio_regis.errors import IllegalOrder
@@ -24,7 +25,7 @@ from pbem.rules.ratio_regis.fortresses import fortress
 from pbem.rules.ratio_regis.impulse import Ledger
 from pbem.rules.ratio_regis.movement import plan_route, resolve_area
 from pbem.rules.ratio_regis.orders import Fort, Reaction, Regroup, parse_line
-from pbem.rules.ratio_regis.rebellions import count_revolt_maintenance, limit_faults, place_rebellions
+from pbem.rules.ratio_regis.rebellions import limit_faults, place_rebellions
 from pbem.rules.ratio_regis.retreat import retreat_areas
 from pbem.rules.ratio_regis.rulings import apply_ruling
 from pbem.rules.ratio_regis.scenario import Rebellion
@@ -177,15 +178,12 @@ def test_a_key_area_in_revolt_costs_morale_only_when_an_enemy_takes_it():
     assert state.areas["Madrid"].rebellion is None and state.areas["Madrid"].possessor == "SPA"
 
 
-def test_the_maintenance_of_rebellions_is_recorded_at_turn_end():
-    state, judge = fresh(), _Judge()
+def test_each_rebellion_in_own_territory_is_an_expense_of_the_economic_phase():
+    state = fresh()
     state.areas["Toledo"].rebellion = "R2"
     state.areas["Glasgow"].rebellion = "R3"  # a minor's area: not Spain's, not England's territory
-    count_revolt_maintenance(judge, state, SCENARIO)
-    assert state.powers["SPA"].revolt_maintenance == 2  # Huesca and Toledo
-    assert state.powers["ENG"].revolt_maintenance == 0
-    assert judge.said == ["SPA has 2 rebellion(s) in its territory (Toledo, Huesca): +2 maintenance, recorded for "
-                          "the economic phase, which is not adjudicated yet (RR-I84)"]
+    assert ("rebellions in its territory (Toledo, Huesca)", 2) in account(state, SCENARIO, "SPA").expenses
+    assert not [text for text, _ in account(state, SCENARIO, "ENG").expenses if text.startswith("rebellions")]
 
 
 # -- §18.2: inactive and active independent areas (RR-I82) -----------------------------------

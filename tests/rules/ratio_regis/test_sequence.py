@@ -291,7 +291,7 @@ def test_a_ledger_copy_keeps_every_field_and_shares_nothing_mutable():
     field added to the ledger and forgotten there would silently fall back to its default
     when a refused line is undone."""
     ledger = Ledger(held_cards=True, intrinsic={"FRA"}, card_points={"FRA": [3, 2]}, extra_used=True,
-                    at_war_moves={"T1"}, home_moves={"T2"}, stage="end", played=[3], done=True, acted={"T3"},
+                    at_war_moves={"T1"}, home_moves={"T2"}, leader_moves={"FRA"}, stage="end", played=[3], done=True, acted={"T3"},
                     pirated={"S1"}, tactical_leaders={"L1"}, closed=True)
     defaults = Ledger(held_cards=False)
     assert all(getattr(ledger, f.name) != getattr(defaults, f.name) for f in fields(Ledger))

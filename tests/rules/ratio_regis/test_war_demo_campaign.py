@@ -53,12 +53,16 @@ def test_the_war_as_it_was_played(played):
         # §19.2.4: the Mediterranean's 4 merchants for 2 places; France has the fewest commercial ports
         "Commercial competition in TC-WM: FRA loses a merchant (0 left; 1st in the order, pass 1: ports 1: Marseille",
         "Commercial competition in TC-WM ends: BAR 1, SPA 1",
+        # §23.2 at turn 6's end: the Huguenots, agitated, disperse T27 and two revolts break out
+        "HUG's unrest 10 exceeds twice its vitality (6) by 4; it disperses T27, cancelling 2",
+        "HUG's social agitation: a rebellion R2 breaks out in Poitiers",
         "FRA declares war on HUG without a casus belli",  # turn 7
-        "HUG intercepts from Clermont into Poitiers with T13, T14, T25, T30 (§12.4.1)",
-        "field battle in Poitiers: HUG beats FRA",
+        "subjugation of Poitiers: rebels beats FRA",  # the revolt holds Poitiers against France (§18.3)
         # turn 7's end: the war of a card first (§21.5.5), its winner gaining the card's VP (§21.3.1)
         "NED wins the war against SPA by 1: unrest NED +0, SPA +1; the war's card VP",
-        "HUG wins the war against FRA by 2: unrest HUG +0, FRA +2",
+        "HUG wins the war against FRA by 1: unrest HUG +0, FRA +1",
+        # §23.4: after the last turn, the powers still agitated must change their dynasty
+        "SPA makes a dynastic change (its unrest exceeds twice its vitality by 4 on the last turn (§23.4))",
     ]
     for text in expected:
         assert any(text in line for line in lines), text
@@ -70,4 +74,6 @@ def test_the_final_map(played):
     assert view["control"]["Zeeland"] == "NED"
     # REBELLION IN FLANDERS gave Brugge to the Dutch in each turn; each turn's peace gave it back (§21.5.3).
     assert view["control"]["Brugge"] == "SPA"
-    assert view["units"]["T1"] == "Luxembourg" and view["units"]["F3"] == "Zeeland"
+    assert view["units"]["F3"] == "Zeeland"
+    # Spain's forced dynastic change after the last turn (§23.4) removes its units, the army of Flanders too.
+    assert "T1" not in view["units"]
