@@ -121,8 +121,6 @@ def test_the_final_state(played):
         "Algiers": "BAR", "Edinburgh": "ENG", "Madrid": "SPA"}
 
 
-# TODO(rr-vp): turn on when the VP count at turn end (§22) is merged.
-@pytest.mark.xfail(strict=True, reason="VP count §22 arrives with rr-vp")
 def test_the_last_turn_end_counts_vp_and_the_gm_report_ends_with_the_vp_table(played, chronicle):
     assert not any(line.startswith("Not adjudicated yet") for line in chronicle)
     projection = played.service.loader.load(played.name, use_snapshots=False)
@@ -130,9 +128,8 @@ def test_the_last_turn_end_counts_vp_and_the_gm_report_ends_with_the_vp_table(pl
     assert any(c.rule.startswith("§22") for c in last_turn_end)
     report = render_report(played.projection(), "gm")
     assert "Not adjudicated yet" not in report
-    happened = report.split("What happened", 1)[1].split("Decisions used", 1)[0]
-    # the story's last lines: the §22 count of each player, then the game's end
-    tail = happened.strip().splitlines()[-12:]
-    assert all(any(name in line for line in tail)
-               for name in ("Felipe of Castile", "Catherine of Valois", "William of Orange"))
-    assert "§22" in "\n".join(tail)
+    # the GM's report closes with the VP table (§22, §23.4): every player, and the winner in its title
+    table = report.rsplit("Victory points", 1)[1]
+    assert "the game is over" in table.splitlines()[0]
+    assert all(name in table for name in ("Felipe of Castile", "Catherine of Valois", "William of Orange"))
+    assert "Audit" not in table and "What happened" not in table
