@@ -269,16 +269,18 @@ def must_negotiate(state: GameState, power: str) -> bool:
 
 def forced_negotiations(state: GameState, scenario: Scenario, judge: DecisionPort) -> list[str]:
     """§21.4.2 (RR-I161): after the action or event in which a power lost its last morale
-    counter or its last possession, it negotiates with an enemy it picks, the first such
-    power in the scenario's order first, again while it is still in that state and at war;
-    then the impulse goes on.
+    counter or its last possession, it negotiates with an enemy it picks; after each
+    negotiation the first power in the scenario's order still or newly in that state and at
+    war negotiates next, until none is; then the impulse goes on.
 
-    The book stops the game at the instant of the last counter, negotiates, and resumes the
-    action: a counter lost later in it is given from those the negotiation gave back
-    (§21.5.1's second example, 1–4). The engine negotiates once the action is over, so such a
-    loss is written down as owed (`give_morale`) and given here after each negotiation,
-    which reads the same without the battle and control code calling peace in the middle of
-    a combat. A power the debts leave with none again negotiates again."""
+    The book stops the game at the instant of the last counter and resumes the action after
+    the negotiation, so a counter lost later in it comes from those the negotiation gave back
+    (§21.5.1's second example: 1–4). Here the action runs to its end first — peace in the
+    middle of a combat would repatriate units the combat is still moving, and battles and
+    control would have to call peace, an import circle — so such a loss is owed (`War.owed`,
+    written by `give_morale`) and given after each negotiation by whoever recovered counters;
+    one owed to the enemy the power negotiates with goes with that war (`make_peace`). A
+    power the debts leave with none negotiates again."""
     texts = []
     while (power := next((p for p in scenario.power_order if must_negotiate(state, p)), None)) is not None:
         enemy = choose_enemy(state, judge, power)
@@ -293,7 +295,7 @@ def pay_owed(state: GameState, judge: DecisionPort, power: str) -> None:
     """§21.5.1 "A must deliver one of its newly recovered morale": the counters `power` owes
     (RR-I161), in the order of its wars and, in each, of the losses, while it has any."""
     for war in [w for w in state.wars if power in w.sides]:
-        for receiver, why in [debt for debt in war.owed if debt[0] != power]:
+        for receiver, why in [debt for debt in war.owed if debt[0] == war.enemy(power)]:
             if state.powers[power].morale < 1:
                 return
             war.owed.remove((receiver, why))
