@@ -124,13 +124,15 @@ class AreaState(msgspec.Struct):
 
 class War(msgspec.Struct):
     """Two powers at war (§21.3); `morale` counts the counters each side holds from
-    the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1)."""
+    the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1),
+    `owed` the counters a side lost with none left, given after its forced negotiation (§21.4.2)."""
 
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
     card: int | None = None  # the card whose event began it: the order of peace at turn end (§21.5.5)
     card_vp: int = 0  # +1 VP to its winner per casus-belli card for the pair played during it (§21.3.1, §22)
+    owed: list[tuple[str, str]] = []  # (receiver, why): counters lost after the giver's last one (RR-I161)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]

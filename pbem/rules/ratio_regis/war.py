@@ -34,14 +34,19 @@ def province_cb(state: GameState, scenario: Scenario, holder: str, against: str)
 
 
 def give_morale(state: GameState, judge: DecisionPort, loser: str, winner: str, reason: str, rule: str) -> str:
-    """§21.3.4–§21.3.5: the loser hands one of its morale counters to the winner. A
-    power with none left gives none (it "cannot run out"); RR-I31."""
+    """§21.3.4–§21.3.5: the loser hands one of its morale counters to the winner. A power
+    with none left has lost its last one earlier in this action and negotiates at its end
+    (§21.4.2); the book stops the game at that instant, so this loss comes after the
+    negotiation: the counter is owed (`War.owed`) and given from those the negotiation
+    gives back (RR-I31, RR-I161)."""
     war = state.war(loser, winner)
     if war is None:
         return ""
     power = state.powers[loser]
     if power.morale < 1:
-        text = f"{loser} has no morale counter left to give {winner} ({reason})"
+        war.owed.append((winner, reason))
+        text = (f"{loser} has no morale counter left to give {winner} ({reason}): it owes it until its peace "
+                f"negotiations give counters back (§21.4.2)")
     else:
         power.morale -= 1
         war.morale[winner] = war.morale.get(winner, 0) + 1
