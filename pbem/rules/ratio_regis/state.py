@@ -217,6 +217,16 @@ class GameState(msgspec.Struct):
     def player(self, player_id: str) -> PlayerState:
         return next(p for p in self.players if p.id == player_id)
 
+    def give_vp(self, power: str, vp: int) -> PlayerState | None:
+        """§22: VP belong to players: the player running `power` gains (or loses) `vp`; None
+        when nobody runs the power (the VP go to no one)."""
+        player_id = self.powers[power].player
+        if player_id is None:
+            return None
+        player = self.player(player_id)
+        player.vp += vp
+        return player
+
     def by_game_order(self) -> list[PlayerState]:
         return sorted(self.players, key=lambda p: (p.game_order, p.seat))
 
