@@ -19,18 +19,11 @@ from pbem.rules.ratio_regis.peace_terms import TERMS_KIND, parse_terms
 from pbem.rules.ratio_regis.scenario import Card, Effect
 from pbem.rules.ratio_regis.state import War
 from pbem.rules.ratio_regis.war import give_morale
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 SCENARIO = RULES.load_scenario(load_data_file(ROOT / "examples/ratio-regis/peace.toml"))
 SEATS = [Seat("p1", "P1"), Seat("p2", "P2"), Seat("p3", "P3")]
-
-
-class _Judge:
-    def __init__(self):
-        self.said = []
-
-    def say(self, text, **_):
-        self.said.append(text)
 
 
 def _state(**options):
@@ -46,7 +39,7 @@ def _card(**effect) -> Card:
 
 def test_a_casus_belli_event_gives_one_and_ignores_a_second():
     state = _state()
-    judge = _Judge()
+    judge = Judge(SCENARIO)
     apply_event(state, SCENARIO, judge, _card(casus_belli=("SPA", "FRA")))
     apply_event(state, SCENARIO, judge, _card(casus_belli=("SPA", "FRA")))
     assert state.casus_belli.count(("SPA", "FRA")) == 1
@@ -56,13 +49,13 @@ def test_a_casus_belli_event_gives_one_and_ignores_a_second():
 def test_a_casus_belli_event_during_the_war_adds_a_vp_for_its_winner():
     state = _state()
     state.wars.append(War(("SPA", "FRA")))
-    apply_event(state, SCENARIO, _Judge(), _card(casus_belli=("FRA", "SPA")))
+    apply_event(state, SCENARIO, Judge(SCENARIO), _card(casus_belli=("FRA", "SPA")))
     assert state.wars[-1].card_vp == 1 and ("FRA", "SPA") not in state.casus_belli
 
 
 def test_a_power_at_peace_that_collapses_leaves_the_game_at_once():
     state = _state()
-    judge = _Judge()
+    judge = Judge(SCENARIO)
     apply_event(state, SCENARIO, judge, _card(collapse="BAR"))
     assert not state.powers["BAR"].active and state.collapsing == []
     assert state.areas["Tunis"].independent == "A3" and state.areas["Algiers"].independent == "A3"
@@ -72,7 +65,7 @@ def test_a_power_at_peace_that_collapses_leaves_the_game_at_once():
 def test_a_power_at_war_that_collapses_waits_for_peace():
     state = _state()
     state.wars.append(War(("SPA", "BAR")))
-    apply_event(state, SCENARIO, _Judge(), _card(collapse="BAR"))
+    apply_event(state, SCENARIO, Judge(SCENARIO), _card(collapse="BAR"))
     assert state.powers["BAR"].active and state.collapsing == ["BAR"]
 
 
@@ -112,7 +105,7 @@ def test_the_negotiate_line_names_an_enemy():
 
 def test_counters_lost_after_the_last_are_owed_and_given_in_order_while_any_are_left():
     state = _state()
-    judge = _Judge()
+    judge = Judge(SCENARIO)
     war = War(("SPA", "ENG"), morale={"ENG": 5})
     state.wars.append(war)
     state.powers["SPA"].morale = 0
@@ -136,7 +129,7 @@ def test_a_power_that_regains_counters_in_another_powers_negotiation_pays_what_i
     state.wars.append(War(("SPA", "NED"), morale={"SPA": 2, "NED": 5}))
     dutch_english = War(("NED", "ENG"), morale={"ENG": 1}, owed=[("ENG", "key area Amsterdam lost")])
     state.wars.append(dutch_english)
-    texts = forced_negotiations(state, SCENARIO, _Judge())
+    texts = forced_negotiations(state, SCENARIO, Judge(SCENARIO))
     assert len(texts) == 1 and state.wars == [dutch_english]
     assert dutch_english.morale == {"ENG": 2} and dutch_english.owed == []
     assert state.powers["NED"].morale == 1
