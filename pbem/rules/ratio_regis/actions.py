@@ -40,12 +40,17 @@ def stack_count(state: GameState, area: str, power: str | None = None) -> int:
 
 
 def counted(troops: Sequence[Troop]) -> int:
+    """§15.1.1: what one side's troops in an area count (`stack_size`)."""
+    inside = sum(1 for t in troops if t.besieged)
+    return stack_size(len(troops) - inside, inside)
+
+
+def stack_size(free: int, inside: int) -> int:
     """§15.1.1: one side's troops in an area count one each, their fortress one more when
     they are besieged in it. "The stacking limits are examined separately (relief army,
     besieged and besiegers)" (§13.3.5): a power's troops in its fortress and those outside
     it — the ones that did not join it, §13.4.1 — are two stacks (RR-I88)."""
-    inside = sum(1 for t in troops if t.besieged)
-    return max(len(troops) - inside, inside + 1 if inside else 0)
+    return max(free, inside + 1 if inside else 0)
 
 
 def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str]) -> None:
