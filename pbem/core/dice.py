@@ -52,14 +52,8 @@ class Roll(msgspec.Struct, frozen=True):
     forced: bool = False
 
     def as_dict(self) -> dict:
-        return {
-            "key": self.key,
-            "purpose": self.purpose,
-            "rule": self.rule,
-            "sides": self.sides,
-            "value": self.value,
-            "forced": self.forced,
-        }
+        """key, purpose, rule, sides, value, forced (in that order: the chronicle's)."""
+        return msgspec.structs.asdict(self)
 
 
 def recompute(secret: bytes, roll: dict) -> int:
