@@ -58,19 +58,32 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
 
     RR-I5: an action that would end overstacked is refused (the player rewrites it)
     rather than carried out with the excess dispersed. Each power's troops are counted
-    apart (besiegers and besieged, §13.3.5).
+    apart (besiegers and besieged, §13.3.5); in each area the largest stack (the first
+    power by code on a tie) is held to its limit.
     """
-    checked = sorted(area for area in set(areas) if area in scenario.areas)
-    stacks = state.stacks(set(checked))
-    for area in checked:
-        counts = {p: counted(troops) for p, troops in sorted(stacks.get(area, {}).items())}
-        power = max(counts, key=lambda p: counts[p]) if counts else None
-        count = counts.get(power, 0)
-        if count <= scenario.areas[area].stacking:  # within the limit before any Organizer's +1
-            continue
+    checked = {area for area in areas if area in scenario.areas}
+    over = sorted((area, -count, power) for (area, power), count in stack_sizes(state, checked).items()
+                  if count > scenario.areas[area].stacking)  # the limit before any Organizer's +1
+    largest: dict[str, tuple[str, int]] = {}  # area -> its largest stack: (power, count)
+    for area, negative, power in over:
+        largest.setdefault(area, (power, -negative))
+    for area, (power, count) in largest.items():
         limit = stacking_limit(state, scenario, area, power)
         if count > limit:
             raise IllegalOrder(f"{area} would hold {count} troops, over its stacking limit of {limit} (§15.1.1)")
+
+
+def stack_sizes(state: GameState, areas: Collection[str] | None = None) -> dict[tuple[str, str], int]:
+    """What each power's troops count in each area of the map (in `areas` if given), by
+    `stack_size`, in one pass over the troops: it runs at the end of every action."""
+    sides: dict[tuple[str, str], list[int]] = {}  # (area, power) -> [free, besieged]
+    for troop in state.troops:
+        if troop.area is not None and (areas is None or troop.area in areas):
+            side = sides.get((troop.area, troop.power))
+            if side is None:
+                side = sides[troop.area, troop.power] = [0, 0]
+            side[troop.besieged] += 1
+    return {key: stack_size(free, inside) for key, (free, inside) in sides.items()}
 
 
 def own_troop(state: GameState, power: str, troop_id: str) -> Troop:

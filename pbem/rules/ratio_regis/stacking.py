@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import stack_count, stack_size, stacking_limit
+from pbem.rules.ratio_regis.actions import stack_count, stack_sizes, stacking_limit
 from pbem.rules.ratio_regis.reactions import choice_request, chosen_units
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -19,7 +19,7 @@ from pbem.rules.ratio_regis.state import GameState, Troop
 def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, int]]:
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
-    over = [(area, power, count) for (area, power), count in _stack_sizes(state).items() if area in scenario.areas
+    over = [(area, power, count) for (area, power), count in stack_sizes(state).items() if area in scenario.areas
             and count > scenario.areas[area].stacking]  # the limit before an Organizer's +1
     if not over:
         return []
@@ -30,19 +30,6 @@ def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, in
         if excess > 0:
             found.append((area, power, excess))
     return found
-
-
-def _stack_sizes(state: GameState) -> dict[tuple[str, str], int]:
-    """What each power's troops count in each area of the map (`stack_size`), in one pass
-    over the troops: it runs at the end of every action."""
-    sides: dict[tuple[str, str], list[int]] = {}  # (area, power) -> [free, besieged]
-    for troop in state.troops:
-        if troop.area is not None:
-            side = sides.get((troop.area, troop.power))
-            if side is None:
-                side = sides[troop.area, troop.power] = [0, 0]
-            side[troop.besieged] += 1
-    return {key: stack_size(free, inside) for key, (free, inside) in sides.items()}
 
 
 def lowest_first(state: GameState, troops: list[Troop]) -> list[Troop]:
