@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.dice import Roll, draw_below
+from pbem.core.dice import Roll, keyed_streams
 
 ALL = "*"
 
@@ -235,7 +235,7 @@ class StepContext(KeyedRequests):
         self.scenario = scenario
         self.seats = seats
         self.interrupts = 0  # decisions and dice asked for so far
-        self._secret = secret
+        self._streams = keyed_streams(secret)
         self._answers = answers
         self._policies = policies
         self._answer_policy = answer_policy
@@ -311,7 +311,7 @@ class StepContext(KeyedRequests):
                 raise StepError(f"forced die {value} for {purpose} is not between 1 and {sides}")
             roll = Roll(key, purpose, rule, sides, value, forced=True)
         else:
-            roll = Roll(key, purpose, rule, sides, draw_below(self._secret, key, sides) + 1)
+            roll = Roll(key, purpose, rule, sides, self._streams.draw_below(key, sides) + 1)
         self._rolls.append(roll)
         self._pending_rolls.append(roll)
         return roll.value
