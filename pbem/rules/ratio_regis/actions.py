@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pbem.core.port import DecisionPort
@@ -76,14 +77,16 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
 def stack_sizes(state: GameState, areas: Collection[str] | None = None) -> dict[tuple[str, str], int]:
     """What each power's troops count in each area of the map (in `areas` if given), by
     `stack_size`, in one pass over the troops: it runs at the end of every action."""
-    sides: dict[tuple[str, str], list[int]] = {}  # (area, power) -> [free, besieged]
+    free: dict[tuple[str, str], int] = {}
+    inside: dict[tuple[str, str], int] = {}
     for troop in state.troops:
         if troop.area is not None and (areas is None or troop.area in areas):
-            side = sides.get((troop.area, troop.power))
-            if side is None:
-                side = sides[troop.area, troop.power] = [0, 0]
-            side[troop.besieged] += 1
-    return {key: stack_size(free, inside) for key, (free, inside) in sides.items()}
+            counts = inside if troop.besieged else free
+            key = (troop.area, troop.power)
+            counts[key] = counts.get(key, 0) + 1
+    if not inside:  # no siege on the map: each troop counts one
+        return free
+    return {key: stack_size(free.get(key, 0), inside.get(key, 0)) for key in {**free, **inside}}
 
 
 def own_troop(state: GameState, power: str, troop_id: str) -> Troop:
@@ -105,11 +108,41 @@ class ImpulseStart:
     pirate there), troops in coastal areas (may land)."""
 
     def __init__(self, state: GameState):
-        self.dispersed = frozenset(t.id for t in state.troops if t.box is not None)
-        self.under_repair = frozenset(s.id for s in state.squadrons if s.repair)
-        self.building = frozenset(f.id for f in state.fortresses if not f.built)
-        self.at_sea = {s.id: s.sea for s in state.squadrons if s.sea is not None}
-        self.areas = {t.id: t.area for t in state.troops if t.area is not None and not t.besieged}
+        self._found = lambda: state
+        for name in ("dispersed", "under_repair", "building", "at_sea", "areas"):
+            getattr(self, name)  # read now: `state` goes on changing
+
+    @classmethod
+    def when_asked(cls, found: Callable[[], GameState]) -> ImpulseStart:
+        """Read from `found()`, the state as the impulse found it, when a rule first asks:
+        most impulses never do."""
+        start = cls.__new__(cls)
+        start._found = found
+        return start
+
+    @cached_property
+    def _state(self) -> GameState:
+        return self._found()
+
+    @cached_property
+    def dispersed(self) -> frozenset[str]:
+        return frozenset(t.id for t in self._state.troops if t.box is not None)
+
+    @cached_property
+    def under_repair(self) -> frozenset[str]:
+        return frozenset(s.id for s in self._state.squadrons if s.repair)
+
+    @cached_property
+    def building(self) -> frozenset[str]:
+        return frozenset(f.id for f in self._state.fortresses if not f.built)
+
+    @cached_property
+    def at_sea(self) -> dict[str, str]:
+        return {s.id: s.sea for s in self._state.squadrons if s.sea is not None}
+
+    @cached_property
+    def areas(self) -> dict[str, str]:
+        return {t.id: t.area for t in self._state.troops if t.area is not None and not t.besieged}
 
 
 @dataclass

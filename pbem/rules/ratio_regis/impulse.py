@@ -172,7 +172,9 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     judge = port or Probe(scenario)
     before = _saved(state)
     work = state if port is not None else _restored(before)
-    run = ImpulseRun(judge, ImpulseStart(work), Ledger(held_cards=bool(work.player(player).hand)), player)
+    found = (lambda: state) if work is not state else (lambda: _restored(before))
+    run = ImpulseRun(judge, ImpulseStart.when_asked(found), Ledger(held_cards=bool(work.player(player).hand)),
+                     player)
     checkpoint = _Checkpoint(before, run.ledger.copy())
     first = judge.interrupts
     results: list[LineVerdict] = []
