@@ -412,13 +412,13 @@ def _spend_at_war_move(state: GameState, order: Action, ledger: Ledger) -> None:
 
 
 # -- the decision and the step ------------------------------------------------
-def default_script(state: GameState, scenario: Scenario, player: str) -> list[str]:
-    """RR-I4: when the deadline passes, the lowest-numbered card that may be played goes
-    for points to the player's first power, and no action is taken."""
-    hand = state.player(player).hand
-    if not hand:
+def default_script(state: GameState, scenario: Scenario, player: str, playable: Sequence[int]) -> list[str]:
+    """RR-I4: when the deadline passes, the lowest-numbered card that may be played
+    (`playable`: `deck.playable` of the player's hand) goes for points to the player's
+    first power, and no action is taken."""
+    if not playable:
         return ["DONE"]
-    card = scenario.cards[min(deck.playable(scenario, hand))]
+    card = scenario.cards[min(playable)]
     powers = state.powers_of(player, scenario)
     if card.points and powers:
         return [f"PLAY {card.number} POINTS {powers[0]}={card.points}", "DONE"]
@@ -429,12 +429,13 @@ def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request
     scenario: Scenario = ctx.scenario
     hand = state.player(player).hand
     cardless = not hand
+    playable = deck.playable(scenario, hand)
     prompt = (f"Your impulse ({scenario.turn_label(state.turn)}, impulse {state.half.impulse}): "
               + ("a cardless impulse: intrinsic actions, one extra action X (§8.2.3)" if cardless else
                  "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"))
-    return ctx.request(kind="impulse", player=player, purpose="impulse", default=default_script(state, scenario, player),
-                       options=[] if cardless else [f"PLAY {n}" for n in deck.playable(scenario, hand)],
-                       prompt=prompt, rule="§8.2.2",
+    return ctx.request(kind="impulse", player=player, purpose="impulse",
+                       default=default_script(state, scenario, player, playable),
+                       options=[f"PLAY {n}" for n in playable], prompt=prompt, rule="§8.2.2",
                        context={"turn": state.turn, "impulse": state.half.impulse, "cards": len(hand),
                                 "cardless": cardless, "priority": bool(deck.priority_cards(scenario, hand))})
 
