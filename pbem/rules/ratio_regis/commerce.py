@@ -284,8 +284,8 @@ def _ranking(state: GameState, scenario: Scenario, center: TradeCenter) -> list[
 
 def _counter(state: GameState, scenario: Scenario, center: TradeCenter, power: str) -> Counter:
     """The commercial ports counted are those the power controls, without a trade-interrupted
-    marker (§19.2.4; §32.4 counts Genoa, a minor allied to Spain, for Spain: allied minors
-    are counted when the state records them)."""
+    marker (§19.2.4); an allied minor's areas are controlled by its ally (RR-I141), so its
+    ports count for the ally, as §32.4 counts Genoa, allied to Spain, for Spain."""
     ports = tuple(a for a in center_areas(state, scenario, center)
                   if state.areas[a].controller == power and not state.areas[a].razed
                   and commercial_port(state, scenario, a))
