@@ -196,7 +196,7 @@ class GameState(msgspec.Struct):
     interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
     inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
-    vp_lines: list[VPLine] = []  # the VP scored at each turn end, line by line (§22, §23.1.3)
+    vp_lines: list[VPLine] = []  # the VP scored at the last turn end, line by line (§22, §23.1.3)
     possessed_at_start: dict[str, str] = {}  # "pass to possess" areas: possessor at turn start, "" none (§22)
     alliances: list[tuple[str, str]] = []  # allied major powers, until turn end (§21.1)
     alliance_permits: list[tuple[str, str]] = []  # pairs an event lets ally, for the rest of the game (§21.1, RR-I180)

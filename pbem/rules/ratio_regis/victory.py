@@ -21,7 +21,10 @@ PRESENCE_AREAS = 3  # glossary: "at least three areas" in a theater of the main 
 
 
 def count(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """§23.1.3, §22: the end-of-turn VP of every player, in game order, line by line (RR-I227)."""
+    """§23.1.3, §22: the end-of-turn VP of every player, in game order, line by line (RR-I227).
+    The state keeps this turn's lines only, for the VP table: the chronicle keeps every turn's,
+    so a campaign's state does not grow turn after turn."""
+    state.vp_lines = []
     for player in state.by_game_order():
         lines = [(VPLine(state.turn, player.id, power, source, vp), rule)
                  for power in state.powers_of(player.id, scenario)
