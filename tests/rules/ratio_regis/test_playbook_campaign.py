@@ -286,9 +286,10 @@ def test_peace_negotiations_31_11(lines, end_view):
     # The captured areas go back, the army of Tours is repatriated: one troop to Toulouse, the rest to
     # Clermont; forced peace until the end of the turn, France still at war with England.
     assert "Areas returned: Nantes, Tours (§21.5.3)" in lines
-    assert "HUG repatriates T14 strategically Tours>Clermont>Toulouse (§14.1.1)" in lines
+    # Each troop makes a tactical move (§14.1), Clermont reached in one step (RR-I70).
+    assert "HUG repatriates T14 by a tactical move Tours>Clermont>Toulouse (§14.1)" in lines
     for troop in ("T13", "T25"):
-        assert f"HUG repatriates {troop} strategically Tours>Clermont (§14.1.1)" in lines
+        assert f"HUG repatriates {troop} by a tactical move Tours>Clermont (§14.1)" in lines
     assert end_view["units"]["L2"] == "on T13" and end_view["units"]["T13"] == "Clermont"
     assert end_view["control"]["Tours"] == "FRA" and end_view["control"]["Nantes"] == "FRA"
     peace = lines.index("HUG and FRA are at peace, in forced peace until the end of the turn (§21.5.4); each recovers "
