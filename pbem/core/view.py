@@ -3,8 +3,9 @@
 A ruleset's `view(state, scenario, viewer)` is a plain dict: the game may put anything in
 it (cases and the GM's preview read it whole). What the core and the reports read of it
 is declared here: who holds each power (SIGNON by power, press to a power, the reports'
-powers table), the turn's label, the players' standings, the sections shown as tables
-and the map. `read_view` checks that part once and hands it on typed.
+powers table), the turn's label, the players' standings, the sections shown as tables,
+the tables a report closes with (a game's score) and the map. `read_view` checks that
+part once and hands it on typed.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ class GameView(BaseModel):
     powers: dict[str, PowerEntry] = {}
     players: dict[str, dict[str, Any]] = {}
     sections: list[Table] = []
+    closing: list[Table] = []  # shown last, after everything else the report says
     map: GameMap | None = None
 
     def owner(self, power: str) -> str | None:
@@ -141,7 +143,7 @@ def checked_map(raw: Any) -> GameMap:
 
 def read_view(raw: Mapping[str, Any]) -> GameView:
     """The declared part of a ruleset's view."""
-    declared = {key: raw[key] for key in ("turn_label", "powers", "players", "sections") if raw.get(key)}
+    declared = {key: raw[key] for key in ("turn_label", "powers", "players", "sections", "closing") if raw.get(key)}
     if raw.get("map"):
         declared["map"] = checked_map(raw["map"])
     try:

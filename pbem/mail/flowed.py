@@ -74,12 +74,15 @@ def is_hard_wrapped(text: str) -> bool:
 
 def unwrap(text: str) -> str:
     """Join the lines a hard wrap broke, except where the next line starts an envelope
-    keyword or the same first word (the next of several orders, not a continuation)."""
+    keyword or the same first word (the next of several orders, not a continuation), and
+    never onto a comment: a long comment followed by an order would swallow the order
+    silently, while a comment's wrapped tail left alone is refused where the player sees it."""
     out: list[str] = []
     previous = ""  # the last line as it was sent (a joined line is longer than any wrap)
     for line in text.replace("\r\n", "\n").split("\n"):
         line = line.rstrip("\r")
         if out and _wrapped_before(previous.rstrip(), line) and not _KEYWORD.match(line) \
+                and not out[-1].lstrip().startswith("#") \
                 and _first_word(line).upper() != _first_word(out[-1]).upper():
             out[-1] = out[-1].rstrip() + " " + line.strip()
         else:

@@ -7,7 +7,8 @@ built only from that player's view, that player's chronicle, that player's decis
 policies, and the public parts of everybody else's; the GM's model is the exception by
 design and adds the audit trail a dispute needs. Nothing here names a game: the
 declared part of the ruleset's view (`pbem.core.view.GameView`: `turn_label`, `powers`,
-`players`, `sections`, `map`) is all that is read, and every key of it may be missing.
+`players`, `sections`, `closing`, `map`) is all that is read, and every key of it may be
+missing.
 """
 
 from __future__ import annotations
@@ -190,6 +191,7 @@ class Report(_Model):
     standings: Table | None = None
     powers: Table | None = None
     sections: list[Table] = []
+    closing: list[Table] = []
     chronicle: list[StepChronicle] = []
     decisions: list[UsedDecision] = []
     policies: list[PolicyInForce] = []
@@ -289,6 +291,7 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
         standings=_standings(view.players),
         powers=_powers(view.powers, data.players),
         sections=view.sections,
+        closing=view.closing,
         chronicle=_chronicle(projection, who, since),
         decisions=_decisions(projection, viewer, audience, since),
         policies=[PolicyInForce(id=p.id, player=p.player, kind=p.kind, power=p.power, text=p.text)

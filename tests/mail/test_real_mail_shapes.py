@@ -112,6 +112,13 @@ def test_a_hard_wrap_in_plain_text_alone_is_undone() -> None:
     assert unwrap(two_orders) == two_orders  # the next order starts with the same word: not a continuation
 
 
+def test_an_order_after_a_long_comment_is_never_joined_into_it() -> None:
+    comment = "# the sealed auction: I bid high, since the game order breaks every tie later"
+    assert 60 <= len(comment) <= 78
+    text = f"SIGNON fra ratio-demo s3cret\n{comment}\nBID 3\nSIGNOFF"
+    assert parse_mail(raw("text/plain; charset=us-ascii", text)).text == text
+
+
 def test_a_txt_attachment_of_orders_is_read() -> None:
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = "Ann <ann@example.org>", "gm@pbem.test", "orders"

@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import Ally, Attach, Dissolve, FormFleet, PeaceTalks, Sail, Sortie, Swap, Verb
@@ -73,6 +74,17 @@ def own_troop(state: GameState, power: str, troop_id: str) -> Troop:
     if troop is None or troop.power != power:
         raise IllegalOrder(f"{power} has no troop {troop_id}")
     return troop
+
+
+def check_other_power(state: GameState, scenario: Scenario, power: str, other: str, doing: str) -> None:
+    """The major power an action of `power` names (an alliance, a war): known, another power, in
+    play; `doing` is what the refusal says cannot be done to oneself ("declare war on")."""
+    if other not in scenario.powers:
+        raise IllegalOrder(unknown_name("power", other, scenario.power_order))
+    if other == power:
+        raise IllegalOrder(f"a power cannot {doing} itself")
+    if not state.powers[other].active:
+        raise IllegalOrder(f"{other} is not in play")
 
 
 def route_text(route: Sequence[str], scenario: Scenario) -> str:

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
 from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.naval import release
@@ -40,12 +39,7 @@ def declare_alliance(state: GameState, scenario: Scenario, power: str, order: Al
     other's wars (§21.1: "it is when the alliance is announced that the major powers allied
     must announce if they will enter the war or not")."""
     other = order.power
-    if other not in scenario.powers:
-        raise IllegalOrder(unknown_name("power", other, scenario.power_order))
-    if other == power:
-        raise IllegalOrder("a power cannot ally with itself")
-    if not state.powers[other].active:
-        raise IllegalOrder(f"{other} is not in play")
+    check_other_power(state, scenario, power, other, "ally with")
     if state.allied(power, other):
         raise IllegalOrder(f"{power} and {other} are already allied")
     if state.at_war(power, other):

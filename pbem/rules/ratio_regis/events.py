@@ -140,12 +140,9 @@ def _apply_to_powers(state: GameState, card: Card, effect: Effect) -> tuple[str,
 
 
 def _vp(state: GameState, power: str, change: int) -> str:
-    """VP belong to players (§22): the player running `power` gains or loses them."""
-    player_id = state.powers[power].player
-    if player_id is None:
+    player = state.give_vp(power, change)
+    if player is None:
         return f"{power} is run by no player: no VP change (§22)"
-    player = state.player(player_id)
-    player.vp += change
     return f"{player.name} ({power}) {change:+d} VP, now {player.vp} (§22)"
 
 

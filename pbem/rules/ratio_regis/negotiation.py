@@ -28,6 +28,7 @@ from pbem.rules.ratio_regis.peace_terms import apply_terms, ask_terms, gain_vp
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import AreaState, GameState, War
+from pbem.rules.ratio_regis.war import give_morale
 
 
 @dataclass
@@ -96,6 +97,9 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
     talks = Talks(war, {a: 0, b: 0})
     why = f"requested by {requester}" if requester else "at turn end"
     judge.say(f"Peace negotiations between {a} and {b} ({why}): war status {talks.status()}", rule="§21.5")
+    for receiver, lost in war.owed:
+        judge.say(f"{war.enemy(receiver)} does not give {receiver} the counter it owes ({lost}): in the book "
+                  f"this negotiation comes first and the loss never happens (§21.4.2, RR-I161)", rule="§21.4.2")
     _adjust_for_areas(state, scenario, judge, talks)
     if requester is not None:
         text = deliver(state, talks, requester)
@@ -265,15 +269,37 @@ def must_negotiate(state: GameState, power: str) -> bool:
 
 def forced_negotiations(state: GameState, scenario: Scenario, judge: DecisionPort) -> list[str]:
     """§21.4.2 (RR-I161): after the action or event in which a power lost its last morale
-    counter or its last possession, it negotiates with an enemy it picks, again while it is
-    still in that state and at war; then the impulse goes on."""
+    counter or its last possession, it negotiates with an enemy it picks; after each
+    negotiation the first power in the scenario's order still or newly in that state and at
+    war negotiates next, until none is; then the impulse goes on.
+
+    The book stops the game at the instant of the last counter and resumes the action after
+    the negotiation, so a counter lost later in it comes from those the negotiation gave back
+    (§21.5.1's second example: 1–4). Here the action runs to its end first — peace in the
+    middle of a combat would repatriate units the combat is still moving, and battles and
+    control would have to call peace, an import circle — so such a loss is owed (`War.owed`,
+    written by `give_morale`) and given after each negotiation by whoever recovered counters;
+    one owed to the enemy the power negotiates with goes with that war (`make_peace`). A
+    power the debts leave with none negotiates again."""
     texts = []
-    for power in scenario.power_order:
-        while must_negotiate(state, power):
-            enemy = choose_enemy(state, judge, power)
-            judge.say(f"{power} must open peace negotiations (§21.4.2): it chooses {enemy}", rule="§21.4.2")
-            texts.append(make_peace(state, scenario, judge, state.war(power, enemy), requester=power))
+    while (power := next((p for p in scenario.power_order if must_negotiate(state, p)), None)) is not None:
+        enemy = choose_enemy(state, judge, power)
+        judge.say(f"{power} must open peace negotiations (§21.4.2): it chooses {enemy}", rule="§21.4.2")
+        texts.append(make_peace(state, scenario, judge, state.war(power, enemy), requester=power))
+        for debtor in scenario.power_order:
+            pay_owed(state, judge, debtor)
     return texts
+
+
+def pay_owed(state: GameState, judge: DecisionPort, power: str) -> None:
+    """§21.5.1 "A must deliver one of its newly recovered morale": the counters `power` owes
+    (RR-I161), in the order of its wars and, in each, of the losses, while it has any."""
+    for war in [w for w in state.wars if power in w.sides]:
+        for receiver, why in [debt for debt in war.owed if debt[0] == war.enemy(power)]:
+            if state.powers[power].morale < 1:
+                return
+            war.owed.remove((receiver, why))
+            give_morale(state, judge, power, receiver, f"{why}, owed since its last counter", "§21.3.5, §21.4.2")
 
 
 def enemies(state: GameState, power: str) -> list[str]:

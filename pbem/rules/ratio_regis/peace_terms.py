@@ -233,10 +233,8 @@ def apply_terms(state: GameState, scenario: Scenario, judge: DecisionPort, winne
 
 
 def gain_vp(state: GameState, power: str, vp: int) -> str:
-    """The VP go to the player who runs `power` (§22)."""
-    player = state.powers[power].player
-    if player is None:
+    """The VP go to the player who runs `power` (§22); the chronicle's words."""
+    seat = state.give_vp(power, vp)
+    if seat is None:
         return f"{power} is played by nobody: its {vp} VP go to no one"
-    seat = state.player(player)
-    seat.vp += vp
     return f"{seat.name} gains {vp} VP for {power} and has {seat.vp}"

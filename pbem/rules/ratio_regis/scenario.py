@@ -127,6 +127,45 @@ class WarSetup(_Element):
     cause: Literal["event", "declaration", "ally", "scenario"] = "scenario"
 
 
+class Region(_Element):
+    """Part of an objective (§22 "possessing a specific number of areas in a territory"): at
+    least `count` areas possessed among the areas of `theaters` and the `areas` listed
+    (§32.7: "11 areas in America and the Philippines")."""
+
+    count: int = Field(ge=1)
+    theaters: list[str] = []
+    areas: list[str] = []
+
+
+class Objective(_Element):
+    """An objective of a power card, an event card or a minor power's card (§3.2, §22), worth
+    `vp` at the end of the turn (§23.1.3). Every condition it gives must hold — the card's
+    objectives joined with "+" are one objective (§22): `areas` each controlled; `provinces`
+    each possessed for more than half of their areas, allies included; `regions` each held;
+    `pass_to_possess` each passed to the power during the turn ("Pass to possess", §22);
+    `merchants_in` a merchant of the power in each trade center and `merchants` at least that
+    many in all (§22 "by trade"). On an event card, `powers` are the powers that may score it
+    (none listed: any power that meets it). `text` is the card's wording (RR-I221)."""
+
+    text: str = ""
+    vp: int = Field(default=1, ge=1)
+    areas: list[str] = []
+    provinces: list[str] = []
+    regions: list[Region] = []
+    pass_to_possess: list[str] = []
+    merchants_in: list[str] = []
+    merchants: int | None = Field(default=None, ge=1)
+    powers: list[str] = []
+
+    @model_validator(mode="after")
+    def _some_condition(self) -> Objective:
+        if not (self.areas or self.provinces or self.regions or self.pass_to_possess or self.merchants_in
+                or self.merchants):
+            raise ValueError("an objective needs a condition: areas, provinces, regions, pass_to_possess, "
+                             "merchants_in or merchants")
+        return self
+
+
 class PowerCardChange(_Element):
     """§8.1.2: from `turn` on the power plays with another card, whose available troop
     counters and squadrons replace the old card's."""
@@ -149,6 +188,7 @@ class Power(_Element):
     enters: int | None = None  # the turn a power entering later deploys (§8.1.2)
     piracy: bool = False  # its card allows piracy (§11.5.1)
     interests: list[str] = []  # theaters of interest (§18.4.1); empty: every theater
+    objectives: list[Objective] = []  # the card's objectives, 1 VP each at the end of the turn (§3.2, §22)
     alliances: list[str] = []  # major powers its card lets it ally with (§21.1, §28.1)
     diplomacy: dict[str, int] = {}  # the vitality its card gives in minor auctions, by minor or "*" (§20.3.1, §29.2)
     military_victory: list[str] = []  # powers its card names "military victory against": 1 VP a condition (§21.5.3)
@@ -333,6 +373,7 @@ class Card(_Element):
     combat: bool = False
     turns: tuple[int, int] | None = None  # historical cards: first and last turn in play
     effects: list[Effect] = []  # what its event does, applied when played (RR-I52)
+    objectives: list[Objective] = []  # its event's objectives, for the end of the turn it is played (§22)
 
 
 class DeckRules(_Element):
@@ -419,10 +460,12 @@ class TurnRule(_Element):
 
 
 class Threshold(_Element):
-    """A result reached with at least `vp` VP at the game's end (§33.1, a solitaire scenario)."""
+    """A result reached with at least `vp` VP at the game's end (§33.1, a solitaire scenario);
+    `win` when that result is a victory (RR-I228)."""
 
     vp: int = Field(ge=0)
     result: str
+    win: bool = False
 
 
 class ProvinceVP(_Element):
@@ -436,10 +479,15 @@ class ProvinceVP(_Element):
 
 class VictoryRules(_Element):
     """A scenario's own VP rules (§33), read by the VP rules: results by VP thresholds instead
-    of a winner, and VP for possessions in provinces."""
+    of a winner, and VP for possessions in provinces; the minor powers' objectives, scored for
+    the major power allied to the minor (§22), and, under v2.1, `final_bonus` VP less each
+    power's unrest for its player at the end of the last turn (v2.1 §9.1, The Rise of Portugal:
+    "+12 VP − unrest", RR-I228)."""
 
     thresholds: list[Threshold] = []
     province_vp: list[ProvinceVP] = []
+    minor_objectives: dict[str, list[Objective]] = {}  # by minor power (its card's code, §20)
+    final_bonus: int | None = None
 
 
 class Alliance(_Element):
@@ -677,6 +725,12 @@ class Scenario:
         excluded = set(self.data.deck.excluded)
         return [c for c in self.data.cards if c.kind == "generic" and c.number not in excluded]
 
+    def objectives(self) -> list[Objective]:
+        """The objectives of the power cards, the event cards and the minor powers (§22)."""
+        return ([o for p in self.data.powers for o in p.objectives]
+                + [o for c in self.data.cards for o in c.objectives]
+                + [o for objectives in self.data.victory.minor_objectives.values() for o in objectives])
+
     def turn_label(self, turn: int) -> str:
         start = FIRST_GAME_YEAR + (turn - 1) * YEARS_PER_TURN
         return f"Turn {turn} ({start}–{start + YEARS_PER_TURN - 1})"
@@ -775,8 +829,52 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += _check_setups(scenario)
     problems += _check_deck(scenario)
     problems += _check_events(scenario)
+    problems += _check_victory(scenario)
     problems += _check_minors(scenario)
     problems += _check_setup_data(scenario)
+    return problems
+
+
+def _check_victory(scenario: Scenario) -> list[str]:
+    """What the objectives name (§22), the minor powers with objectives, the result table of a
+    one-player scenario (§33.1)."""
+    problems = []
+    for power in scenario.data.powers:
+        for number, objective in enumerate(power.objectives, start=1):
+            where = f"power {power.code}: objective {number}"
+            problems += _check_objective(scenario, objective, where)
+            if objective.powers:
+                problems.append(f"{where}: a power card's objective is its power's; powers is for event cards")
+    for card in scenario.data.cards:
+        for number, objective in enumerate(card.objectives, start=1):
+            problems += _check_objective(scenario, objective, f"card {card.number} ({card.title}): objective {number}")
+    minors = {m.code for m in scenario.data.minors}
+    for minor, objectives in scenario.data.victory.minor_objectives.items():
+        if minor not in minors:
+            problems.append(f"victory: objectives of unknown minor power {minor!r} (no minor card has it)")
+        for number, objective in enumerate(objectives, start=1):
+            problems += _check_objective(scenario, objective, f"victory: objective {number} of {minor}")
+    levels = [t.vp for t in scenario.data.victory.thresholds]
+    if levels and (levels[0] != 0 or levels != sorted(set(levels))):
+        problems.append(f"victory: thresholds go up from 0 VP, each once (§33.1), not {levels}")
+    return problems
+
+
+def _check_objective(scenario: Scenario, objective: Objective, where: str) -> list[str]:
+    """The areas, provinces, theaters, trade centers and powers an objective names."""
+    provinces = {a.province for a in scenario.data.areas if a.province}
+    problems = [f"{where}: unknown area {a!r}" for a in [*objective.areas, *objective.pass_to_possess]
+                if a not in scenario.areas]
+    problems += [f"{where}: unknown province {p!r} (no area has it)" for p in objective.provinces
+                 if p not in provinces]
+    for region in objective.regions:
+        if not region.theaters and not region.areas:
+            problems.append(f"{where}: a region names theaters or areas")
+        problems += [f"{where}: unknown theater {t!r}" for t in region.theaters if t not in scenario.theaters]
+        problems += [f"{where}: unknown area {a!r}" for a in region.areas if a not in scenario.areas]
+    problems += [f"{where}: unknown trade center {tc!r}" for tc in objective.merchants_in
+                 if tc not in scenario.trade_centers]
+    problems += [f"{where}: unknown power {p!r}" for p in objective.powers if p not in scenario.powers]
     return problems
 
 

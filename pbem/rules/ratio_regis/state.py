@@ -124,13 +124,15 @@ class AreaState(msgspec.Struct):
 
 class War(msgspec.Struct):
     """Two powers at war (§21.3); `morale` counts the counters each side holds from
-    the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1)."""
+    the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1),
+    `owed` the counters a side lost with none left, given after its forced negotiation (§21.4.2)."""
 
     sides: tuple[str, str]
     morale: dict[str, int] = {}
     cause: str = "scenario"
     card: int | None = None  # the card whose event began it: the order of peace at turn end (§21.5.5)
     card_vp: int = 0  # +1 VP to its winner per casus-belli card for the pair played during it (§21.3.1, §22)
+    owed: list[tuple[str, str]] = []  # (receiver, why): counters lost after the giver's last one (RR-I161)
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
@@ -155,6 +157,17 @@ class HalfTurn(msgspec.Struct):
     direction: str | None = None
     current: str | None = None
     impulse: int = 0
+
+
+class VPLine(msgspec.Struct):
+    """VP a player scored (§22): the turn, the power that earned them ("" for the player's
+    own, such as the scenario's VP per turn), what for, and how many."""
+
+    turn: int
+    player: str
+    power: str
+    source: str
+    vp: int
 
 
 class GameState(msgspec.Struct):
@@ -183,6 +196,8 @@ class GameState(msgspec.Struct):
     interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
     forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
     inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
+    vp_lines: list[VPLine] = []  # the VP scored at each turn end, line by line (§22, §23.1.3)
+    possessed_at_start: dict[str, str] = {}  # "pass to possess" areas: possessor at turn start, "" none (§22)
     alliances: list[tuple[str, str]] = []  # allied major powers, until turn end (§21.1)
     alliance_permits: list[tuple[str, str]] = []  # pairs an event lets ally, for the rest of the game (§21.1, RR-I180)
     expeditions: dict[str, str] = {}  # expeditionary troop -> the power that ceded it (§21.2.2)
@@ -201,6 +216,16 @@ class GameState(msgspec.Struct):
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
         return next(p for p in self.players if p.id == player_id)
+
+    def give_vp(self, power: str, vp: int) -> PlayerState | None:
+        """§22: VP belong to players: the player running `power` gains (or loses) `vp`; None
+        when nobody runs the power (the VP go to no one)."""
+        player_id = self.powers[power].player
+        if player_id is None:
+            return None
+        player = self.player(player_id)
+        player.vp += vp
+        return player
 
     def by_game_order(self) -> list[PlayerState]:
         return sorted(self.players, key=lambda p: (p.game_order, p.seat))

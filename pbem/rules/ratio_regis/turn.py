@@ -1,8 +1,6 @@
 """The sequence of play (§7–§8, §23): which step comes next, turn start and turn end.
 
-Rules not adjudicated yet are named in `NOT_YET_AT_TURN_END`
-and said in the chronicle when they would apply, so nobody mistakes their absence for
-a ruling. The issues that add them replace the entry with a procedure.
+Turn end runs its steps in the order of research §2.5, E1 to E7 (RR-I229).
 """
 
 from __future__ import annotations
@@ -11,14 +9,12 @@ from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
 from pbem.rules.ratio_regis import (alliances, auction, commerce, deck, deployment, dynasty, economy, elimination,
-                                    expeditions, impulse, leaders, minors, negotiation, power_cards, special_rules, technology, veterans)
+                                    expeditions, impulse, leaders, minors, negotiation, objectives, power_cards,
+                                    special_rules, technology, veterans, victory)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
                                           TURN_END, TURN_START, GameState, deploy)
 
-NOT_YET_AT_TURN_END = (
-    "end-of-turn VP for objectives (§22)",
-)
 
 
 def next_step(state: GameState, scenario: Scenario) -> Step | None:
@@ -58,6 +54,7 @@ def turn_start(ctx: DecisionPort, state: GameState) -> None:
         commerce.adjust_trade(ctx, state, scenario)
     for power in state.powers.values():
         power.intrinsic_used = False
+    objectives.note_possessors(state, scenario)
     deck.build_and_deal(ctx, state)
     state.half = None
     state.phase = HALF_TURN_START
@@ -75,9 +72,11 @@ def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -
 
 
 def turn_end(ctx: DecisionPort, state: GameState) -> None:
-    """§8.3, §23: wars end, the economic phase (§23.1.1), degradation and voluntary elimination (§23.1.2),
-    social agitation and dynastic changes (§23.2–§23.3), VP; then the next turn, or the game's end after the
-    scenario's last turn, its forced dynastic changes first (the most VP wins, ties by game order, §23.4)."""
+    """§8.3, §23, in the order of research §2.5: E1 wars end in peace negotiations (§21.5) and
+    alliances end, E2 commercial competition (§19.2.4), E3 the economic phase (§23.1.1), E4
+    degradation and voluntary elimination (§23.1.2), E5 social agitation and dynastic changes
+    (§23.2–§23.3), E6 VP (§23.1.3, §22), E7 the next turn, or the game's end after the scenario's
+    last turn, its forced dynastic changes first (the most VP wins, ties by game order, §23.4)."""
     scenario: Scenario = ctx.scenario
     negotiation.end_of_turn(ctx, state, scenario)  # E1: every war ends in peace negotiations (§21.5)
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
@@ -85,7 +84,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
     commerce.compete(ctx, state, scenario)  # E2 (§19.2.4)
     economy.economic_phase(ctx, state, scenario)  # E3 (§23.1.1)
-    veterans.degrade(ctx, state, scenario)
+    veterans.degrade(ctx, state, scenario)  # E4 (§23.1.2)
     technology.expire(ctx, state)
     turned = leaders.turn_ordinary(state)
     if turned:
@@ -93,19 +92,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     elimination.voluntary(ctx, state, scenario)
     minors.return_eliminated(ctx, state)
     dynasty.social_agitation(ctx, state, scenario)  # E5 (§23.2–§23.3)
-    ctx.say("Not adjudicated yet: " + "; ".join(NOT_YET_AT_TURN_END), rule="§23")
-    for player in state.by_game_order():
-        if player.vp_per_turn:
-            player.vp += player.vp_per_turn
-            ctx.say(f"{player.name} gains {player.vp_per_turn} VP for the turn (scenario bonus) and has {player.vp}",
-                    rule="§7.1, §26.1")
+    victory.count(ctx, state, scenario)  # E6 (§23.1.3)
     if state.turn >= scenario.data.last_turn:
-        dynasty.last_turn(ctx, state, scenario)
-        winner = min(state.players, key=lambda p: (-p.vp, p.game_order))
-        state.winners = [winner.id]
-        state.phase = FINISHED
-        ctx.say(f"The game ends after {scenario.turn_label(state.turn)}: {winner.name} wins with {winner.vp} VP",
-                rule="§23.4")
-        return
-    state.turn += 1
-    state.phase = TURN_START
+        dynasty.last_turn(ctx, state, scenario)  # E7: §23.4's forced dynastic changes, before the winner
+    victory.end_or_next_turn(ctx, state, scenario)  # E7

@@ -10,7 +10,8 @@ from functools import lru_cache
 
 from pbem.rules.ratio_regis.auction import groups_for
 from pbem.rules.ratio_regis.scenario import Scenario
-from pbem.rules.ratio_regis.state import CLOCKWISE, GameState
+from pbem.rules.ratio_regis.state import CLOCKWISE, FINISHED, GameState
+from pbem.rules.ratio_regis.victory import standings
 
 
 def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
@@ -46,6 +47,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "minors": {code: minor.ally for code, minor in state.minors.items()},  # None: neutral (§20.1)
         "technology": dict(sorted(state.technology.items())),
         "sections": _sections(state, scenario, viewer, placed, units),
+        "closing": [vp_table(state, scenario)] if viewer == "gm" or state.phase == FINISHED else [],
         "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, []),
                          tuple(state.inactive)),
     }
@@ -138,6 +140,25 @@ def _sections(state: GameState, scenario: Scenario, viewer: str, placed: dict[st
         sections.append({"title": "Cards played this turn", "columns": ["Card", "Title", "Points", "Kind", "Priority"],
                          "rows": [_card_row(scenario, n) for n in state.discard]})
     return sections
+
+
+def vp_table(state: GameState, scenario: Scenario) -> dict:
+    """The VP table the GM's report, and every report at the game's end, closes with: each
+    player in standing order (ties by game order, §23), its powers, VP, and the VP of the last
+    turn counted line by line (§22, §23.1.3); the winner in the title once the game is over."""
+    counted = max((line.turn for line in state.vp_lines), default=None)
+    names = {p.id: p.name for p in state.players}
+    title = "Victory points"
+    if state.phase == FINISHED:
+        title += ": the game is over, " + (" and ".join(names[w] for w in state.winners) or "nobody") + " won"
+    rows = []
+    for player in standings(state):
+        lines = [line for line in state.vp_lines if line.turn == counted and line.player == player.id]
+        breakdown = "; ".join(f"{line.power + ' ' if line.power else ''}{line.source} {line.vp:+d}" for line in lines)
+        rows.append([player.name, " ".join(state.powers_of(player.id, scenario)), str(player.vp),
+                     str(sum(line.vp for line in lines)) if lines else "-", breakdown or "-"])
+    column = f"Turn {counted}" if counted is not None else "Last turn"
+    return {"title": title, "columns": ["Player", "Powers", "VP", column, "Breakdown"], "rows": rows}
 
 
 def _by_center(merchants: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:

@@ -4,9 +4,8 @@ without a casus belli (§21.3.2–§21.3.3), morale counters (§21.3.4) and thei
 
 from __future__ import annotations
 
-from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
 from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import DeclareWar
@@ -35,14 +34,19 @@ def province_cb(state: GameState, scenario: Scenario, holder: str, against: str)
 
 
 def give_morale(state: GameState, judge: DecisionPort, loser: str, winner: str, reason: str, rule: str) -> str:
-    """§21.3.4–§21.3.5: the loser hands one of its morale counters to the winner. A
-    power with none left gives none (it "cannot run out"); RR-I31."""
+    """§21.3.4–§21.3.5: the loser hands one of its morale counters to the winner. A power
+    with none left has lost its last one earlier in this action and negotiates at its end
+    (§21.4.2); the book stops the game at that instant, so this loss comes after the
+    negotiation: the counter is owed (`War.owed`) and given from those the negotiation
+    gives back (RR-I31, RR-I161)."""
     war = state.war(loser, winner)
     if war is None:
         return ""
     power = state.powers[loser]
     if power.morale < 1:
-        text = f"{loser} has no morale counter left to give {winner} ({reason})"
+        war.owed.append((winner, reason))
+        text = (f"{loser} has no morale counter left to give {winner} ({reason}): it owes it until its peace "
+                f"negotiations give counters back (§21.4.2)")
     else:
         power.morale -= 1
         war.morale[winner] = war.morale.get(winner, 0) + 1
@@ -75,12 +79,7 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     after it — no card is played after it either, and a player who holds cards plays the
     impulse's card before (RR-I89)."""
     target = order.target
-    if target not in scenario.powers:
-        raise IllegalOrder(unknown_name("power", target, scenario.power_order))
-    if target == power:
-        raise IllegalOrder("a power cannot declare war on itself")
-    if not state.powers[target].active:
-        raise IllegalOrder(f"{target} is not in play")
+    check_other_power(state, scenario, power, target, "declare war on")
     if state.at_war(power, target):
         raise IllegalOrder(f"{power} is already at war with {target}")
     if state.allied(power, target):

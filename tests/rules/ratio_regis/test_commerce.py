@@ -16,6 +16,7 @@ from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.options import read_options
 from pbem.rules.ratio_regis.scenario import load_scenario
 from pbem.rules.ratio_regis.state import initial_state
+from tests.support.judge import Judge
 
 SCENARIO = load_scenario(tomllib.loads((ROOT / "examples/ratio-regis/commerce.toml").read_text()))
 
@@ -42,22 +43,10 @@ def test_a_fortress_under_construction_on_a_mini_map_is_no_commercial_port_yet()
     assert not commercial_port(state, SCENARIO, "Arguin")
 
 
-class _Judge:
-    """Records what is said; the changes of control here ask nothing."""
-
-    scenario = SCENARIO
-
-    def __init__(self):
-        self.said: list[str] = []
-
-    def say(self, text, **_):
-        self.said.append(text)
-
-
 @pytest.mark.parametrize("variant, razed", [("v1.2.4", True), ("v2.1", False)])
 def test_an_overseas_home_area_taken_by_combat_is_razed_only_where_it_is_a_commercial_port(variant, razed):
     state = state_of(variant)
-    take_control(state, SCENARIO, _Judge(), "NED", "Elmina", "subjugation")
+    take_control(state, SCENARIO, Judge(SCENARIO), "NED", "Elmina", "subjugation")
     assert state.areas["Elmina"].razed is razed
 
 
@@ -97,7 +86,6 @@ def test_a_competition_policy_answers_only_its_center():
     assert COMPETITION_KIND.answer_policy("ORDER TC-WM BAR,POR", request) == "ORDER TC-WM BAR,POR"
     assert COMPETITION_KIND.answer_policy("ORDER TC-EA BAR,POR", request) is None
     assert COMPETITION_KIND.check_policy("FIRST BAR").startswith("a competition policy answers with")
-
 
 
 def test_the_order_form_names_the_power_so_each_line_answers_its_own_request():

@@ -14,30 +14,10 @@ from pbem.rules.ratio_regis.dynasty import change, in_revolt_everywhere
 from pbem.rules.ratio_regis.economy import account, economic_phase
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.unrest import adjust, allied
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 SCENARIO = RULES.load_scenario(load_data_file(ROOT / "examples/ratio-regis/war.toml"))
-
-
-class _Judge:
-    """A step context that records what is said and answers every decision by its default."""
-
-    scenario = SCENARIO
-
-    def __init__(self):
-        self.said = []
-
-    def say(self, text, **_):
-        self.said.append(text)
-
-    def request(self, **kwargs):
-        return SimpleNamespace(**kwargs)
-
-    def decide(self, request):
-        return request.default
-
-    def decide_all(self, requests):
-        return [self.decide(r) for r in requests]
 
 
 def fresh():
@@ -64,7 +44,7 @@ def test_the_account_counts_what_the_state_holds_and_the_balance_moves_unrest():
     books = account(state, SCENARIO, "FRA")
     assert sum(n for _, n in books.income) == 14 and sum(n for _, n in books.expenses) == 11
     assert books.balance == 3
-    judge = _Judge()
+    judge = Judge(SCENARIO)
     economic_phase(judge, state, SCENARIO)
     assert state.powers["FRA"].unrest == 1
     assert "FRA: income exceeds expenses by 3: unrest 4 → 1" in judge.said
@@ -79,7 +59,7 @@ def test_more_than_two_merchants_pay_as_two():
 def test_a_power_without_a_player_keeps_no_account():
     state = fresh()
     state.powers["NED"].player = None
-    economic_phase(_Judge(), state, SCENARIO)
+    economic_phase(Judge(SCENARIO), state, SCENARIO)
     assert state.powers["NED"].unrest == 3
 
 
@@ -108,7 +88,7 @@ def test_a_besieged_troop_cannot_disperse_against_revolts():
 
 
 def test_a_dynastic_change_clears_the_power_and_records_its_redeployment():
-    state, judge = fresh(), _Judge()
+    state, judge = fresh(), Judge(SCENARIO)
     state.powers["HUG"].unrest = 9
     state.areas["Poitiers"].rebellion = "R2"
     change(judge, state, SCENARIO, "HUG", collapse=False, why="a voluntary dynastic change")

@@ -15,20 +15,11 @@ from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.bidding import AUCTION_KIND, Lot, bid_limit, bidding_order, limits
 from pbem.rules.ratio_regis.minors import REINFORCE_KIND, neutral
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 RAW = tomllib.loads((ROOT / "examples/ratio-regis/minors.toml").read_text())
 SCENARIO = RULES.load_scenario(RAW)
-
-
-class _Judge:
-    scenario = SCENARIO
-
-    def __init__(self):
-        self.said = []
-
-    def say(self, text, **_):
-        self.said.append(text)
 
 
 def _state():
@@ -97,7 +88,7 @@ def test_starting_allies_control_their_minors_areas():
 def test_a_neutral_minor_leaves_the_map_and_its_revolts():
     state = _state()
     state.areas["Glasgow"].rebellion = "R2"
-    neutral(_Judge(), state, SCENARIO, "SCO", "peace")
+    neutral(Judge(SCENARIO), state, SCENARIO, "SCO", "peace")
     assert state.minors["SCO"].ally is None
     assert state.areas["Glasgow"].rebellion is None and state.areas["Glasgow"].controller is None
 

@@ -17,17 +17,10 @@ from pbem.rules.ratio_regis.movement import plan_route
 from pbem.rules.ratio_regis.naval_support import _sides_for
 from pbem.rules.ratio_regis.rulings import apply_ruling
 from pbem.rules.ratio_regis.state import War
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 SCENARIO = RULES.load_scenario(tomllib.loads((ROOT / "examples/ratio-regis/world.toml").read_text()))
-
-
-class _Judge:
-    def __init__(self):
-        self.said = []
-
-    def say(self, text, **_):
-        self.said.append(text)
 
 
 def fresh():
@@ -75,7 +68,7 @@ def test_forced_peace_by_ruling_and_scenario():
 
 
 def test_events_apply_once_and_combat_cards_do_nothing():
-    state, judge = fresh(), _Judge()
+    state, judge = fresh(), Judge(SCENARIO)
     apply_event(state, SCENARIO, judge, SCENARIO.cards[1])
     apply_event(state, SCENARIO, judge, SCENARIO.cards[7])  # a combat card played for its point
     assert state.nod == 2

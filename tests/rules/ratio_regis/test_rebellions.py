@@ -32,32 +32,11 @@ from pbem.rules.ratio_regis.scenario import Rebellion
 from pbem.rules.ratio_regis.state import Leader, War
 from pbem.rules.ratio_regis.tactical import determined_immune
 from pbem.rules.ratio_regis.troops import regroup
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 RAW = tomllib.loads((ROOT / "examples/ratio-regis/revolts.toml").read_text())
 SCENARIO = RULES.load_scenario(RAW)
-
-
-class _Judge:
-    """A step context that records what is said and answers every decision by its default."""
-
-    scenario = SCENARIO
-
-    def __init__(self):
-        self.said, self.asked = [], []
-
-    def say(self, text, **_):
-        self.said.append(text)
-
-    def request(self, **kwargs):
-        return SimpleNamespace(**kwargs)
-
-    def decide(self, request):
-        self.asked.append(request)
-        return request.default
-
-    def decide_all(self, requests):
-        return [self.decide(r) for r in requests]
 
 
 def fresh():
@@ -65,7 +44,7 @@ def fresh():
 
 
 def run_for(state):
-    return ImpulseRun(_Judge(), ImpulseStart(state), Ledger(held_cards=True), "p1")
+    return ImpulseRun(Judge(SCENARIO), ImpulseStart(state), Ledger(held_cards=True), "p1")
 
 
 # -- scenario data ----------------------------------------------------------------------------
@@ -98,7 +77,7 @@ def test_an_effect_is_one_thing():
 def test_limits_are_dropped_only_for_the_rebellion_nothing_fits():
     state = fresh()
     card = SCENARIO.cards[6]
-    texts = place_rebellions(state, SCENARIO, _Judge(), "p2", card,
+    texts = place_rebellions(state, SCENARIO, Judge(SCENARIO), "p2", card,
                              Rebellion(level="R2", count=2, areas=["Toledo", "Madrid"]), [])
     assert state.areas["Toledo"].rebellion == "R2"  # the first within the limits
     assert state.areas["Madrid"].rebellion == "R2"  # the second in the key area: nothing else was left
@@ -118,7 +97,7 @@ def test_the_last_area_of_a_province_counts_the_rebellions_just_placed():
 
 
 def test_an_event_that_waives_the_limits_asks_among_all_listed_areas():
-    state, judge = fresh(), _Judge()
+    state, judge = fresh(), Judge(SCENARIO)
     place_rebellions(state, SCENARIO, judge, "p2", SCENARIO.cards[6],
                      Rebellion(level="R3", areas=["Madrid", "Toledo"], limits=False), [])
     assert state.areas["Madrid"].rebellion == "R3"  # the default: the first listed
@@ -129,11 +108,11 @@ def test_an_event_that_waives_the_limits_asks_among_all_listed_areas():
 def test_place_in_the_play_line_is_checked_per_rebellion():
     state = fresh()
     with pytest.raises(IllegalOrder, match="PLACE names 2 area\\(s\\), not 3"):
-        apply_event(state, SCENARIO, _Judge(), SCENARIO.cards[2], player="p2", chosen=["Granada", "Gibraltar", "Cordoba"])
+        apply_event(state, SCENARIO, Judge(SCENARIO), SCENARIO.cards[2], player="p2", chosen=["Granada", "Gibraltar", "Cordoba"])
     with pytest.raises(IllegalOrder, match="PLACE Huesca: Huesca is in revolt already"):
-        apply_event(state, SCENARIO, _Judge(), SCENARIO.cards[12], player="p2", chosen=["Huesca"])
+        apply_event(state, SCENARIO, Judge(SCENARIO), SCENARIO.cards[12], player="p2", chosen=["Huesca"])
     with pytest.raises(IllegalOrder, match="places none"):
-        apply_event(state, SCENARIO, _Judge(), SCENARIO.cards[3], player="p2", chosen=["Toledo"])
+        apply_event(state, SCENARIO, Judge(SCENARIO), SCENARIO.cards[3], player="p2", chosen=["Toledo"])
 
 
 def test_the_rebellion_answer_reads_area_names_ignoring_case():
@@ -170,10 +149,10 @@ def test_a_key_area_in_revolt_costs_morale_only_when_an_enemy_takes_it():
     state.wars.append(War(("SPA", "FRA")))
     state.areas["Madrid"].rebellion = "R2"
     assert state.powers["SPA"].morale == 5  # the revolt itself costs nothing (§18.3)
-    take_control(state, SCENARIO, _Judge(), "SPA", "Madrid", "its own revolt put down")
+    take_control(state, SCENARIO, Judge(SCENARIO), "SPA", "Madrid", "its own revolt put down")
     assert state.powers["SPA"].morale == 5
     state.areas["Madrid"].rebellion = "R2"
-    take_control(state, SCENARIO, _Judge(), "FRA", "Madrid", "the revolt subjugated by the enemy")
+    take_control(state, SCENARIO, Judge(SCENARIO), "FRA", "Madrid", "the revolt subjugated by the enemy")
     assert state.powers["SPA"].morale == 4 and state.wars[0].morale == {"FRA": 1}
     assert state.areas["Madrid"].rebellion is None and state.areas["Madrid"].possessor == "SPA"
 
@@ -195,12 +174,12 @@ def test_an_inactive_area_does_not_exist_until_an_event_activates_it():
     assert "Oran" not in RULES.view(state, SCENARIO, "gm")["control"]
     with pytest.raises(Exception, match="inactive area"):
         apply_ruling(state, SCENARIO, "control", {"area": "Oran", "power": "SPA"})
-    texts = apply_event(state, SCENARIO, _Judge(), SCENARIO.cards[1])
+    texts = apply_event(state, SCENARIO, Judge(SCENARIO), SCENARIO.cards[1])
     assert texts == ["Oran becomes an active independent area (A2): major powers may enter and subjugate it "
                      "(§18.2.2)"]
     assert resolve_area(SCENARIO, "oran", state) == "Oran"
     assert RULES.view(state, SCENARIO, "gm")["independents"] == {"Oran": "A2"}
-    assert apply_event(state, SCENARIO, _Judge(), SCENARIO.cards[1]) == ["Oran is in play already (§18.2.2)"]
+    assert apply_event(state, SCENARIO, Judge(SCENARIO), SCENARIO.cards[1]) == ["Oran is in play already (§18.2.2)"]
 
 
 # -- §17.3.2: the Determined leader's first tactical move (RR-I81) ----------------------------
@@ -224,7 +203,7 @@ def test_the_v2_1_option_has_no_immunity():
 # -- §23.1.2: voluntary elimination and degradation (RR-I85, RR-I86) -------------------------
 def disband_request(state, power):
     """The request as `elimination.voluntary` asks it."""
-    judge = _Judge()
+    judge = Judge(SCENARIO)
     state.powers[power].player = "p1"
     for code in SCENARIO.power_order:
         if code != power:
@@ -249,7 +228,7 @@ def test_degrading_needs_a_lower_counter_unless_an_elimination_frees_one():
 def test_eliminations_and_degradations_are_carried_out():
     state = fresh()
     state.powers["SPA"].pool["2-3"] = 0
-    text = apply_disband(state, SCENARIO, _Judge(), "SPA", "ELIMINATE T1,S1 DEGRADE T3,T7")
+    text = apply_disband(state, SCENARIO, Judge(SCENARIO), "SPA", "ELIMINATE T1,S1 DEGRADE T3,T7")
     assert text == "SPA eliminates T1, S1 (back to its pool) and degrades T3 to Q2, T7 to Q2 (§23.1.2)"
     assert state.troop("T1") is None and state.squadron("S1") is None
     assert state.leader("L2") is None and "L2" in state.leader_pool  # the squadron's leader went with it
@@ -270,7 +249,7 @@ def test_no_opposition_from_an_area_in_revolt():
     state = fresh()
     state.wars.append(War(("SPA", "FRA")))
     state.powers["SPA"].player = "p1"
-    judge = _Judge()
+    judge = Judge(SCENARIO)
     run = ImpulseRun(judge, ImpulseStart(state), Ledger(held_cards=True), "p2")
     assert _opposition(state, SCENARIO, "FRA", "SPA", "Toledo", run) == ("Madrid", "TROOPS")
     state.areas["Madrid"].rebellion = "R2"

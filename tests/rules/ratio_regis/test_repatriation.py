@@ -15,32 +15,11 @@ from pbem.rules.ratio_regis.events import apply_event, start_war
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.reactions import narrow, read_reaction
 from pbem.rules.ratio_regis.repatriation import repatriate, troop_choices
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 RAW = tomllib.loads((ROOT / "examples/ratio-regis/flanders.toml").read_text())
 SCENARIO = RULES.load_scenario(RAW)
-
-
-class Judge:
-    """A step context that answers every request with `answers[subject]`, else its default."""
-
-    def __init__(self, **answers: str):
-        self.answers = answers
-        self.said: list[str] = []
-        self.asked: list[SimpleNamespace] = []
-
-    def say(self, text, **_):
-        self.said.append(text)
-
-    def request(self, **fields):
-        return SimpleNamespace(key=f"{fields['purpose']}#{len(self.asked) + 1}", **fields)
-
-    def decide_all(self, requests):
-        self.asked += requests
-        return [self.answers.get(r.context.get("subject", ""), r.default) for r in requests]
-
-    def decide(self, request):
-        return self.decide_all([request])[0]
 
 
 def fresh():

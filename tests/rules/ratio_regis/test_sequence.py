@@ -220,7 +220,8 @@ def test_half_turn_ends_with_the_last_card_and_the_turn_advances():
         play(game, player, "KEEP")
     assert game.step() == "t7/half-turn"
     view = game.view()
-    assert view["turn"] == 7 and view["players"]["p2"]["vp"] == 4  # +1 VP per turn for the Huguenots
+    # The Huguenots' 3 VP, +1 for La Rochelle, +1 for presence in WE and +1 VP per turn (§22, §26.1)
+    assert view["turn"] == 7 and view["players"]["p2"]["vp"] == 6
     assert all(p["cards_in_hand"] == 3 for p in view["players"].values())
 
 
