@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -51,7 +51,10 @@ class LineVerdict(BaseModel):
         return self.model_dump()
 
 
+@lru_cache(maxsize=4096)
 def verdict(number: int, text: str, accepted: bool, understood: str = "", reason: str = "") -> LineVerdict:
+    """A line's verdict. Verdicts are frozen, so one is shared by every reading that gives
+    it (a replay reads the same impulse lines, read the same way, thousands of times)."""
     return LineVerdict(number=number, text=text, accepted=accepted, understood=understood, reason=reason)
 
 

@@ -9,12 +9,15 @@ of another. After the secret is revealed anyone can recompute every roll.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
+from functools import lru_cache
 
 import msgspec
 
 _SPAN = 1 << 64
+_BLOCK = 64  # SHA-256's block size: HMAC pads its key to it (RFC 2104)
+_INNER_PAD = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER_PAD = bytes(byte ^ 0x5C for byte in range(256))
 
 
 def new_secret() -> bytes:
@@ -26,18 +29,46 @@ def commitment(secret: bytes) -> str:
     return hashlib.sha256(secret).hexdigest()
 
 
+class KeyedStreams:
+    """The keyed streams of one secret: HMAC-SHA256 (RFC 2104) with the padded key hashed
+    once. A turn's deal draws dozens of dice, and one-shot HMAC sets its key up afresh for
+    each (about half of a draw's cost); the digests are the same bytes."""
+
+    def __init__(self, secret: bytes):
+        key = (hashlib.sha256(secret).digest() if len(secret) > _BLOCK else secret).ljust(_BLOCK, b"\0")
+        self._inner = hashlib.sha256(key.translate(_INNER_PAD))
+        self._outer = hashlib.sha256(key.translate(_OUTER_PAD))
+
+    def digest(self, message: bytes) -> bytes:
+        """HMAC-SHA256(secret, message)."""
+        inner = self._inner.copy()
+        inner.update(message)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+    def draw_below(self, stream_key: str, bound: int) -> int:
+        """An unbiased integer in [0, bound) for one stream key."""
+        if bound < 1:
+            raise ValueError("bound must be at least 1")
+        limit = _SPAN - (_SPAN % bound)
+        attempt = 0
+        while True:
+            value = int.from_bytes(self.digest(f"{stream_key}|{attempt}".encode())[:8], "big")
+            if value < limit:
+                return value % bound
+            attempt += 1
+
+
+@lru_cache(maxsize=256)
+def keyed_streams(secret: bytes) -> KeyedStreams:
+    """The streams of `secret` (they depend on nothing else, so one serves every step)."""
+    return KeyedStreams(secret)
+
+
 def draw_below(secret: bytes, stream_key: str, bound: int) -> int:
     """An unbiased integer in [0, bound) for one stream key."""
-    if bound < 1:
-        raise ValueError("bound must be at least 1")
-    limit = _SPAN - (_SPAN % bound)
-    attempt = 0
-    while True:
-        digest = hmac.digest(secret, f"{stream_key}|{attempt}".encode(), "sha256")  # one-shot: same bytes, faster
-        value = int.from_bytes(digest[:8], "big")
-        if value < limit:
-            return value % bound
-        attempt += 1
+    return keyed_streams(secret).draw_below(stream_key, bound)
 
 
 class Roll(msgspec.Struct, frozen=True):
@@ -52,14 +83,8 @@ class Roll(msgspec.Struct, frozen=True):
     forced: bool = False
 
     def as_dict(self) -> dict:
-        return {
-            "key": self.key,
-            "purpose": self.purpose,
-            "rule": self.rule,
-            "sides": self.sides,
-            "value": self.value,
-            "forced": self.forced,
-        }
+        """key, purpose, rule, sides, value, forced (in that order: the chronicle's)."""
+        return msgspec.structs.asdict(self)
 
 
 def recompute(secret: bytes, roll: dict) -> int:

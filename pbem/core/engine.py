@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.dice import Roll, draw_below
+from pbem.core.dice import Roll, keyed_streams
 
 ALL = "*"
 
@@ -194,10 +194,15 @@ class KeyedRequests:
     _counters: dict[str, int]
 
     def _next_key(self, namespace: str, purpose: str) -> str:
+        return self._next_keys(namespace, purpose, 1)[0]
+
+    def _next_keys(self, namespace: str, purpose: str, count: int) -> list[str]:
+        """The next `count` keys for `purpose`, as `count` calls of `_next_key` give them."""
         counter_key = f"{namespace}:{purpose}"
-        n = self._counters.get(counter_key, 0) + 1
-        self._counters[counter_key] = n
-        return f"{self.step}/{purpose}#{n}"
+        last = self._counters.get(counter_key, 0)
+        self._counters[counter_key] = last + count
+        prefix = f"{self.step}/{purpose}#"
+        return [prefix + str(n) for n in range(last + 1, last + count + 1)]
 
     def request(self, *, kind: str, player: str, prompt: str, default: Any, purpose: str | None = None,
                 power: str | None = None, options: Iterable[str] = (), context: Mapping[str, Any] | None = None,
@@ -230,7 +235,7 @@ class StepContext(KeyedRequests):
         self.scenario = scenario
         self.seats = seats
         self.interrupts = 0  # decisions and dice asked for so far
-        self._secret = secret
+        self._streams = keyed_streams(secret)
         self._answers = answers
         self._policies = policies
         self._answer_policy = answer_policy
@@ -285,15 +290,20 @@ class StepContext(KeyedRequests):
         return self._draw(purpose, bound, rule) - 1
 
     def shuffle(self, purpose: str, items: Sequence[Any], *, rule: str = "") -> list[Any]:
-        """Fisher–Yates shuffle driven by the keyed stream of `purpose`."""
+        """Fisher–Yates shuffle driven by the keyed stream of `purpose`: each swap is an
+        index drawn as `draw_index` draws it, the keys made in one go (a deal is dozens)."""
         deck = list(items)
-        for i in range(len(deck) - 1, 0, -1):
-            j = self.draw_index(purpose, i + 1, rule=rule)
+        keys = self._next_keys("roll", purpose, max(len(deck) - 1, 0))
+        self.interrupts += len(keys)
+        for key, i in zip(keys, range(len(deck) - 1, 0, -1)):
+            j = self._roll(f"{self.campaign}|{key}", purpose, i + 1, rule) - 1
             deck[i], deck[j] = deck[j], deck[i]
         return deck
 
     def _draw(self, purpose: str, sides: int, rule: str) -> int:
-        key = f"{self.campaign}|" + self._next_key("roll", purpose)
+        return self._roll(f"{self.campaign}|" + self._next_key("roll", purpose), purpose, sides, rule)
+
+    def _roll(self, key: str, purpose: str, sides: int, rule: str) -> int:
         queue = self._forced.get(purpose)
         if queue:
             value = queue.pop(0)
@@ -301,7 +311,7 @@ class StepContext(KeyedRequests):
                 raise StepError(f"forced die {value} for {purpose} is not between 1 and {sides}")
             roll = Roll(key, purpose, rule, sides, value, forced=True)
         else:
-            roll = Roll(key, purpose, rule, sides, draw_below(self._secret, key, sides) + 1)
+            roll = Roll(key, purpose, rule, sides, self._streams.draw_below(key, sides) + 1)
         self._rolls.append(roll)
         self._pending_rolls.append(roll)
         return roll.value

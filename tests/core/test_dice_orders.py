@@ -1,9 +1,10 @@
 import hashlib
+import hmac
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pbem.core.dice import commitment, draw_below, recompute
+from pbem.core.dice import KeyedStreams, commitment, draw_below, recompute
 from pbem.core.engine import StepContext
 from pbem.core.orders import parse_policy, split_orders, suggest, unknown_name
 
@@ -15,6 +16,13 @@ def context(secret=bytes(32), forced=None, step="s1"):
 
 def test_commitment_is_sha256_of_the_secret():
     assert commitment(b"x" * 32) == hashlib.sha256(b"x" * 32).hexdigest()
+
+
+@given(st.binary(max_size=150), st.binary(max_size=200))
+def test_keyed_streams_are_hmac_sha256_of_the_secret(secret, message):
+    """The streams hash the padded key once (RFC 2104) instead of per draw: the digests,
+    hence every die ever logged, are the standard library's HMAC-SHA256 for any secret."""
+    assert KeyedStreams(secret).digest(message) == hmac.digest(secret, message, "sha256")
 
 
 def test_every_face_is_equally_likely_over_a_fixed_sample():

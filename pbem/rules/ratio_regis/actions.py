@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pbem.core.orders import unknown_name
@@ -41,12 +42,17 @@ def stack_count(state: GameState, area: str, power: str | None = None) -> int:
 
 
 def counted(troops: Sequence[Troop]) -> int:
+    """§15.1.1: what one side's troops in an area count (`stack_size`)."""
+    inside = sum(1 for t in troops if t.besieged)
+    return stack_size(len(troops) - inside, inside)
+
+
+def stack_size(free: int, inside: int) -> int:
     """§15.1.1: one side's troops in an area count one each, their fortress one more when
     they are besieged in it. "The stacking limits are examined separately (relief army,
     besieged and besiegers)" (§13.3.5): a power's troops in its fortress and those outside
     it — the ones that did not join it, §13.4.1 — are two stacks (RR-I88)."""
-    inside = sum(1 for t in troops if t.besieged)
-    return max(len(troops) - inside, inside + 1 if inside else 0)
+    return max(free, inside + 1 if inside else 0)
 
 
 def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str]) -> None:
@@ -54,19 +60,34 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
 
     RR-I5: an action that would end overstacked is refused (the player rewrites it)
     rather than carried out with the excess dispersed. Each power's troops are counted
-    apart (besiegers and besieged, §13.3.5).
+    apart (besiegers and besieged, §13.3.5); in each area the largest stack (the first
+    power by code on a tie) is held to its limit.
     """
-    checked = sorted(area for area in set(areas) if area in scenario.areas)
-    stacks = state.stacks(set(checked))
-    for area in checked:
-        counts = {p: counted(troops) for p, troops in sorted(stacks.get(area, {}).items())}
-        power = max(counts, key=lambda p: counts[p]) if counts else None
-        count = counts.get(power, 0)
-        if count <= scenario.areas[area].stacking:  # within the limit before any Organizer's +1
-            continue
+    checked = {area for area in areas if area in scenario.areas}
+    over = sorted((area, -count, power) for (area, power), count in stack_sizes(state, checked).items()
+                  if count > scenario.areas[area].stacking)  # the limit before any Organizer's +1
+    largest: dict[str, tuple[str, int]] = {}  # area -> its largest stack: (power, count)
+    for area, negative, power in over:
+        largest.setdefault(area, (power, -negative))
+    for area, (power, count) in largest.items():
         limit = stacking_limit(state, scenario, area, power)
         if count > limit:
             raise IllegalOrder(f"{area} would hold {count} troops, over its stacking limit of {limit} (§15.1.1)")
+
+
+def stack_sizes(state: GameState, areas: Collection[str] | None = None) -> dict[tuple[str, str], int]:
+    """What each power's troops count in each area of the map (in `areas` if given), by
+    `stack_size`, in one pass over the troops: it runs at the end of every action."""
+    free: dict[tuple[str, str], int] = {}
+    inside: dict[tuple[str, str], int] = {}
+    for troop in state.troops:
+        if troop.area is not None and (areas is None or troop.area in areas):
+            counts = inside if troop.besieged else free
+            key = (troop.area, troop.power)
+            counts[key] = counts.get(key, 0) + 1
+    if not inside:  # no siege on the map: each troop counts one
+        return free
+    return {key: stack_size(free.get(key, 0), inside.get(key, 0)) for key in {**free, **inside}}
 
 
 def own_troop(state: GameState, power: str, troop_id: str) -> Troop:
@@ -99,11 +120,41 @@ class ImpulseStart:
     pirate there), troops in coastal areas (may land)."""
 
     def __init__(self, state: GameState):
-        self.dispersed = frozenset(t.id for t in state.troops if t.box is not None)
-        self.under_repair = frozenset(s.id for s in state.squadrons if s.repair)
-        self.building = frozenset(f.id for f in state.fortresses if not f.built)
-        self.at_sea = {s.id: s.sea for s in state.squadrons if s.sea is not None}
-        self.areas = {t.id: t.area for t in state.troops if t.area is not None and not t.besieged}
+        self._found = lambda: state
+        for name in ("dispersed", "under_repair", "building", "at_sea", "areas"):
+            getattr(self, name)  # read now: `state` goes on changing
+
+    @classmethod
+    def when_asked(cls, found: Callable[[], GameState]) -> ImpulseStart:
+        """Read from `found()`, the state as the impulse found it, when a rule first asks:
+        most impulses never do."""
+        start = cls.__new__(cls)
+        start._found = found
+        return start
+
+    @cached_property
+    def _state(self) -> GameState:
+        return self._found()
+
+    @cached_property
+    def dispersed(self) -> frozenset[str]:
+        return frozenset(t.id for t in self._state.troops if t.box is not None)
+
+    @cached_property
+    def under_repair(self) -> frozenset[str]:
+        return frozenset(s.id for s in self._state.squadrons if s.repair)
+
+    @cached_property
+    def building(self) -> frozenset[str]:
+        return frozenset(f.id for f in self._state.fortresses if not f.built)
+
+    @cached_property
+    def at_sea(self) -> dict[str, str]:
+        return {s.id: s.sea for s in self._state.squadrons if s.sea is not None}
+
+    @cached_property
+    def areas(self) -> dict[str, str]:
+        return {t.id: t.area for t in self._state.troops if t.area is not None and not t.besieged}
 
 
 @dataclass

@@ -116,13 +116,16 @@ def offer_wars(state: GameState, scenario: Scenario, judge: DecisionPort,
 def end_alliances(ctx: DecisionPort, state: GameState) -> None:
     """§23: every alliance ends at turn end (research §4.15), and with it every combined
     fleet (§21.2.3); the expeditionary corps went home just before
-    (`expeditions.repatriate_all`, §21.2.2)."""
+    (`expeditions.repatriate_all`, §21.2.2). A scenario's alliance "until war breaks out"
+    (§33.4, `until_war`) lasts from turn to turn until a war between the two ends it (RR-I188)."""
     released = release(state, state.squadrons)
     if released:
         ctx.say(f"The combined fleets dissolve: {', '.join(released)} return to their powers (§21.2.3)",
                 rule="§21.2.3")
-    if state.alliances:
-        pairs = ", ".join(f"{first}–{second}" for first, second in state.alliances)
+    lasting = {frozenset(a.powers) for a in ctx.scenario.data.alliances if a.until_war}
+    ending = [pair for pair in state.alliances if frozenset(pair) not in lasting]
+    if ending:
+        pairs = ", ".join(f"{first}–{second}" for first, second in ending)
         ctx.say(f"The alliances end with the turn: {pairs} (§21.1, §23)", rule="§23")
-    state.alliances = []
+    state.alliances = [pair for pair in state.alliances if frozenset(pair) in lasting]
     state.combined = {}

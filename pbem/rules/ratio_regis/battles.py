@@ -137,12 +137,14 @@ def eliminate(state: GameState, unit: str) -> None:
         state.troops.remove(troop)
         pool = state.minors[troop.minor].eliminated if troop.minor else state.powers[troop.power].pool  # §20.3.2
         pool[troop.counter] = pool.get(troop.counter, 0) + 1
-        state.record_eliminated(troop.power, "troop")
+        if not troop.minor:  # a minor's units are not maintained (§23.1.1)
+            state.record_eliminated(troop.power, "troop")
         return
     squadron = state.squadron(unit)
     if squadron is not None:
         state.squadrons.remove(squadron)
-        state.record_eliminated(squadron.power, "squadron")
+        if not squadron.minor:
+            state.record_eliminated(squadron.power, "squadron")
         pool, key = ((state.minors[squadron.minor].eliminated, f"Q{squadron.quality}") if squadron.minor
                      else (state.powers[squadron.power].squadron_pool, str(squadron.quality)))
         pool[key] = pool.get(key, 0) + 1

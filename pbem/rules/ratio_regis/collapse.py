@@ -6,6 +6,7 @@ negotiations themselves are `negotiation.py`'s; this module holds what is collap
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis import minors
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
@@ -34,7 +35,8 @@ def remove(state: GameState, scenario: Scenario, judge: DecisionPort, power: str
     with the rest of the markers, and finally place independent (active A3) counters in all the
     territories it still controlled, and the major power card is discarded" (§32.10). Its
     leaders leave the game with their units; its merchants, casus belli and forced peace go
-    (RR-I168)."""
+    (RR-I168). Its allied minors turn neutral first (§20.4.1)."""
+    minors.abandon(judge, state, scenario, power, f"{power}'s collapse")  # §21.6: its minors turn neutral
     units = ([t.id for t in state.troops if t.power == power] + [s.id for s in state.squadrons if s.power == power]
              + [f.id for f in state.fortresses if f.power == power])
     state.troops = [t for t in state.troops if t.power != power]

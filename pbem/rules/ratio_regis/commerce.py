@@ -218,11 +218,11 @@ def compete(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     v21 = state.options.variant == V2_1
     plans = []
     for center in scenario.data.trade_centers:
-        if _total(state, center.id) <= center.capacity:
+        if _total(state, center.id) <= state.capacity(center):
             continue
         if v21:
             _cut_by_coast(ctx, state, scenario, center)
-        if _total(state, center.id) > center.capacity:
+        if _total(state, center.id) > state.capacity(center):
             plans.append((center, _ranking(state, scenario, center)))
     asks = [(center.id, group, request) for center, ranking in plans
             for group, request in _tie_requests(ctx, state, center, ranking, v21)]
@@ -254,7 +254,7 @@ def _cut_by_coast(ctx: DecisionPort, state: GameState, scenario: Scenario, cente
         (lambda coast: coast == 1, 1, "it has a single coastal area in the center: cut to 1"),
     ]
     for applies, keep, why in steps:
-        if _total(state, center.id) <= center.capacity:
+        if _total(state, center.id) <= state.capacity(center):
             return
         for power in sorted(held, key=scenario.power_order.index):
             if held[power] > keep and applies(len(_coastal(state, scenario, center, power))):
@@ -284,8 +284,8 @@ def _ranking(state: GameState, scenario: Scenario, center: TradeCenter) -> list[
 
 def _counter(state: GameState, scenario: Scenario, center: TradeCenter, power: str) -> Counter:
     """The commercial ports counted are those the power controls, without a trade-interrupted
-    marker (§19.2.4; §32.4 counts Genoa, a minor allied to Spain, for Spain: allied minors
-    are counted when the state records them)."""
+    marker (§19.2.4); an allied minor's areas are controlled by its ally (RR-I141), so its
+    ports count for the ally, as §32.4 counts Genoa, allied to Spain, for Spain."""
     ports = tuple(a for a in center_areas(state, scenario, center)
                   if state.areas[a].controller == power and not state.areas[a].razed
                   and commercial_port(state, scenario, a))
@@ -308,7 +308,7 @@ def _tie_requests(ctx: DecisionPort, state: GameState, center: TradeCenter, rank
             continue
         before = [p for g in ranking[:index] for p in g]
         after = [p for g in ranking[index + 1:] for p in g]
-        outcomes = {tuple(sorted(_removals([*before, *order, *after], counts, center.capacity)))
+        outcomes = {tuple(sorted(_removals([*before, *order, *after], counts, state.capacity(center))))
                     for order in permutations(group)}
         if len(outcomes) < 2:
             continue
@@ -343,8 +343,8 @@ def _walk(ctx: DecisionPort, state: GameState, scenario: Scenario, center: Trade
     counters = {power: _counter(state, scenario, center, power) for power in order}
     listed = ", ".join(f"{p} {held[p]} ({counters[p].reason()})" for p in order)
     ctx.say(f"Commercial competition in {center.id} ({_total(state, center.id)} merchants, capacity "
-            f"{center.capacity}), by uninterrupted commercial ports, vitality, player: {listed}", rule="§19.2.4")
-    for power, walk in _removals(order, held, center.capacity):
+            f"{state.capacity(center)}), by uninterrupted commercial ports, vitality, player: {listed}", rule="§19.2.4")
+    for power, walk in _removals(order, held, state.capacity(center)):
         held[power] -= 1
         place = order.index(power) + 1
         ctx.say(f"Commercial competition in {center.id}: {power} loses a merchant ({held[power]} left; "

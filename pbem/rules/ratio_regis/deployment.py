@@ -301,7 +301,7 @@ def _merchant_room(state: GameState, scenario: Scenario, tc: str, power: str) ->
     """§19.2.1–§19.2.2: the center's capacity (as the turn's rules set it) less the merchants
     there, and at most 2 of a power."""
     there = state.merchants.get(tc, {})
-    capacity = state.capacities.get(tc, scenario.trade_centers[tc].capacity)
+    capacity = state.capacity(scenario.trade_centers[tc])
     return max(0, min(capacity - sum(there.values()), 2 - there.get(power, 0)))
 
 

@@ -10,7 +10,7 @@ the last turn every power still agitated must change its dynasty (§23.4).
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import agitation, battles, rebellions, sieges, unrest
+from pbem.rules.ratio_regis import agitation, battles, minors, rebellions, sieges, unrest
 from pbem.rules.ratio_regis.economy import played
 from pbem.rules.ratio_regis.scenario import Rebellion, Scenario
 from pbem.rules.ratio_regis.state import GameState
@@ -84,8 +84,8 @@ def in_revolt_everywhere(state: GameState, scenario: Scenario, code: str) -> boo
 
 def change(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *, collapse: bool, why: str,
            redeploys: bool = True) -> None:
-    """§23.3, §32.9: the player loses the power's vitality in VP (twice after a collapse);
-    the power's units (troops, squadrons, fortresses, leaders), merchants and the revolts in
+    """§23.3, §32.9: the player loses the power's vitality in VP (twice after a collapse); its
+    allied minors turn neutral (their units off the map, §20.4.1); the power's units (troops, squadrons, fortresses, leaders), merchants and the revolts in
     its possessions are removed; its unrest is set to its vitality. Unless the game ends
     (`redeploys`), it owes a redeployment at the next turn start with the card's income as
     points (recorded in `redeployment`) and places now one R3 revolt per two points of
@@ -96,6 +96,7 @@ def change(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *
     player.vp -= loss
     kind = "collapses into a dynastic change" if collapse else "makes a dynastic change"
     ctx.say(f"{code} {kind} ({why}): {player.name} loses {loss} VP and has {player.vp}", rule="§23.3")
+    minors.abandon(ctx, state, scenario, code, f"{code}'s dynastic change")  # §23.3: its minors turn neutral
     gone = _remove_units(ctx, state, code)
     trade = sorted(tc for tc, merchants in state.merchants.items() if merchants.pop(code, 0))
     calmed = [a for a in possessions(state, scenario, code) if state.areas[a].rebellion]

@@ -51,12 +51,13 @@ def account(state: GameState, scenario: Scenario, power: str) -> Account:
     if keys:
         found.income.append((f"non-home key areas ({', '.join(keys)})", len(keys)))
     lost = [kind for turn, code, kind in state.eliminated if turn == state.turn and code == power]
-    troops = [t for t in state.troops if t.power == power]
+    # §23.1.1: the minor powers' units are not maintained (their counters on the map are the ally's, RR-I140)
+    troops = [t for t in state.troops if t.power == power and not t.minor]
     dispersed = sum(1 for t in troops if t.box is not None)
     if troops or "troop" in lost:
         found.expenses.append((f"troops ({len(troops) - dispersed} on the map, {dispersed} dispersed, "
                                f"{lost.count('troop')} eliminated)", len(troops) + lost.count("troop")))
-    squadrons = [s for s in state.squadrons if s.power == power]
+    squadrons = [s for s in state.squadrons if s.power == power and not s.minor]
     if squadrons or "squadron" in lost:
         repair = sum(1 for s in squadrons if s.repair)
         count = len(squadrons) + lost.count("squadron")
@@ -65,7 +66,7 @@ def account(state: GameState, scenario: Scenario, power: str) -> Account:
     leaders = sum(1 for lead in state.leaders if lead.power == power)
     if leaders:
         found.expenses.append(("leaders", leaders))
-    forts = [f for f in state.fortresses if f.power == power]
+    forts = [f for f in state.fortresses if f.power == power and not f.minor]
     if forts:
         building = sum(1 for f in forts if not f.built)
         found.expenses.append((f"fortresses ({building} under construction)", len(forts)))

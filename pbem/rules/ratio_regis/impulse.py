@@ -2,8 +2,9 @@
 
 A whole impulse is one decision (kind `impulse`) answered by a script of order lines.
 The script is checked against the state by running it on a copy (`run_script`), the
-same code that later carries it out, so a script accepted at submission executes as
-written; an illegal line refuses the whole script and nothing executes.
+same code that later carries it out (then on the step's own state), so a script accepted
+at submission executes as written; an illegal line refuses the whole script and nothing
+executes.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ class ScriptRun:
     lines: list[LineVerdict]
     later: frozenset[int] = frozenset()  # lines checked when reached, after dice or a decision (RR-I18)
     problem: str = ""  # a fault of the whole script (no card played …)
+    before: bytes = b""  # the state as the script found it, encoded (`_saved`)
 
     @property
     def legal(self) -> bool:
@@ -121,30 +123,38 @@ class ScriptRun:
         bad = next((line for line in self.lines if not line.accepted), None)
         return f"line {bad.number} ({bad.text}): {bad.reason}" if bad else self.problem
 
+    def undo(self) -> None:
+        """Put `state` back as the script found it (a live script refused whole)."""
+        adopt(self.state, _restored(self.before))
 
-_copier = msgspec.msgpack.Encoder()
-_copied = msgspec.msgpack.Decoder(GameState)
+
+_saver = msgspec.msgpack.Encoder()
+_restorer = msgspec.msgpack.Decoder(GameState)
 
 
-def copy_state(state: GameState) -> GameState:
-    """A copy of the state to run a script on (binary, so cheaper than the canonical JSON)."""
-    return _copied.decode(_copier.encode(state))
+def _saved(state: GameState) -> bytes:
+    """The state kept to go back to (binary, so cheaper than the canonical JSON)."""
+    return _saver.encode(state)
+
+
+def _restored(saved: bytes) -> GameState:
+    return _restorer.decode(saved)
 
 
 @dataclass
 class _Checkpoint:
-    """Where a line that turns out illegal goes back to: a copy of the state and ledger
-    after the last line that asked for dice or a decision, and the lines carried out since,
-    which asked for nothing and so are carried out again on a copy by a probe. The state and
-    the ledger are thus copied once a script, not once a line, while its lines ask for
+    """Where a line that turns out illegal goes back to: the state (saved) and a copy of
+    the ledger after the last line that asked for dice or a decision, and the lines carried
+    out since, which asked for nothing and so are carried out again on a copy by a probe.
+    The state is thus saved once a script, not once a line, while its lines ask for
     nothing."""
 
-    state: GameState
+    saved: bytes
     ledger: Ledger
     since: list[Command] = field(default_factory=list)
 
     def restore(self, scenario: Scenario, player: str, start: ImpulseStart) -> tuple[GameState, Ledger]:
-        work, ledger = copy_state(self.state), self.ledger.copy()
+        work, ledger = _restored(self.saved), self.ledger.copy()
         redo = ImpulseRun(Probe(scenario), start, ledger, player)
         for command in self.since:
             _execute(work, scenario, player, command, redo)
@@ -153,16 +163,21 @@ class _Checkpoint:
 
 def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
                port: DecisionPort | None = None) -> ScriptRun:
-    """Carry out an impulse script on a copy of `state`, line by line. An illegal line
-    leaves the copy as it was and the run goes on, so every fault is reported.
+    """Carry out an impulse script line by line. An illegal line leaves the state as it
+    was before that line and the run goes on, so every fault is reported.
 
-    Without a live `port` the run is a probe: it stops at the first line that needs dice
-    or a decision, and the lines from there on are checked when the impulse reaches them
-    (RR-I18). Live, a line found illegal after an interrupt is skipped and said so."""
+    Without a live `port` the run is a probe on a copy of `state`: it stops at the first
+    line that needs dice or a decision, and the lines from there on are checked when the
+    impulse reaches them (RR-I18). Live, the script is carried out on `state` itself (a
+    step's state is the engine's own copy; `ScriptRun.undo` puts back a script refused
+    whole), and a line found illegal after an interrupt is skipped and said so."""
     judge = port or Probe(scenario)
-    work = copy_state(state)
-    run = ImpulseRun(judge, ImpulseStart(work), Ledger(held_cards=bool(work.player(player).hand)), player)
-    checkpoint = _Checkpoint(state, run.ledger.copy())
+    before = _saved(state)
+    work = state if port is not None else _restored(before)
+    found = (lambda: state) if work is not state else (lambda: _restored(before))
+    run = ImpulseRun(judge, ImpulseStart.when_asked(found), Ledger(held_cards=bool(work.player(player).hand)),
+                     player)
+    checkpoint = _Checkpoint(before, run.ledger.copy())
     first = judge.interrupts
     results: list[LineVerdict] = []
     later: set[int] = set()
@@ -180,7 +195,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
         # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
         # event has begun (a rebellion's area, RR-I80).
         changes = isinstance(command, Action | Play)
-        before = judge.interrupts
+        before_line = judge.interrupts
         try:
             understood = _execute(work, scenario, player, command, run)
         except NeedsInput:
@@ -193,15 +208,15 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
         except IllegalOrder as error:
             if changes:
                 work, run.ledger = checkpoint.restore(scenario, player, run.start)
-            skipped = judge.interrupts > first and before == judge.interrupts
+            skipped = judge.interrupts > first and before_line == judge.interrupts
             if skipped:
                 judge.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
                 later.add(number)
             results.append(verdict(number, text, False, command.text(), str(error)))
             continue
         results.append(verdict(number, text, True, understood))
-        if judge.interrupts != before:
-            checkpoint = _Checkpoint(copy_state(work), run.ledger.copy())
+        if judge.interrupts != before_line:
+            checkpoint = _Checkpoint(_saved(work), run.ledger.copy())
         else:
             checkpoint.since.append(command)
     ledger = run.ledger
@@ -214,7 +229,10 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     if state.options.intrinsic_action == "turn":
         for power in ledger.intrinsic:
             work.powers[power].intrinsic_used = True
-    return ScriptRun(work, results, frozenset(later), problem)
+    if port is not None and work is not state:  # a refused line put a restored copy in its place
+        adopt(state, work)
+        work = state
+    return ScriptRun(work, results, frozenset(later), problem, before)
 
 
 def _deferred(number: int, text: str, later: set[int]) -> LineVerdict:
@@ -405,13 +423,13 @@ def _spend_at_war_move(state: GameState, order: Action, ledger: Ledger) -> None:
 
 
 # -- the decision and the step ------------------------------------------------
-def default_script(state: GameState, scenario: Scenario, player: str) -> list[str]:
-    """RR-I4: when the deadline passes, the lowest-numbered card that may be played goes
-    for points to the player's first power, and no action is taken."""
-    hand = state.player(player).hand
-    if not hand:
+def default_script(state: GameState, scenario: Scenario, player: str, playable: Sequence[int]) -> list[str]:
+    """RR-I4: when the deadline passes, the lowest-numbered card that may be played
+    (`playable`: `deck.playable` of the player's hand) goes for points to the player's
+    first power, and no action is taken."""
+    if not playable:
         return ["DONE"]
-    card = scenario.cards[min(deck.playable(scenario, hand))]
+    card = scenario.cards[min(playable)]
     powers = state.powers_of(player, scenario)
     if card.points and powers:
         return [f"PLAY {card.number} POINTS {powers[0]}={card.points}", "DONE"]
@@ -422,12 +440,13 @@ def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request
     scenario: Scenario = ctx.scenario
     hand = state.player(player).hand
     cardless = not hand
+    playable = deck.playable(scenario, hand)
     prompt = (f"Your impulse ({scenario.turn_label(state.turn)}, impulse {state.half.impulse}): "
               + ("a cardless impulse: intrinsic actions, one extra action X (§8.2.3)" if cardless else
                  "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"))
-    return ctx.request(kind="impulse", player=player, purpose="impulse", default=default_script(state, scenario, player),
-                       options=[] if cardless else [f"PLAY {n}" for n in deck.playable(scenario, hand)],
-                       prompt=prompt, rule="§8.2.2",
+    return ctx.request(kind="impulse", player=player, purpose="impulse",
+                       default=default_script(state, scenario, player, playable),
+                       options=[f"PLAY {n}" for n in playable], prompt=prompt, rule="§8.2.2",
                        context={"turn": state.turn, "impulse": state.half.impulse, "cards": len(hand),
                                 "cardless": cardless, "priority": bool(deck.priority_cards(scenario, hand))})
 
@@ -444,8 +463,8 @@ def impulse(ctx: DecisionPort, state: GameState) -> None:
     if not run.legal:
         ctx.say(f"{name}'s impulse script cannot be carried out ({run.first_fault()}); the default is used",
                 rule="§8.2.2")
+        run.undo()
         run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx)
-    adopt(state, run.state)
     done = [line.understood for line in run.lines if line.accepted and line.understood != "end of impulse"]
     ctx.say(f"{name}'s impulse: " + ("; ".join(done) if done else "no card, no action"), rule="§8.2.2")
     _advance(state)

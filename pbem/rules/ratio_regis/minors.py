@@ -103,6 +103,13 @@ def _join_wars(ctx: DecisionPort, state: GameState, code: str) -> list[str]:
     return texts
 
 
+def abandon(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, why: str) -> list[str]:
+    """The minors allied with `power` turn neutral (§23.3 after a dynastic change, §21.6 after a
+    collapse: "its minors turn neutral"), in the scenario's order; returns their texts."""
+    return [neutral(ctx, state, scenario, minor.code, why) for minor in scenario.data.minors
+            if state.minors[minor.code].ally == power]
+
+
 def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, why: str) -> str:
     """§20.4.1: the minor's troops leave the map, the eliminated ones too, available for a later
     alliance; rebellions in its areas are removed. Its former ally's control of its areas and its

@@ -292,7 +292,8 @@ def send_to_base(state: GameState, scenario: Scenario, judge: DecisionPort, squa
         home = _choose_base(state, squadron, judge, sea, nearest_bases(state, scenario, squadron.power, sea, avoid))
     if home is None:
         state.squadrons.remove(squadron)
-        state.record_eliminated(squadron.power, "squadron")
+        if not squadron.minor:  # a minor's units are not maintained (§23.1.1)
+            state.record_eliminated(squadron.power, "squadron")
         gone = remove_unit_leader(state, squadron.id)  # §17.1: the leader follows its unit
         return f"{squadron.id} has no base left and is destroyed (§11.1.1)" + (
             f", with its leader {', '.join(gone)}" if gone else "")

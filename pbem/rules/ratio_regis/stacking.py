@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import counted, stack_count, stacking_limit
+from pbem.rules.ratio_regis.actions import stack_count, stack_sizes, stacking_limit
 from pbem.rules.ratio_regis.reactions import choice_request, chosen_units
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -19,9 +19,8 @@ from pbem.rules.ratio_regis.state import GameState, Troop
 def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, int]]:
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
-    over = [(area, power, count) for area, powers in state.stacks().items() if area in scenario.areas
-            for power, troops in powers.items()
-            if (count := counted(troops)) > scenario.areas[area].stacking]  # the limit before an Organizer's +1
+    over = [(area, power, count) for (area, power), count in stack_sizes(state).items() if area in scenario.areas
+            and count > scenario.areas[area].stacking]  # the limit before an Organizer's +1
     if not over:
         return []
     order = {area: index for index, area in enumerate(scenario.areas)}

@@ -13,7 +13,7 @@ import msgspec
 
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis.options import Options
-from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.scenario import Scenario, TradeCenter
 
 # Phases of the sequence of play, in order (§7, §8).
 AUCTION_BIDS = "auction-bids"
@@ -227,6 +227,10 @@ class GameState(msgspec.Struct):
         player.vp += vp
         return player
 
+    def capacity(self, center: TradeCenter) -> int:
+        """A trade center's capacity: as the turn's special rules set it, else as printed (§19.2.1)."""
+        return self.capacities.get(center.id, center.capacity)
+
     def by_game_order(self) -> list[PlayerState]:
         return sorted(self.players, key=lambda p: (p.game_order, p.seat))
 
@@ -362,6 +366,7 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     state.wars = [War(tuple(w.sides), cause=w.cause) for w in data.wars]
     state.casus_belli = [tuple(cb) for cb in data.casus_belli]
     state.forced_peace = [tuple(pair) for pair in data.forced_peace]
+    state.alliances = [tuple(alliance.powers) for alliance in data.alliances]  # §21.1, §33 (RR-I188)
     for power in data.powers:
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)

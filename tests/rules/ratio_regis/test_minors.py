@@ -14,7 +14,9 @@ from pbem.core.decisions import Refusal
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.bidding import AUCTION_KIND, Lot, bid_limit, bidding_order, limits
-from pbem.rules.ratio_regis.minors import REINFORCE_KIND, neutral
+from pbem.rules.ratio_regis.dynasty import change
+from pbem.rules.ratio_regis.economy import account
+from pbem.rules.ratio_regis.minors import REINFORCE_KIND, ally, neutral
 from tests.support.judge import Judge
 
 RULES = RatioRegis()
@@ -109,3 +111,18 @@ def test_an_alliance_card_must_name_a_known_minor():
     raw = copy.deepcopy(RAW)
     raw["cards"][2]["effects"] = [{"minor_alliance": "XYZ"}]
     assert any("unknown minor power 'XYZ'" in p for p in RULES.check_scenario(RULES.load_scenario(raw)))
+
+
+def test_an_allied_minors_units_cost_its_ally_nothing_and_go_neutral_with_a_dynastic_change():
+    """§23.1.1: the minor powers' units are not maintained; §23.3: after a dynastic change the
+    power's minors turn neutral (§20.4.1), their troops leaving the map."""
+    state = _state()
+    judge = Judge(SCENARIO)
+    before = account(state, SCENARIO, "ENG")
+    ally(judge, state, SCENARIO, "SCO", "ENG", "a test alliance")
+    placed = [t for t in state.troops if t.minor == "SCO"]
+    assert placed and all(t.power == "ENG" for t in placed)
+    assert account(state, SCENARIO, "ENG").expenses == before.expenses
+    change(judge, state, SCENARIO, "ENG", collapse=False, why="a test", redeploys=False)
+    assert state.minors["SCO"].ally is None
+    assert not [t for t in state.troops if t.minor == "SCO"]

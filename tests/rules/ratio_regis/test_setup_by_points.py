@@ -12,11 +12,13 @@ from pbem.core.ruleset import Seat
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
 from pbem.rules.ratio_regis import RatioRegis
+from pbem.rules.ratio_regis.alliances import end_alliances
 from pbem.rules.ratio_regis.deployment import check_purchases, default_deployment, parse_purchases
 from pbem.rules.ratio_regis.options import read_options
 from pbem.rules.ratio_regis.power_cards import take_card
 from pbem.rules.ratio_regis.scenario import PowerCardChange
 from pbem.rules.ratio_regis.state import initial_state
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 SCENARIOS = sorted((ROOT / "examples/ratio-regis/scenarios").glob("*.toml"))
@@ -72,3 +74,17 @@ def test_a_new_power_card_degrades_what_it_lacks_and_eliminates_the_rest():
     assert state.squadrons == [squadron] and squadron.quality == 2
     assert f"{old[1].id} eliminated: the new card has no counter for it" in texts
     assert state.powers["FRA"].pool == {"2-3": 0, "3-4": 0} and state.powers["FRA"].squadron_pool == {"2": 0, "3": 0}
+
+
+def test_a_scenarios_alliance_until_war_is_in_force_from_the_start_and_outlasts_the_turn_end():
+    """§33.4 "until war breaks out, the Netherlands and Spain are allied" (RR-I188): allied from the
+    start; at turn end the alliances of the turn end (§23) but this one stays."""
+    rules = RatioRegis()
+    scenario = rules.load_scenario(load_data_file(CATHOLICS))
+    state = initial_state(scenario, read_options({}), [Seat(p, p) for p in ("p1", "p2", "p3")])
+    assert state.alliances == [("NED", "SPA")]
+    state.alliances.append(("ENG", "FRA"))  # one of the turn's own (§21.1)
+    judge = Judge(scenario)
+    end_alliances(judge, state)
+    assert state.alliances == [("NED", "SPA")]
+    assert judge.said == ["The alliances end with the turn: ENG–FRA (§21.1, §23)"]
