@@ -211,14 +211,15 @@ DEPLOYMENT_KIND = DeploymentKind()
 # -- the rules: who deploys, what they may buy, the purchases made ----------------------
 def deploying(state: GameState, scenario: Scenario) -> list[str]:
     """The powers that deploy by points this turn, in the scenario's order: at the
-    scenario's first turn those in play, later those entering (§7.2, §8.1.2). RR-I208: a
-    power in no player's group does not appear (§33.4 "for 2 players the Catholic League does
-    not appear")."""
+    scenario's first turn those in play, later those entering (§7.2, §8.1.2), and those
+    redeploying after a dynastic change (§23.3, RR-I210). RR-I208: a power in no player's group
+    does not appear (§33.4 "for 2 players the Catholic League does not appear")."""
     first = state.turn == scenario.data.first_turn
-    return [code for code in scenario.power_order if scenario.powers[code].points is not None
-            and state.powers[code].player is not None
-            and (scenario.powers[code].enters == state.turn
-                 or (first and scenario.powers[code].enters in (None, state.turn)))]
+    return [code for code in scenario.power_order if state.powers[code].player is not None
+            and (state.powers[code].redeployment > 0
+                 or (scenario.powers[code].points is not None
+                     and (scenario.powers[code].enters == state.turn
+                          or (first and scenario.powers[code].enters in (None, state.turn)))))]
 
 
 def deploy_by_points(ctx: DecisionPort, state: GameState) -> None:
@@ -227,11 +228,13 @@ def deploy_by_points(ctx: DecisionPort, state: GameState) -> None:
     scenario: Scenario = ctx.scenario
     powers = deploying(state, scenario)
     for code in powers:
-        take_possession(ctx, state, scenario, code)
+        if not state.powers[code].redeployment:  # a power redeploying keeps its possessions and revolts (§23.3)
+            take_possession(ctx, state, scenario, code)
     requests = [_request(ctx, state, scenario, code) for code in powers]
     for code, answer in zip(powers, ctx.decide_all(requests), strict=True):
         purchases = parse_purchases(str(answer).split(None, 2)[2])
         placed = [_buy(ctx, state, scenario, code, p) for p in purchases]
+        state.powers[code].redeployment = 0
         ctx.say(f"{scenario.powers[code].name} deploys: " + ("; ".join(placed) or "nothing")
                 + f"; unrest {state.powers[code].unrest}", rule="§24")
 
@@ -282,7 +285,7 @@ def _context(state: GameState, scenario: Scenario, power: str) -> dict[str, Any]
     stacks = state.stacks(places)
     return {
         "power": power,
-        "points": scenario.powers[power].points,
+        "points": state.powers[power].redeployment or scenario.powers[power].points,
         "areas": tuple(places),
         "ports": tuple(ports),
         "seas": tuple(dict.fromkeys(s for a in ports for s in scenario.areas[a].seas if state.exists(s))),
