@@ -17,7 +17,7 @@ morale counters after §31.9 and opens the §31.10 negotiations with the Hugueno
 book's count). §32.1's siege of Zeeland (`siege-32-1`) and §32.10's collapse of Hungary
 (`peace-32-10-collapse`) have no place in this position; §32.8's Spain is not agitated here
 (`agitation-disperse-32-8`), France is, and changes its dynasty as in §32.9. The campaign ends
-after the turn-end of turn 6, with p2 owing turn 7's choice of the first impulse."""
+with France redeployed at turn 7's start, p2 owing turn 7's choice of the first impulse."""
 
 from __future__ import annotations
 
@@ -378,10 +378,19 @@ def test_social_agitation_and_dynastic_change_32_8_32_9(turn_end, end_view):
     assert ("FRA redeploys at the start of the next turn as if entering the game, with 10 points (its card's income) "
             "(§23.3, §24)") in turn_end
     assert end_view["revolts"] == {"Calais": "R3", "StQuentin": "R3", "Glasgow": "R3"}
-    assert end_view["powers"]["FRA"]["unrest"] == 4
     assert {"T7", "S3", "F2", "L7"}.isdisjoint(end_view["units"])
     # Spain (unrest 9, under twice its vitality 10) is not agitated.
     assert end_view["powers"]["SPA"]["unrest"] == 9
+
+
+def test_redeployment_after_the_dynastic_change_32_9(lines, end_view):
+    # "At the beginning of the next turn, p2 will proceed with France as if entering into play for the
+    # first time … he would place unrest at 4, but as initial points he would have only the 10 that appear
+    # in the card as income" (§24): the book does not say how they are spent; p2 lowers unrest to 1.
+    assert ("France deploys: T27, T28, T29, T30 (2-3) at Paris; T31, T32 (2-3) at Lyon; unrest lowered by 3; "
+            "unrest 1") in lines
+    assert end_view["powers"]["FRA"]["unrest"] == 1
+    assert end_view["revolts"]["Calais"] == "R3" and end_view["revolts"]["StQuentin"] == "R3"
 
 
 def test_the_books_turn_ends(end_view):
