@@ -222,7 +222,8 @@ def tactical_paths(state: GameState, scenario: Scenario, troop: Troop,
     steps along land links, each area entered controlled by the power, free of enemy troops
     and enemy fortresses (so no reaction, combat or siege arises) and in a theater of
     interest; the end one of the power's areas with room. By destination in the scenario's
-    area order, each with the first path found in adjacency order."""
+    area order, each with its shortest path: a neighbour is reached in one step, never by a
+    detour through another neighbour listed before it; ties by adjacency order."""
     power, start = troop.power, troop.area
 
     def passable(area: str) -> bool:
@@ -231,12 +232,10 @@ def tactical_paths(state: GameState, scenario: Scenario, troop: Troop,
                 and controls(state, power, area) and not _enemies(state, power, area)
                 and not (fortress is not None and fortress.power != power and state.at_war(power, fortress.power)))
 
-    found: dict[str, tuple[str, ...]] = {}
-    for first in scenario.areas[start].adjacent:
-        if first not in scenario.areas or not passable(first):
-            continue
-        if _destination(state, scenario, power, first, left):
-            found.setdefault(first, (start, first))
+    firsts = [area for area in scenario.areas[start].adjacent if area in scenario.areas and passable(area)]
+    found: dict[str, tuple[str, ...]] = {first: (start, first) for first in firsts
+                                         if _destination(state, scenario, power, first, left)}
+    for first in firsts:
         for second in scenario.areas[first].adjacent:
             if second in scenario.areas and second != start and passable(second) \
                     and _destination(state, scenario, power, second, left):

@@ -1,24 +1,31 @@
 """The playbook's running example game (§26–§32) as an example campaign
 (`examples/ratio-regis/playbook/`), played mail by mail on the synthetic war scenario, with
-the GM forcing the dice the book names (`GM DICE`). Each test asserts the outcome of one
-worked example the built rules reach.
+the GM forcing the dice the book names (`GM DICE`), to the end of the book's turn. Each test
+asserts the outcome of one worked example the campaign reaches.
 
 Impulse 4 plays the book's REBELLION IN SCOTLAND (§30.2) and impulse 5 its REBELLION IN
 FLANDERS (§31.1–§31.2), whose events two generic cards of `war.toml` carry; England joining a
 war stands in as a declaration (§28.2, §31.2). Not followed (each mail says why): the other
 card events and the technology auction (§27.2–§27.3, §28.2, §28.8, §31.6's CASUS BELLI),
-alliances, expeditionary corps and combined fleets (§28.1, §28.16, §31.6), the mini-maps
-(§28.9–§28.14, §29.1: the cases `subjugation-28-12` and `subjugation-29-1` hold those
-examples), minor powers (§29.2–§29.4; Scotland's army of §31.3 is an English one here), the
-battle for Rouen of §30.3–§30.4 (the case `naval-prelude-30-4`) and so the regroup of §31.4,
-and peace (§31.10–§31.11: France keeps two of its four morale counters, and negotiations are
-not adjudicated). The campaign stops with p1 owing the sixth impulse; §32.1 is the case
-`siege-32-1`."""
+alliances, expeditionary corps and combined fleets (§28.1, §28.16, §31.6: the `alliances-*`
+cases), the mini-maps (§28.9–§28.14, §29.1: the cases `subjugation-28-12` and
+`subjugation-29-1`), minor powers (§29.2–§29.4, the `minors-*` cases; Scotland's army of
+§31.3 is an English one here), the battle for Rouen of §30.3–§30.4 (the case
+`naval-prelude-30-4`) and so the regroup of §31.4. France therefore keeps two of its four
+morale counters after §31.9 and opens the §31.10 negotiations with the Huguenots voluntarily
+(§21.4.1) rather than forced: 3–0 where the book has 4–0 (the case `peace-31-10-31-11` is the
+book's count). §32.1's siege of Zeeland (`siege-32-1`) and §32.10's collapse of Hungary
+(`peace-32-10-collapse`) have no place in this position; §32.8's Spain is not agitated here
+(`agitation-disperse-32-8`), France is, and changes its dynasty as in §32.9. The campaign ends
+with France redeployed at turn 7's start, p2 owing turn 7's choice of the first impulse."""
 
 from __future__ import annotations
 
 import pytest
-from campaigns import play
+from campaigns import EXAMPLES, play
+
+from pbem.mail.envelope import parse_mail
+from pbem.tools.demo import as_mail
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +40,23 @@ def lines(played) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def view(played) -> dict:
+def view() -> dict:
+    """The position after §31.9 (mail 039), where the §26–§31.9 examples are asserted."""
+    return play("playbook", upto=39).projection().view("gm")
+
+
+@pytest.fixture(scope="module")
+def end_view(played) -> dict:
+    """The position at the end of the book's turn (turn 6), turn 7 dealt."""
     return played.projection().view("gm")
+
+
+@pytest.fixture(scope="module")
+def turn_end(played) -> list[str]:
+    """The chronicle of turn 6's end (§8.3, §23), in order."""
+    projection = played.service.loader.load(played.name, use_snapshots=False)
+    step = next(r for r in projection.resolved if r.step == "t6/end")
+    return [c.text for c in step.result.chronicle]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +75,16 @@ def asked(decisions: list, kind: str, area: str | None = None) -> list:
 def test_every_mail_is_taken_and_replay_agrees(played):
     assert played.refused == []
     assert played.service.loader.load(played.name, use_snapshots=False).divergences == []
-    assert played.projection().step == "t6/impulse-6"
+    assert played.projection().step == "t7/half-turn"
+
+
+@pytest.mark.parametrize("mail", sorted((EXAMPLES / "playbook").glob("[0-9]*.txt")), ids=lambda p: p.name)
+def test_the_mail_gateway_reads_each_mail_as_written(mail):
+    # `pbem demo --example playbook` sends the files as mail: a comment line of 60 to 78 characters
+    # looks hard-wrapped to the gateway, which would join the next order line to it.
+    text = mail.read_text(encoding="utf-8")
+    raw = as_mail(text, sender="someone@example.org", to="gm@example.org", number=1, name="playbook")
+    assert parse_mail(raw).text.splitlines() == text.splitlines()
 
 
 def test_power_auction_26_2(lines, view):
@@ -232,8 +263,136 @@ def test_interception_with_an_army_and_the_battle_31_9(lines, view, impulse_5):
     assert war["morale"] == {"HUG": 1}
 
 
-def test_no_end_of_war_yet_31_10(view):
-    # The book's France has given all four of its counters; here it has given two (to England in §28.6,
-    # to the Huguenots in §31.9), so it is not forced to negotiate (and peace is not adjudicated yet).
+def test_end_of_war_31_10(lines, view):
+    # The book's France has given all four of its counters and must negotiate; here it has given two (to
+    # England in §28.6, to the Huguenots in §31.9), half its morale, so it may ask for peace at the start
+    # of its own impulse (§21.4.1) and, as in the book, it chooses the Huguenots.
     assert view["powers"]["FRA"]["morale"] == 2
-    assert {tuple(w["sides"]) for w in view["wars"]} >= {("HUG", "FRA"), ("ENG", "FRA")}
+    assert "Peace negotiations between HUG and FRA (requested by FRA): war status HUG 1–0 FRA" in lines
+
+
+def test_peace_negotiations_31_11(lines, end_view):
+    # Nantes and Tours, two non-key French areas, cost France one point; asking for peace, one more: 3–0
+    # (the book's 4–0 counted §30.4's two counters, one of them lost with Rouen). The Huguenots' unrest
+    # does not rise, France's by 3 (the book's 4). The war was declared, not begun by an event: no card VP.
+    assert ("Area adjustment: HUG lost 0 non-key area(s); FRA lost 2 non-key area(s): FRA gives one of its counters; "
+            "HUG 2–0 FRA") in lines
+    assert "FRA asked for peace: FRA gives one of its counters; HUG 3–0 FRA" in lines
+    assert "HUG wins the war against FRA by 3: unrest HUG +0, FRA +3" in lines
+    # Three conditions; no "military victory" target in the synthetic scenario, so a VP costs two (§21.5.3):
+    # 1 VP and one more point of French unrest. The key areas count as home and cannot be demanded.
+    assert "Peace terms: William of Orange gains 1 VP for HUG and has 8" in lines
+    assert "Peace terms: HUG's unrest −1, FRA's +1" in lines
+    # The captured areas go back, the army of Tours is repatriated: one troop to Toulouse, the rest to
+    # Clermont; forced peace until the end of the turn, France still at war with England.
+    assert "Areas returned: Nantes, Tours (§21.5.3)" in lines
+    # Each troop makes a tactical move (§14.1), Clermont reached in one step (RR-I70).
+    assert "HUG repatriates T14 by a tactical move Tours>Clermont>Toulouse (§14.1)" in lines
+    for troop in ("T13", "T25"):
+        assert f"HUG repatriates {troop} by a tactical move Tours>Clermont (§14.1)" in lines
+    assert end_view["units"]["L2"] == "on T13" and end_view["units"]["T13"] == "Clermont"
+    assert end_view["control"]["Tours"] == "FRA" and end_view["control"]["Nantes"] == "FRA"
+    peace = lines.index("HUG and FRA are at peace, in forced peace until the end of the turn (§21.5.4); each recovers "
+                        "its morale counters (§21.3.4): HUG has 3, FRA 3")
+    assert lines.index("Peace negotiations between ENG and FRA (at turn end): war status ENG 1–0 FRA") > peace
+
+
+def test_final_half_turn_32_2(lines, played):
+    # p2, cardless, makes the intrinsic actions, France's free regroup (at war with England) and the extra
+    # action; p3 has played its last card and is cardless too (the book's p3 plays it now); p1, with two
+    # cards left, plays one for its points and, in the battle of Brugge, the other, a combat card: the
+    # half turn ends with that impulse.
+    assert ("Catherine of Paris's impulse: FRA regroups T8 at Paris; FRA regroups T9 at Troyes; "
+            "FRA regroups T24 at Orleans") in lines
+    assert "William of Orange's impulse: HUG regroups T15 at Bordeaux" in lines
+    impulse = next(line for line in lines if line.startswith("Philip of Madrid's impulse: plays 10"))
+    assert "field battle in Brugge: SPA beats NED" in impulse
+    assert "SPA plays Flanking Attack" in lines
+    projection = played.service.loader.load(played.name, use_snapshots=False)
+    assert [r.step for r in projection.resolved if r.step.startswith("t6/")][-2:] == ["t6/impulse-12", "t6/end"]
+
+
+def test_end_of_war_at_end_of_turn_32_3(turn_end):
+    # Every war ends at turn end without the requester's point (§21.5). The book's Spain wins 2–1 against
+    # the Netherlands; here each took one counter (the event's, the battle of Brugge's) and no area: a draw,
+    # each side's unrest +1, no card VP. England beat France at sea (§28.6) and wins by one.
+    assert "The war between NED and SPA ends in a draw (NED 1–1 SPA): unrest NED +1, SPA +1" in turn_end
+    assert "ENG wins the war against FRA by 1: unrest ENG +0, FRA +1" in turn_end
+    assert "The war between ENG and SPA ends in a draw (ENG 0–0 SPA): unrest ENG +0, SPA +0" in turn_end
+
+
+def test_commercial_competition_32_4(turn_end, end_view):
+    # The book's WM: 2 Barbary merchants, 1 Spanish, 1 French for a capacity of 2. Its Barcelona was razed
+    # (a triple tie at one port); here Barcelona works and Tunis counts, so France (one port) loses first,
+    # then the Barbary Coast (two ports, vitality 2 before Spain's 5): 1 Barbary and 1 Spanish merchant
+    # are left, as in the book.
+    assert ("Commercial competition in TC-WM (4 merchants, capacity 2), by uninterrupted commercial ports, vitality, "
+            "player: FRA 1 (ports 1: Marseille; vitality 4; player 2), BAR 2 (ports 2: Algiers, Tunis; vitality 2; "
+            "player 2), SPA 1 (ports 2: Barcelona, Genoa; vitality 5; player 1)") in turn_end
+    assert "Commercial competition in TC-WM ends: BAR 1, SPA 1" in turn_end
+    assert end_view["merchants"]["TC-WM"] == {"BAR": 1, "SPA": 1}
+
+
+def test_income_and_expenses_32_5(turn_end):
+    # The book's Spain: 22 against 23, unrest 10 -> 11. Here its card and one merchant give 12 against 13
+    # (no colonies, non-native key areas or rebellions in the synthetic scenario): the same one point.
+    assert "SPA income 12: the power card 10; 1 merchant(s) in TC-WM 2" in turn_end
+    assert ("SPA expenses 13: troops (5 on the map, 1 dispersed, 0 eliminated) 6; squadrons × 2 (2 operational, "
+            "0 under repair, 0 eliminated) 4; leaders 2; fortresses (0 under construction) 1") in turn_end
+    assert "SPA: expenses exceed income by 1: unrest 8 → 9" in turn_end
+
+
+def test_degradation_and_elimination_32_6(turn_end, end_view):
+    # Spain has no veteran here (the book's four come from §32.1's siege); France turns its one veteran back.
+    # "Spain decides to eliminate one of its leaders now."
+    assert "FRA turns T7 back to regular (half its veterans, rounded up)" in turn_end
+    assert "SPA eliminates L10 (back to its pool) (§23.1.2)" in turn_end
+    assert "L10" not in end_view["units"] and end_view["units"]["L3"] == "on T1"
+
+
+def test_counting_victory_points_32_7(turn_end, end_view):
+    # §32.7: the book's Spain scores 8 VP from objectives (Milan, areas in CM and America), presence in
+    # three theaters and a Caribbean monopoly, none of which the synthetic scenario has; here Spain is
+    # present in the Western Mediterranean only (it possesses two Western Europe areas, Brugge and
+    # Luxembourg, under the three that presence needs): 1 VP. The war VP were counted when the wars ended
+    # (p3's peace VP of §31.11). Every power is counted after the dynastic change, France too.
+    assert not any(line.startswith("Not adjudicated yet") for line in turn_end)
+    assert "Philip of Madrid: SPA, presence in WM (7 areas): +1 VP" in turn_end
+    assert "Philip of Madrid scores 1 VP at the end of Turn 6 (1565–1579) and has 3" in turn_end
+    assert "Catherine of Paris scores 1 VP at the end of Turn 6 (1565–1579) and has 1" in turn_end
+    assert "William of Orange: NED, monopoly in TC-NS: +1 VP" in turn_end
+    assert "William of Orange scores 4 VP at the end of Turn 6 (1565–1579) and has 12" in turn_end
+    assert {player: row["vp"] for player, row in end_view["players"].items()} == {"p1": 3, "p2": 1, "p3": 12}
+
+
+def test_social_agitation_and_dynastic_change_32_8_32_9(turn_end, end_view):
+    # France ends the economic phase at 13, five over twice its vitality (the book's Spain of §32.8 is at
+    # 13 too); like the book's France of §32.9, p2 changes the dynasty: 4 VP lost, every French unit,
+    # merchant and revolt removed, unrest back to 4, a redeployment with the card's 10 points next turn
+    # and two R3 rebellions now.
+    assert "FRA: expenses exceed income by 2: unrest 11 → 13" in turn_end
+    assert ("FRA makes a dynastic change (a voluntary dynastic change): Catherine of Paris loses 4 VP and has 0"
+            in turn_end)
+    assert ("FRA: its units are eliminated (T7, T8, T9, T10, T11, T24, T26, S3, S4, F2, L1, L7), its merchants "
+            "removed (TC-EA), the revolts in its territory end (none); unrest 13 → 4") in turn_end
+    assert ("FRA redeploys at the start of the next turn as if entering the game, with 10 points (its card's income) "
+            "(§23.3, §24)") in turn_end
+    assert end_view["revolts"] == {"Calais": "R3", "StQuentin": "R3", "Glasgow": "R3"}
+    assert {"T7", "S3", "F2", "L7"}.isdisjoint(end_view["units"])
+    # Spain (unrest 9, under twice its vitality 10) is not agitated.
+    assert end_view["powers"]["SPA"]["unrest"] == 9
+
+
+def test_redeployment_after_the_dynastic_change_32_9(lines, end_view):
+    # "At the beginning of the next turn, p2 will proceed with France as if entering into play for the
+    # first time … he would place unrest at 4, but as initial points he would have only the 10 that appear
+    # in the card as income" (§24): the book does not say how they are spent; p2 lowers unrest to 1.
+    assert ("France deploys: T27, T28, T29, T30 (2-3) at Paris; T31, T32 (2-3) at Lyon; unrest lowered by 3; "
+            "unrest 1") in lines
+    assert end_view["powers"]["FRA"]["unrest"] == 1
+    assert end_view["revolts"]["Calais"] == "R3" and end_view["revolts"]["StQuentin"] == "R3"
+
+
+def test_the_books_turn_ends(end_view):
+    # Every war is over, the forced peaces end with the turn, and turn 7 is dealt.
+    assert end_view["turn"] == 7 and end_view["wars"] == []
