@@ -97,6 +97,10 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
         if effect.collapse in state.collapsing and not state.at_war(effect.collapse):
             collapse.remove(state, scenario, judge, effect.collapse)
         return text
+    if effect.capacity is not None:
+        state.capacities.update(effect.capacity)
+        return said("trade center capacity from now on: " + ", ".join(
+            f"{tc} {n}" for tc, n in sorted(effect.capacity.items())) + " (§19.2.1)", rule="§19.2.1")
     if effect.give_control is not None:
         markers = effect.give_control
         texts = [place_control(state, scenario, judge, markers.power, area, card.title) for area in markers.areas]

@@ -332,7 +332,9 @@ class Effect(_Element):
     (§21.1); `technology` auctions a technology (§19.3); `minor_alliance` auctions the
     alliance of a minor (§20.3.1); `leader` brings a historical leader in (§17.3.1); `unrest`
     and `vp` change a power's unrest or its player's VP; `veterans` turns troops veteran
-    (§16.1); `collapse` makes a power collapse (§21.6). Exactly one per entry."""
+    (§16.1); `collapse` makes a power collapse (§21.6); `capacity` = {center: n} changes trade
+    centers' capacities for the rest of the game (§19.2.1 "may be changed by … events").
+    Exactly one per entry."""
 
     set_nod: int | None = Field(default=None, ge=1)
     allow_piracy: str | None = None
@@ -352,6 +354,7 @@ class Effect(_Element):
     vp: PowerChange | None = None
     veterans: Veterans | None = None
     collapse: str | None = None
+    capacity: dict[str, int] | None = None
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -1202,6 +1205,10 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         powers.append(effect.give_control.power)
         problems += [f"give_control: unknown area {area!r}" for area in effect.give_control.areas
                      if area not in scenario.areas]
+    problems += [f"capacity: unknown trade center {tc!r}" for tc in sorted(effect.capacity or {})
+                 if tc not in scenario.trade_centers]
+    problems += [f"capacity: trade center {tc} with capacity {n} (0 or more, §19.2.1)"
+                 for tc, n in sorted((effect.capacity or {}).items()) if n < 0]
     if effect.minor_alliance is not None and effect.minor_alliance not in scenario.minors:
         problems.append(f"minor_alliance names unknown minor power {effect.minor_alliance!r}")
     if effect.repatriate is not None:

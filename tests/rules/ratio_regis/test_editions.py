@@ -18,10 +18,10 @@ RULES = RatioRegis()
 WAR = ROOT / "examples/ratio-regis/war.toml"
 EDITION = ROOT / "examples/ratio-regis/editions/war-in-france.toml"
 #: The digest of examples/ratio-regis/war.toml when it held its map, cards and leaders itself,
-#: with what was added since: the alliance permissions of its powers' cards, the cards 16–23 and
+#: with what was added since: the alliance permissions of its powers' cards, the cards 16–24 and
 #: leader L13 of the edition (alliances and card events, §21.1, §26), Land Technology's effect as the
 #: auction reads it (§19.3), and v2.1's Spanish names as area aliases.
-WAR_BEFORE_THE_SPLIT = "eec8b2c373daad8b0c1e8a9e6a2d361541ea51a8b0e2d1d66458a810136c57a6"
+WAR_BEFORE_THE_SPLIT = "7c4f6abb7082fe5cd6b0eca764fa62d05c7c7f1972e48a28bddd339d3afbe222"
 
 
 def test_a_scenario_reads_as_its_set_up_with_the_edition_tables_merged_in():
