@@ -430,7 +430,9 @@ class SpecialEffect(_Element):
     rebellions (§7.2); `interests` is the turn's INTEREST table for the powers it names
     (§18.4.1); `add_interest` = [power, theater]; `exclude` removes cards from the deck
     (§8.1.4); `capacity` sets trade centers' capacities (§19.2.1); `merchants` places
-    merchants; `possess` gives a power areas (§24). Exactly one per entry."""
+    merchants; `fixed_merchants` = {center: n} places merchants of no power in play, which
+    commercial competition never removes (§34: "two Venetian merchants in CM"); `possess` gives
+    a power areas (§24). Exactly one per entry."""
 
     activate: Parts | None = None
     deactivate: Parts | None = None
@@ -440,6 +442,7 @@ class SpecialEffect(_Element):
     exclude: Exclusion | None = None
     capacity: dict[str, int] | None = None
     merchants: Merchants | None = None
+    fixed_merchants: dict[str, int] | None = None
     possess: Possession | None = None
 
     @model_validator(mode="after")
@@ -962,6 +965,7 @@ def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
         yield "theater", effect.add_interest[1]
     yield from (("card", title) for title in (effect.exclude.cards if effect.exclude else []))
     yield from (("trade center", tc) for tc in sorted(effect.capacity or {}))
+    yield from (("trade center", tc) for tc in sorted(effect.fixed_merchants or {}))
     if effect.merchants is not None:
         yield "trade center", effect.merchants.trade_center
         yield "power", effect.merchants.power

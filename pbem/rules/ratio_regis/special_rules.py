@@ -68,6 +68,10 @@ def apply_effect(ctx: DecisionPort, state: GameState, scenario: Scenario, effect
     if effect.capacity is not None:
         state.capacities.update(effect.capacity)
         return "trade center capacity: " + ", ".join(f"{tc} {n}" for tc, n in sorted(effect.capacity.items()))
+    if effect.fixed_merchants is not None:
+        state.fixed_merchants.update(effect.fixed_merchants)
+        return "merchants no competition removes: " + ", ".join(
+            f"{n} in {tc}" for tc, n in sorted(effect.fixed_merchants.items()))
     if effect.merchants is not None:
         m = effect.merchants
         there = state.merchants.setdefault(m.trade_center, {})

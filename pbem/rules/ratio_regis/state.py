@@ -208,6 +208,7 @@ class GameState(msgspec.Struct):
     excluded: list[int] = []  # cards a special rule removed from the deck for the game (§8.1.4, §34)
     excluded_turn: list[int] = []  # cards a special rule removed from this turn's deck (§34 turns 2, 3)
     capacities: dict[str, int] = {}  # trade centers' capacities as the turns' special rules set them (§19.2.1, §34)
+    fixed_merchants: dict[str, int] = {}  # merchants of no power in play, never removed, by trade center (§34)
     active_events: list[str] = []  # events of earlier turns in force from the start (§7.2, §26.1)
     merchants_built: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants built this turn, in a
     # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
@@ -228,8 +229,10 @@ class GameState(msgspec.Struct):
         return player
 
     def capacity(self, center: TradeCenter) -> int:
-        """A trade center's capacity: as the turn's special rules set it, else as printed (§19.2.1)."""
-        return self.capacities.get(center.id, center.capacity)
+        """The places a trade center has for the powers' merchants: its capacity as the turn's
+        special rules or events set it, else as printed (§19.2.1), less the merchants of no power
+        in play that competition never removes (§34, RR-I211)."""
+        return max(0, self.capacities.get(center.id, center.capacity) - self.fixed_merchants.get(center.id, 0))
 
     def by_game_order(self) -> list[PlayerState]:
         return sorted(self.players, key=lambda p: (p.game_order, p.seat))
