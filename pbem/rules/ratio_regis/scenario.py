@@ -317,6 +317,21 @@ class HistoricalLeader(_Element):
     veterans: int = Field(default=0, ge=0)
 
 
+def _kinds(model: type[BaseModel]) -> tuple[str, ...]:
+    """The kinds of an effect model: its fields, less the `synthetic` mark, in declared order."""
+    return tuple(name for name in model.model_fields if name != "synthetic")
+
+
+def _exactly_one(what: str) -> Any:
+    """A validator for an effect model whose entry is exactly one of its kinds."""
+    def check(self: BaseModel) -> BaseModel:
+        kinds = _kinds(type(self))
+        if sum(getattr(self, name) is not None for name in kinds) != 1:
+            raise ValueError(f"{what} is exactly one of {', '.join(kinds)}")
+        return self
+    return model_validator(mode="after")(check)
+
+
 class Effect(_Element):
     """One effect of a card's event (RR-I52, RR-I69), applied when the card is played
     (§8.2.2): `set_nod` raises the naval operation distance everywhere to at least N (§11.1,
@@ -356,15 +371,11 @@ class Effect(_Element):
     collapse: str | None = None
     capacity: dict[str, int] | None = None
 
-    @model_validator(mode="after")
-    def _one(self) -> Effect:
-        if sum(getattr(self, name) is not None for name in EFFECT_NAMES) != 1:
-            raise ValueError(f"an effect is exactly one of {', '.join(EFFECT_NAMES)}")
-        return self
+    _one = _exactly_one("an effect")
 
 
 #: The effects a card's event may have, in the order `Effect` declares them.
-EFFECT_NAMES = tuple(name for name in Effect.model_fields if name != "synthetic")
+EFFECT_NAMES = _kinds(Effect)
 
 
 class Card(_Element):
@@ -445,15 +456,11 @@ class SpecialEffect(_Element):
     fixed_merchants: dict[str, int] | None = None
     possess: Possession | None = None
 
-    @model_validator(mode="after")
-    def _one(self) -> SpecialEffect:
-        if sum(getattr(self, name) is not None for name in SPECIAL_EFFECT_NAMES) != 1:
-            raise ValueError(f"a special rule's effect is exactly one of {', '.join(SPECIAL_EFFECT_NAMES)}")
-        return self
+    _one = _exactly_one("a special rule's effect")
 
 
 #: The effects a turn's special rule may have, in the order `SpecialEffect` declares them.
-SPECIAL_EFFECT_NAMES = tuple(name for name in SpecialEffect.model_fields if name != "synthetic")
+SPECIAL_EFFECT_NAMES = _kinds(SpecialEffect)
 
 
 class TurnRule(_Element):
