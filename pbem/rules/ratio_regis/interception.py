@@ -16,7 +16,7 @@ from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import Convoy
-from pbem.rules.ratio_regis.naval import bases, commercial_port_on, groups_at, own_group
+from pbem.rules.ratio_regis.naval import bases, commercial_port_on, dissolve_before_battle, groups_at, own_group
 from pbem.rules.ratio_regis.reactions import ask_all
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron
@@ -91,6 +91,8 @@ def _fight(state: GameState, scenario: Scenario, run, convoy: Convoy, sea: str, 
            fleet: list[Squadron]) -> bool:
     escort = [s for s in (state.squadron(i) for i in convoy.escort_squadrons) if s is not None and not s.repair]
     interceptor = [s for s in fleet if state.squadron(s.id) is not None and not s.repair]
+    escort = dissolve_before_battle(state, run.judge, escort, power)
+    interceptor = dissolve_before_battle(state, run.judge, interceptor, convoy.power)
     if not interceptor:
         return True
     combat = cm.Combat(

@@ -263,6 +263,21 @@ def release(state: GameState, squadrons: Iterable[Squadron]) -> list[str]:
     return released
 
 
+def dissolve_before_battle(state: GameState, judge: DecisionPort, squadrons: Sequence[Squadron],
+                           enemy: str) -> list[Squadron]:
+    """§21.2.3: "Combined fleet dissolution is compulsory when squadrons are present in a battle
+    against a major power with which they are not at war": a combined fleet holding an ally's
+    squadron not at war with `enemy` dissolves before the battle (RR-I187), and the allies'
+    squadrons go back to their powers, out of it. Returns the squadrons that fight."""
+    if not any(s.id in state.combined and not state.at_war(state.combined[s.id], enemy) for s in squadrons):
+        return list(squadrons)
+    lent = [s for s in squadrons if s.id in state.combined]
+    released = release(state, lent)
+    judge.say(f"The combined fleet dissolves before the battle with {enemy}: {', '.join(released)} return to their "
+              f"powers, not all at war with {enemy} (§21.2.3)", rule="§21.2.3")
+    return [s for s in squadrons if s not in lent]
+
+
 def check_stays(state: GameState, squadrons: Iterable[Squadron]) -> None:
     """§21.2.3: "These fleets can take actions in the sea where they have been formed, but
     cannot move away from it"."""

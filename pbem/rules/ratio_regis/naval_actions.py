@@ -15,8 +15,9 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptors
-from pbem.rules.ratio_regis.naval import (bases, check_not_pirated, check_stays, commercial_port_on, galley_check,
-                                          groups_at, nod, own_group, resolve_sea, send_to_base)
+from pbem.rules.ratio_regis.naval import (bases, check_not_pirated, check_stays, commercial_port_on,
+                                          dissolve_before_battle, galley_check, groups_at, nod, own_group,
+                                          resolve_sea, send_to_base)
 from pbem.rules.ratio_regis.orders import Naval
 from pbem.rules.ratio_regis.reactions import ask
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -85,7 +86,12 @@ def _target(state: GameState, scenario: Scenario, power: str, sea: str,
 
 def _engage(state: GameState, scenario: Scenario, run: ImpulseRun, power: str, fleet: list[Squadron], enemy: str,
             name: str, targets: list[Squadron], sea: str) -> tuple[str, bool]:
-    """The target's owner fights or withdraws to base; True if the attack may go on."""
+    """The target's owner fights or withdraws to base; True if the attack may go on. A combined
+    fleet that would fight a power some of its squadrons are not at war with dissolves first."""
+    fleet = dissolve_before_battle(state, run.judge, fleet, enemy)
+    targets = dissolve_before_battle(state, run.judge, targets, power)
+    if not fleet or not targets:
+        return f"no naval combat at @{sea}: no squadron left to fight (§21.2.3)", bool(fleet)
     player = state.powers[enemy].player
     answer = "FIGHT"
     if player is not None:
