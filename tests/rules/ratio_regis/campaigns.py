@@ -24,6 +24,11 @@ class Played:
     def projection(self):
         return self.service.projection(self.name)
 
+    def replayed_chronicle(self) -> list[str]:
+        """Every chronicle line of the steps resolved, read from a replay without snapshots."""
+        projection = self.service.loader.load(self.name, use_snapshots=False)
+        return [c.text for r in projection.resolved for c in r.result.chronicle]
+
 
 def play(example: str, upto: int | None = None) -> Played:
     """Create the campaign and deliver its numbered mails in order (the first `upto`)."""

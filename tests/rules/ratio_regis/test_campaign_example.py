@@ -18,8 +18,7 @@ def played():
 
 @pytest.fixture(scope="module")
 def chronicle(played) -> list[str]:
-    projection = played.service.loader.load(played.name, use_snapshots=False)
-    return [c.text for r in projection.resolved for c in r.result.chronicle]
+    return played.replayed_chronicle()
 
 
 def assert_in_order(lines: list[str], expected: list[str]) -> None:

@@ -33,8 +33,7 @@ def played():
 
 @pytest.fixture(scope="module")
 def lines(played) -> list[str]:
-    projection = played.service.loader.load(played.name, use_snapshots=False)
-    return [c.text for r in projection.resolved for c in r.result.chronicle]
+    return played.replayed_chronicle()
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,7 @@ def test_replay_without_snapshots_has_no_divergence(played):
 
 
 def chronicle(played) -> list[str]:
-    projection = played.service.loader.load(played.name, use_snapshots=False)
-    return [c.text for r in projection.resolved for c in r.result.chronicle]
+    return played.replayed_chronicle()
 
 
 def test_the_war_as_it_was_played(played):
