@@ -31,7 +31,8 @@ VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE"
 
 
 #: Ultima Ratio Regis v2.1 is Spanish: its action names (§9 table) and the words around them are
-#: read as the English order words, so a Spanish player may write CONSTRUIR TROPA Q2 EN Paris.
+#: read as the English order words, so a Spanish player may write CONSTRUIR TROPA Q2 EN Paris — in both
+#: editions, as none of them is an English order word (RR-I241).
 SPANISH = {
     "PUJA": "BID", "GRUPO": "GROUP", "EMPIEZA": "START", "JUGAR": "PLAY", "PUNTOS": "POINTS", "FIN": "DONE",
     "CONSTRUIR": "BUILD", "TROPA": "TROOP", "ESCUADRA": "SQUADRON", "FORTALEZA": "FORT", "LIDER": "LEADER",
