@@ -91,7 +91,8 @@ def test_blocks_are_replaced_and_cleared_before_their_step(service, players):
     bid_all(service)
     (used,) = facts(service, Campaign.QueuedOrdersUsed)
     assert (used.queue_id, used.answers) == ("Q1", {"round-1/keep#1": "no"})
-    service.submit("g1", "ann", "QUEUE CLEAR ALL")  # clearing an empty queue is harmless
+    receipt = service.submit("g1", "ann", "QUEUE CLEAR ALL").receipt  # clearing an empty queue is harmless
+    assert receipt.accepted and receipt.queued == ["queued ALL cleared"]
 
 
 def test_blocks_that_cannot_be_queued_are_refused_at_once(service, players):
