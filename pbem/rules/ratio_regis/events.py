@@ -53,6 +53,10 @@ def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card:
         if effect.technology is not None:
             texts.append(technology.auction(judge, state, player, card, effect.technology))
             continue
+        if effect.minor_alliance in state.minors_out:  # RR-I271: a minor that has not appeared yet
+            texts.append(f"{scenario.minors[effect.minor_alliance].name} is not in play yet: no auction (§34)")
+            judge.say(f"{card.title}: {texts[-1]}", rule="§34")
+            continue
         if effect.minor_alliance is not None:
             texts.append(minors.alliance_auction(judge, state, player, card, effect.minor_alliance))
             continue

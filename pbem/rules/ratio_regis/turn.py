@@ -66,7 +66,7 @@ def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -
     for code in scenario.power_order:
         if scenario.powers[code].enters == state.turn and not state.powers[code].active \
                 and scenario.powers[code].points is None:
-            placed = deploy(state, scenario, code)
+            placed = deploy(state, scenario, code) + deployment.enter_merchants(state, scenario, code)
             ctx.say(f"{scenario.powers[code].name} enters the game: "
                     + (", ".join(placed) or "no units"), rule="§8.1.2")
 
