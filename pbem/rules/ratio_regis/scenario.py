@@ -445,6 +445,15 @@ class Cardless(_Element):
     actions: int = Field(ge=1)
 
 
+class FrenchWars(_Element):
+    """The French Wars of Religion in force this turn (§33.4 "Special rules: French Wars of
+    Religion (Turns 6, 7 and 8)", RR-I275): the contenders, France first (its home areas are
+    "French"), and whether a peace between them returns France's key areas (turn 6)."""
+
+    contenders: list[str] = Field(min_length=2)
+    return_key_areas: bool = False
+
+
 class SpecialEffect(_Element):
     """One effect of a turn's special rule (§8.1.1, §34), applied at turn start: `activate`
     and `deactivate` parts of the map (§7.2, §18.2.1); `markers` places independents or
@@ -458,7 +467,8 @@ class SpecialEffect(_Element):
     {powers = [A, B], until_war} allies two powers by the turn — a major and a minor power's
     code makes the major the minor's ally (§34, RR-I272); `objectives` are scored at this turn's
     end like an event's (§22, RR-I273); `cardless` plays the turn without cards (§33.1,
-    RR-I270). Exactly one per entry."""
+    RR-I270); `french_wars` makes the turn one of the French Wars of Religion (§33.4, RR-I275).
+    Exactly one per entry."""
 
     activate: Parts | None = None
     deactivate: Parts | None = None
@@ -474,6 +484,7 @@ class SpecialEffect(_Element):
     alliance: Alliance | None = None  # powers allied by the turn (§34, RR-I272)
     objectives: list[Objective] | None = None  # VP at this turn's end (§22, RR-I273)
     cardless: Cardless | None = None  # the turn's impulses without cards (§33.1, RR-I270)
+    french_wars: FrenchWars | None = None  # the French Wars of Religion this turn (§33.4, RR-I275)
 
     _one = _exactly_one("a special rule's effect")
 
@@ -770,6 +781,11 @@ class Scenario:
         """The objectives a turn's special rules score at its end (RR-I273)."""
         return [o for rule in self.data.turn_rules if rule.turn == turn for e in rule.effects for o in e.objectives or []]
 
+    def french_wars(self, turn: int) -> FrenchWars | None:
+        """The French Wars of Religion in force in `turn`, if a special rule of it says so (RR-I275)."""
+        return next((e.french_wars for rule in self.data.turn_rules if rule.turn == turn for e in rule.effects
+                     if e.french_wars is not None), None)
+
     def alliances_until_war(self) -> set[frozenset[str]]:
         """The pairs allied "until war breaks out" (§33.4), at the start or by a turn's special
         rule (RR-I188, RR-I272)."""
@@ -1022,6 +1038,7 @@ def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
     if effect.alliance is not None:
         yield "power", effect.alliance.powers[0]
         yield "power or minor", effect.alliance.powers[1]
+    yield from (("power", power) for power in (effect.french_wars.contenders if effect.french_wars else []))
     for objective in effect.objectives or []:
         yield from (("area", area) for area in [*objective.areas, *objective.pass_to_possess])
         yield from (("province", province) for province in objective.provinces)

@@ -92,6 +92,9 @@ def apply_effect(ctx: DecisionPort, state: GameState, scenario: Scenario, effect
         state.cardless = (effect.cardless.impulses, effect.cardless.actions)
         return (f"played without cards: {effect.cardless.impulses} impulses a player, each of "
                 f"{effect.cardless.actions} actions (§33.1)")
+    if effect.french_wars is not None:
+        return (f"the French Wars of Religion this turn, between {', '.join(effect.french_wars.contenders)}: "
+                f"war among them costs no morale and peace is not compulsory (§33.4, RR-I275)")
     taken = [a for a in effect.possess.areas if state.exists(a)]
     for area in taken:
         state.areas[area].possessor = state.areas[area].controller = effect.possess.power

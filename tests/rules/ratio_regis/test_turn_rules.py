@@ -1,5 +1,6 @@
-"""Turn special rules as data (§8.1.1, §34, RR-I270…RR-I274): what `pbem scenario check` says
-of the new effects and of a fixed deployment's merchants."""
+"""Turn special rules as data (§8.1.1, §34, RR-I270…RR-I275): what `pbem scenario check` says
+of the new effects and of a fixed deployment's merchants; the casus belli cards of the French
+Wars of Religion."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 
 from conftest import ROOT
 from pbem.core.datafile import load_data_file
-from pbem.rules.ratio_regis import RatioRegis
+from pbem.core.ruleset import Seat
+from pbem.rules.ratio_regis import RatioRegis, french_wars
 
 RULES = RatioRegis()
 TURN_RULES = load_data_file(ROOT / "examples/ratio-regis/turn-rules.toml")
@@ -53,3 +55,27 @@ def test_an_effect_is_exactly_one_kind():
                                                                      "cardless": {"impulses": 3, "actions": 2}}]})
     with pytest.raises(Exception, match="exactly one of"):
         problems(edit)
+
+
+def _turn(turn: int):
+    scenario = RULES.load_scenario(copy.deepcopy(TURN_RULES))
+    state = RULES.initial_state(scenario, {}, [Seat("p1", "p1"), Seat("p2", "p2")])
+    state.turn = turn
+    state.powers["NED"].active = True
+    return scenario, state
+
+
+def test_a_casus_belli_card_naming_france_gives_the_contenders_casus_belli_among_them():
+    # §33.4 "All CB cards where France appears are ignored. Instead they are treated as CB
+    # between France, Huguenots and Catholic League" (RR-I275): turn 7's contenders are France,
+    # Spain and the Netherlands, France first.
+    scenario, state = _turn(7)
+    pairs = french_wars.card_casus_belli(state, scenario, "SPA", "FRA")
+    assert pairs == [("FRA", "SPA"), ("FRA", "NED"), ("SPA", "FRA"), ("SPA", "NED"), ("NED", "FRA"), ("NED", "SPA")]
+    assert french_wars.card_casus_belli(state, scenario, "SPA", "NED") == []  # the card does not name France
+
+
+def test_outside_the_wars_of_religion_a_casus_belli_card_is_an_ordinary_one():
+    scenario, state = _turn(6)
+    assert french_wars.card_casus_belli(state, scenario, "SPA", "FRA") == []
+    assert not french_wars.between(state, scenario, "SPA", "FRA")

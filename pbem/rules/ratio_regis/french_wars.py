@@ -1,0 +1,65 @@
+"""The French Wars of Religion (§33.4 "Special rules: French Wars of Religion (Turns 6, 7 and
+8)", the turn sheets of §34; RR-I275): in a turn whose special rules name them, the contenders
+— France, the Huguenots and the Catholic League — fight by rules of their own. Adjudicated: a
+declaration of war between contenders costs no morale; a peace between them is not compulsory
+(no forced peace follows it) and returns no area taken, except France's key areas when the turn
+says so; they count VP for military victory among them; a contender left without possessions
+disappears after the peace that took its last; a casus belli card naming France gives the
+contenders casus belli against each other instead. The negotiations and declarations are
+`negotiation.py`'s and `war.py`'s; this module holds what the Wars of Religion change in them.
+"""
+
+from __future__ import annotations
+
+from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis import collapse
+from pbem.rules.ratio_regis.scenario import Scenario
+from pbem.rules.ratio_regis.state import GameState
+
+
+def contenders(state: GameState, scenario: Scenario) -> list[str]:
+    """The contenders in play this turn, France first; none outside the Wars of Religion."""
+    wars = scenario.french_wars(state.turn)
+    return [p for p in wars.contenders if state.powers[p].active] if wars is not None else []
+
+
+def between(state: GameState, scenario: Scenario, power: str, other: str) -> bool:
+    """Whether `power` and `other` are two contenders of this turn's Wars of Religion."""
+    found = contenders(state, scenario)
+    return power != other and power in found and other in found
+
+
+def card_casus_belli(state: GameState, scenario: Scenario, holder: str, against: str) -> list[tuple[str, str]]:
+    """§33.4 "All CB cards where France appears are ignored. Instead they are treated as CB
+    between France, Huguenots and Catholic League (without the extra VP if they are already at
+    war)": the (holder, against) pairs a casus belli card naming France gives instead — each
+    contender against each other — or none when the card does not name France or the Wars of
+    Religion are not on (then it is an ordinary casus belli)."""
+    found = contenders(state, scenario)
+    if not found or found[0] not in (holder, against):
+        return []
+    return [(one, other) for one in found for other in found if one != other]
+
+
+def keep_conquests(state: GameState, scenario: Scenario, loser: str, winner: str) -> list[str]:
+    """§33.4 "In peace conditions (between French powers), areas taken from opponents who lose
+    the war are not returned (except for key areas in France in Turn 6)": the areas of the loser
+    the winner controls become the winner's possessions; returns them."""
+    wars = scenario.french_wars(state.turn)
+    france = scenario.powers[wars.contenders[0]].home_areas if wars.return_key_areas else []
+    taken = [a.id for a in scenario.data.areas
+             if state.areas[a.id].possessor == loser and state.areas[a.id].controller == winner
+             and not (a.key and a.id in france)]
+    for area in taken:
+        state.areas[area].possessor = winner
+    return taken
+
+
+def disappear(state: GameState, scenario: Scenario, judge: DecisionPort) -> None:
+    """§33.4 "French powers without possessions disappear immediately": a contender that
+    possesses no area leaves the game as a collapsed power does (§21.6, `collapse.remove`)."""
+    for power in contenders(state, scenario):
+        if not any(status.possessor == power for status in state.areas.values()):
+            judge.say(f"{power} has no possessions left: it disappears (§33.4, RR-I275)", rule="§33.4")
+            state.wars = [war for war in state.wars if power not in war.sides]
+            collapse.remove(state, scenario, judge, power)
