@@ -3,9 +3,9 @@
 — France, the Huguenots and the Catholic League — fight by rules of their own. Adjudicated: a
 declaration of war between contenders costs no morale; a peace between them is not compulsory
 (no forced peace follows it) and returns no area taken, except France's key areas when the turn
-says so; they count VP for military victory among them; a contender left without possessions
-disappears after the peace that took its last; a casus belli card naming France gives the
-contenders casus belli against each other instead. The negotiations and declarations are
+says so; they count VP for military victory among them; a loser the turn submits to the
+collapse rules collapses, and a contender left without possessions disappears, after the peace;
+a casus belli card naming France gives the contenders casus belli against each other instead. The negotiations and declarations are
 `negotiation.py`'s and `war.py`'s; this module holds what the Wars of Religion change in them.
 """
 
@@ -53,6 +53,18 @@ def keep_conquests(state: GameState, scenario: Scenario, loser: str, winner: str
     for area in taken:
         state.areas[area].possessor = winner
     return taken
+
+
+def after_peace(state: GameState, scenario: Scenario, judge: DecisionPort, loser: str | None) -> None:
+    """After a peace between contenders: §33.4 "Turn 7: Huguenots and Catholic League apply
+    collapse rules … Turn 8: French contenders apply the collapse rules" — a loser the turn
+    names collapses (§21.6: its other wars end in peace and it leaves the game, `negotiation.py`);
+    then the contenders left without possessions disappear."""
+    wars = scenario.french_wars(state.turn)
+    if loser is not None and loser in wars.collapse and loser not in state.collapsing:
+        judge.say(f"{loser} loses a war of the French Wars of Religion in a turn of collapse: "
+                  f"{collapse.begin(state, loser)}", rule="§33.4, §21.6")
+    disappear(state, scenario, judge)
 
 
 def disappear(state: GameState, scenario: Scenario, judge: DecisionPort) -> None:

@@ -448,10 +448,12 @@ class Cardless(_Element):
 class FrenchWars(_Element):
     """The French Wars of Religion in force this turn (§33.4 "Special rules: French Wars of
     Religion (Turns 6, 7 and 8)", RR-I275): the contenders, France first (its home areas are
-    "French"), and whether a peace between them returns France's key areas (turn 6)."""
+    "French"), whether a peace between them returns France's key areas (turn 6), and which of
+    them collapse when they lose a war to another contender (turns 7 and 8)."""
 
     contenders: list[str] = Field(min_length=2)
     return_key_areas: bool = False
+    collapse: list[str] = []  # contenders applying the collapse rules this turn (turn 7: HUG, CLG; turn 8: all)
 
 
 class SpecialEffect(_Element):
