@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import collapse
+from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
@@ -27,6 +28,19 @@ def between(state: GameState, scenario: Scenario, power: str, other: str) -> boo
     """Whether `power` and `other` are two contenders of this turn's Wars of Religion."""
     found = contenders(state, scenario)
     return power != other and power in found and other in found
+
+
+def check_entry(state: GameState, scenario: Scenario, power: str, area: str) -> None:
+    """§33.4 "Powers at war with French powers can not enter French home areas (except for
+    Calais, if it is not French)": a power that is no contender, at war with one, may not move
+    into one of France's home areas that a contender possesses (Calais held by England is not
+    French, so it may)."""
+    found = contenders(state, scenario)
+    if not found or power in found or area not in scenario.powers[found[0]].home_areas:
+        return
+    if state.areas[area].possessor in found and any(state.at_war(power, other) for other in found):
+        raise IllegalOrder(f"{area} is a French home area and {power} is at war with a French power: it may not "
+                           f"enter it during the French Wars of Religion (§33.4, RR-I275)")
 
 
 def card_casus_belli(state: GameState, scenario: Scenario, holder: str, against: str) -> list[tuple[str, str]]:

@@ -12,6 +12,8 @@ from conftest import ROOT
 from pbem.core.datafile import load_data_file
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis, french_wars
+from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.state import War
 
 RULES = RatioRegis()
 TURN_RULES = load_data_file(ROOT / "examples/ratio-regis/turn-rules.toml")
@@ -79,3 +81,23 @@ def test_outside_the_wars_of_religion_a_casus_belli_card_is_an_ordinary_one():
     scenario, state = _turn(6)
     assert french_wars.card_casus_belli(state, scenario, "SPA", "FRA") == []
     assert not french_wars.between(state, scenario, "SPA", "FRA")
+
+
+def test_a_power_at_war_with_a_french_power_may_not_enter_a_french_home_area():
+    # §33.4 "Powers at war with French powers can not enter French home areas (except for
+    # Calais, if it is not French)" (RR-I275): with France and the Netherlands the contenders,
+    # Spain at war with France may not move into Paris while a contender possesses it.
+    data = copy.deepcopy(TURN_RULES)
+    data["turn_rules"][-1]["effects"] = [{"french_wars": {"contenders": ["FRA", "NED"]}}]
+    scenario = RULES.load_scenario(data)
+    state = RULES.initial_state(scenario, {}, [Seat("p1", "p1"), Seat("p2", "p2")])
+    state.turn = 7
+    state.powers["NED"].active = True
+    state.wars.append(War(("SPA", "FRA")))
+    with pytest.raises(IllegalOrder, match="French home area"):
+        french_wars.check_entry(state, scenario, "SPA", "Paris")
+    french_wars.check_entry(state, scenario, "FRA", "Paris")  # a contender moves in France freely
+    state.areas["Lyon"].possessor = "SPA"  # a French home area that is not French, as Calais held by England
+    french_wars.check_entry(state, scenario, "SPA", "Lyon")
+    state.turn = 6  # not a turn of the Wars of Religion
+    french_wars.check_entry(state, scenario, "SPA", "Paris")
