@@ -81,6 +81,60 @@ def after_peace(state: GameState, scenario: Scenario, judge: DecisionPort, loser
     disappear(state, scenario, judge)
 
 
+def end_of_wars(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
+    """§33.4 "The French Wars of Religion end … at the end of T8, in which case the winner is
+    the power that has not collapsed and has the highest number of areas in France (ties are
+    resolved using vitality)"; "If the winner is not France", it takes France's place; "If the
+    Protestants win, during the next turn France will be allied with England and Holland. If the
+    Catholic League wins, it will be allied with Spain" (the turn's `allies`). Runs after the
+    turn's peace negotiations and the end of its alliances (E1), so those alliances last the
+    next turn. Areas "in France" are France's home areas; a tie in both goes to the first
+    contender the rule names."""
+    wars = scenario.french_wars(state.turn)
+    if wars is None or not wars.decide:
+        return
+    france = wars.contenders[0]
+    home = scenario.powers[france].home_areas
+    standing = [p for p in wars.contenders if state.powers[p].active and p not in state.collapsing]
+    if not standing:
+        ctx.say("The French Wars of Religion end without a contender standing (§33.4)", rule="§33.4")
+        return
+    held = {p: sum(state.areas[a].possessor == p for a in home) for p in standing}
+    winner = max(standing, key=lambda p: (held[p], scenario.powers[p].vitality))
+    ctx.say(f"The French Wars of Religion end: {winner} wins with {held[winner]} area(s) in France "
+            f"({', '.join(f'{p} {n}' for p, n in held.items())}; ties by vitality, §33.4)", rule="§33.4")
+    if winner != france:
+        _take_frances_place(ctx, state, france, winner)
+    for ally in wars.allies.get(winner, []):
+        if state.powers[ally].active and not state.at_war(france, ally) and not state.allied(france, ally):
+            state.alliances.append((france, ally))
+            ctx.say(f"{france} and {ally} are allied during the next turn (§33.4)", rule="§33.4")
+
+
+def _take_frances_place(ctx: DecisionPort, state: GameState, france: str, winner: str) -> None:
+    """§33.4 "replace all of its military units with France's (respecting veteranship) and
+    replace France's unrest with his own. The player who controlled France immediately takes it
+    over": the winner's units, leaders, possessions and merchants become France's, France takes
+    its unrest, and the winner leaves the game (RR-I275)."""
+    for unit in [*state.troops, *state.squadrons, *state.fortresses, *state.leaders]:
+        if unit.power == winner:
+            unit.power = france
+    for status in state.areas.values():
+        if status.possessor == winner:
+            status.possessor = france
+        if status.controller == winner:
+            status.controller = france
+    for held in state.merchants.values():
+        if winner in held:
+            held[france] = min(2, held.get(france, 0) + held.pop(winner))  # §19.2.2: two a power at most
+    state.powers[france].unrest = state.powers[winner].unrest
+    state.casus_belli = [cb for cb in state.casus_belli if winner not in cb]
+    state.forced_peace = [pair for pair in state.forced_peace if winner not in pair]
+    state.powers[winner].active = False
+    ctx.say(f"{winner} takes France's place: its units and possessions are {france}'s, {france}'s unrest is "
+            f"{state.powers[france].unrest}, and {winner} leaves the game (§33.4)", rule="§33.4")
+
+
 def disappear(state: GameState, scenario: Scenario, judge: DecisionPort) -> None:
     """§33.4 "French powers without possessions disappear immediately": a contender that
     possesses no area leaves the game as a collapsed power does (§21.6, `collapse.remove`)."""

@@ -448,12 +448,15 @@ class Cardless(_Element):
 class FrenchWars(_Element):
     """The French Wars of Religion in force this turn (§33.4 "Special rules: French Wars of
     Religion (Turns 6, 7 and 8)", RR-I275): the contenders, France first (its home areas are
-    "French"), whether a peace between them returns France's key areas (turn 6), and which of
-    them collapse when they lose a war to another contender (turns 7 and 8)."""
+    "French"), whether a peace between them returns France's key areas (turn 6), which of
+    them collapse when they lose a war to another contender (turns 7 and 8), and whether the
+    wars end with the turn, with the alliances France then makes by winner (turn 8)."""
 
     contenders: list[str] = Field(min_length=2)
     return_key_areas: bool = False
     collapse: list[str] = []  # contenders applying the collapse rules this turn (turn 7: HUG, CLG; turn 8: all)
+    decide: bool = False  # the wars end at this turn's end: the winner takes France's place (turn 8)
+    allies: dict[str, list[str]] = {}  # by winner, the powers France is allied with for the next turn
 
 
 class SpecialEffect(_Element):
@@ -1040,7 +1043,10 @@ def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
     if effect.alliance is not None:
         yield "power", effect.alliance.powers[0]
         yield "power or minor", effect.alliance.powers[1]
-    yield from (("power", power) for power in (effect.french_wars.contenders if effect.french_wars else []))
+    if effect.french_wars is not None:
+        wars = effect.french_wars
+        yield from (("power", power) for power in [*wars.contenders, *wars.collapse])
+        yield from (("power", power) for winner, allies in sorted(wars.allies.items()) for power in [winner, *allies])
     for objective in effect.objectives or []:
         yield from (("area", area) for area in [*objective.areas, *objective.pass_to_possess])
         yield from (("province", province) for province in objective.provinces)
