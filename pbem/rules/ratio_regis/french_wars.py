@@ -71,11 +71,17 @@ def keep_conquests(state: GameState, scenario: Scenario, loser: str, winner: str
 
 def after_peace(state: GameState, scenario: Scenario, judge: DecisionPort, loser: str | None) -> None:
     """After a peace between contenders: §33.4 "Turn 7: Huguenots and Catholic League apply
-    collapse rules … Turn 8: French contenders apply the collapse rules" — a loser the turn
-    names collapses (§21.6: its other wars end in peace and it leaves the game, `negotiation.py`);
-    then the contenders left without possessions disappear."""
+    collapse rules (provided that peace is not reached with the card Catherine de Medici) …
+    Turn 8: French contenders apply the collapse rules" — a loser the turn names collapses
+    (§21.6: its other wars end in peace and it leaves the game, `negotiation.py`), unless the
+    turn's sparing card has been played this turn; then the contenders left without possessions
+    disappear."""
     wars = scenario.french_wars(state.turn)
-    if loser is not None and loser in wars.collapse and loser not in state.collapsing:
+    spared = wars.spared_by is not None and any(scenario.cards[n].title == wars.spared_by for n in state.discard)
+    if spared and loser in wars.collapse:
+        judge.say(f"{loser} loses, but {wars.spared_by} has been played this turn: it does not collapse (§33.4)",
+                  rule="§33.4")
+    elif loser is not None and loser in wars.collapse and loser not in state.collapsing:
         judge.say(f"{loser} loses a war of the French Wars of Religion in a turn of collapse: "
                   f"{collapse.begin(state, loser)}", rule="§33.4, §21.6")
     disappear(state, scenario, judge)

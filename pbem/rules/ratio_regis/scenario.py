@@ -456,6 +456,7 @@ class FrenchWars(_Element):
     return_key_areas: bool = False
     collapse: list[str] = []  # contenders applying the collapse rules this turn (turn 7: HUG, CLG; turn 8: all)
     decide: bool = False  # the wars end at this turn's end: the winner takes France's place (turn 8)
+    spared_by: str | None = None  # a card whose play this turn spares losers the collapse (turn 7: Catherine de Medici)
     allies: dict[str, list[str]] = {}  # by winner, the powers France is allied with for the next turn
 
 
@@ -1047,6 +1048,8 @@ def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
         wars = effect.french_wars
         yield from (("power", power) for power in [*wars.contenders, *wars.collapse])
         yield from (("power", power) for winner, allies in sorted(wars.allies.items()) for power in [winner, *allies])
+        if wars.spared_by is not None:
+            yield "card", wars.spared_by
     for objective in effect.objectives or []:
         yield from (("area", area) for area in [*objective.areas, *objective.pass_to_possess])
         yield from (("province", province) for province in objective.provinces)
