@@ -88,20 +88,25 @@ def after_peace(state: GameState, scenario: Scenario, judge: DecisionPort, loser
 
 
 def end_of_wars(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """§33.4 "The French Wars of Religion end … at the end of T8, in which case the winner is
-    the power that has not collapsed and has the highest number of areas in France (ties are
-    resolved using vitality)"; "If the winner is not France", it takes France's place; "If the
+    """§33.4 "The French Wars of Religion end when there is only one contender left, or at the
+    end of T8, in which case the winner is the power that has not collapsed and has the highest
+    number of areas in France (ties are resolved using vitality)"; "If the winner is not France",
+    it takes France's place; "If the
     Protestants win, during the next turn France will be allied with England and Holland. If the
     Catholic League wins, it will be allied with Spain" (the turn's `allies`). Runs after the
     turn's peace negotiations and the end of its alliances (E1), so those alliances last the
     next turn. Areas "in France" are France's home areas; a tie in both goes to the first
-    contender the rule names."""
+    contender the rule names. A turn's end with one contender left ends them early only when it
+    is not France: France alone changes nothing until the deciding turn says it wins."""
     wars = scenario.french_wars(state.turn)
-    if wars is None or not wars.decide:
+    if wars is None:
         return
     france = wars.contenders[0]
     home = scenario.powers[france].home_areas
     standing = [p for p in wars.contenders if state.powers[p].active and p not in state.collapsing]
+    early = len(standing) == 1 and standing[0] != france  # one contender left, and not France
+    if not (wars.decide or early):
+        return
     if not standing:
         ctx.say("The French Wars of Religion end without a contender standing (§33.4)", rule="§33.4")
         return
@@ -137,6 +142,7 @@ def _take_frances_place(ctx: DecisionPort, state: GameState, france: str, winner
     state.casus_belli = [cb for cb in state.casus_belli if winner not in cb]
     state.forced_peace = [pair for pair in state.forced_peace if winner not in pair]
     state.powers[winner].active = False
+    state.powers[france].active = True  # France may have collapsed or disappeared: it comes back as the winner
     ctx.say(f"{winner} takes France's place: its units and possessions are {france}'s, {france}'s unrest is "
             f"{state.powers[france].unrest}, and {winner} leaves the game (§33.4)", rule="§33.4")
 

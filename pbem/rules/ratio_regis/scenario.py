@@ -473,8 +473,9 @@ class SpecialEffect(_Element):
     {powers = [A, B], until_war} allies two powers by the turn — a major and a minor power's
     code makes the major the minor's ally (§34, RR-I272); `objectives` are scored at this turn's
     end like an event's (§22, RR-I273); `cardless` plays the turn without cards (§33.1,
-    RR-I270); `french_wars` makes the turn one of the French Wars of Religion (§33.4, RR-I275).
-    Exactly one per entry."""
+    RR-I270); `french_wars` makes the turn one of the French Wars of Religion (§33.4, RR-I275);
+    `revolt_at_end` = {level, parts} turns, at the turn's end, the independent areas of those
+    parts into revolts of that level (§33.4 "Turn 9", RR-I276). Exactly one per entry."""
 
     activate: Parts | None = None
     deactivate: Parts | None = None
@@ -491,6 +492,7 @@ class SpecialEffect(_Element):
     objectives: list[Objective] | None = None  # VP at this turn's end (§22, RR-I273)
     cardless: Cardless | None = None  # the turn's impulses without cards (§33.1, RR-I270)
     french_wars: FrenchWars | None = None  # the French Wars of Religion this turn (§33.4, RR-I275)
+    revolt_at_end: Markers | None = None  # at the turn's end, independent areas there revolt (§33.4 turn 9, RR-I276)
 
     _one = _exactly_one("a special rule's effect")
 
@@ -989,6 +991,9 @@ def _check_setup_data(scenario: Scenario) -> list[str]:
     where = f"edition {data.edition.id} lacks" if data.edition is not None else "unknown"
     problems = [f"{'unknown' if kind in NOT_EDITION else where} {kind} {name!r} (named by {', '.join(dict.fromkeys(who))})"
                 for (kind, name), who in wanted.items()]
+    problems += [f"turn {rule.turn} special rule: revolt_at_end places a rebellion (R2 or R3), not {e.revolt_at_end.level}"
+                 for rule in data.turn_rules for e in rule.effects
+                 if e.revolt_at_end is not None and not e.revolt_at_end.level.startswith("R")]
     problems += [f"turn {rule.turn} special rule: trade center {tc} with capacity {capacity} (0 or more, §19.2.1)"
                  for rule in data.turn_rules for effect in rule.effects
                  for tc, capacity in sorted((effect.capacity or {}).items()) if capacity < 0]
@@ -1019,7 +1024,8 @@ def _setup_names(data: ScenarioData) -> Iterator[tuple[str, str, str]]:
 def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
     """(kind, name) for the theaters, provinces, areas, cards, trade centers and powers a
     special rule's effect names."""
-    for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None):
+    for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None,
+                  effect.revolt_at_end.parts if effect.revolt_at_end else None):
         if parts is not None:
             yield from (("theater", name) for name in parts.theaters)
             yield from (("province", name) for name in parts.provinces)

@@ -9,8 +9,8 @@ scenario starts in is simply not copied there.
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import alliances, events, minors, objectives, rebellions
-from pbem.rules.ratio_regis.scenario import Activation, Alliance, Scenario, SpecialEffect
+from pbem.rules.ratio_regis import alliances, events, french_wars, minors, objectives, rebellions
+from pbem.rules.ratio_regis.scenario import Activation, Alliance, Markers, Scenario, SpecialEffect
 from pbem.rules.ratio_regis.state import GameState
 
 #: The card effects that last (§26.1 "events … active"); the others happened once, before
@@ -92,6 +92,9 @@ def apply_effect(ctx: DecisionPort, state: GameState, scenario: Scenario, effect
         state.cardless = (effect.cardless.impulses, effect.cardless.actions)
         return (f"played without cards: {effect.cardless.impulses} impulses a player, each of "
                 f"{effect.cardless.actions} actions (§33.1)")
+    if effect.revolt_at_end is not None:
+        return (f"at the end of the turn the independent areas of {', '.join(_parts(scenario, effect.revolt_at_end))} "
+                f"become {effect.revolt_at_end.level} revolts (§33.4)")
     if effect.french_wars is not None:
         return (f"the French Wars of Religion this turn, between {', '.join(effect.french_wars.contenders)}: "
                 f"war among them costs no morale and peace is not compulsory (§33.4, RR-I275)")
@@ -180,3 +183,34 @@ def _alliance(ctx: DecisionPort, state: GameState, scenario: Scenario, alliance:
     lasting = "until war breaks out between them" if alliance.until_war else "until the end of the turn"
     joined = alliances.ally_powers(state, scenario, ctx, power, other)
     return "; ".join([f"{power} and {other} are allied {lasting}, in forced peace with each other (§21.1)", *joined])
+
+
+def end_of_turn(ctx: DecisionPort, state: GameState) -> None:
+    """The turn's special rules that act at its end, after its peace negotiations and the end of
+    its alliances (E1): the French Wars of Religion's end (§33.4, RR-I275), and independent areas
+    turning into revolts (§33.4 "Turn 9: At the end of the turn, independent A3 areas in France
+    become R3 rebellions", RR-I276)."""
+    scenario: Scenario = ctx.scenario
+    french_wars.end_of_wars(ctx, state, scenario)
+    for rule in scenario.data.turn_rules:
+        for effect in rule.effects if rule.turn == state.turn else ():
+            if effect.revolt_at_end is not None:
+                ctx.say(_revolt(state, scenario, effect.revolt_at_end), rule="§33.4")
+
+
+def _parts(scenario: Scenario, markers: Markers) -> list[str]:
+    return [*markers.parts.theaters, *markers.parts.provinces, *markers.parts.areas]
+
+
+def _revolt(state: GameState, scenario: Scenario, markers: Markers) -> str:
+    """RR-I276: each independent area of the parts in play whose level matches the revolt's (A3
+    for R3, A2 for R2) goes back to the power whose home area it is, in revolt at that level."""
+    level = markers.level
+    turned = []
+    for area in scenario.parts(markers.parts):
+        status = state.areas[area]
+        owner = next((p.code for p in scenario.data.powers if area in p.home_areas), None)
+        if state.exists(area) and status.independent == "A" + level[1:] and owner is not None:
+            status.independent, status.possessor, status.controller, status.rebellion = None, owner, owner, level
+            turned.append(f"{area} ({owner})")
+    return f"Independent areas become {level} revolts: {', '.join(turned) or 'none'} (§33.4, §18.3)"

@@ -9,7 +9,7 @@ from pbem.core.engine import StepError
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
 from pbem.rules.ratio_regis import (alliances, auction, commerce, deck, deployment, dynasty, economy, elimination,
-                                    expeditions, french_wars, impulse, leaders, minors, negotiation, objectives, power_cards,
+                                    expeditions, impulse, leaders, minors, negotiation, objectives, power_cards,
                                     special_rules, technology, veterans, victory)
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import (AUCTION_BIDS, AUCTION_GROUPS, FINISHED, HALF_TURN_START, IMPULSE,
@@ -82,7 +82,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
-    french_wars.end_of_wars(ctx, state, scenario)  # §33.4: the wars' winner takes France's place (RR-I275)
+    special_rules.end_of_turn(ctx, state)  # §33.4: the turn's rules that act at its end (RR-I275, RR-I276)
     commerce.compete(ctx, state, scenario)  # E2 (§19.2.4)
     economy.economic_phase(ctx, state, scenario)  # E3 (§23.1.1)
     veterans.degrade(ctx, state, scenario)  # E4 (§23.1.2)

@@ -14,6 +14,7 @@ from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis, french_wars
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.state import War
+from tests.support.judge import Judge
 
 RULES = RatioRegis()
 TURN_RULES = load_data_file(ROOT / "examples/ratio-regis/turn-rules.toml")
@@ -101,3 +102,34 @@ def test_a_power_at_war_with_a_french_power_may_not_enter_a_french_home_area():
     french_wars.check_entry(state, scenario, "SPA", "Lyon")
     state.turn = 6  # not a turn of the Wars of Religion
     french_wars.check_entry(state, scenario, "SPA", "Paris")
+
+
+def _wars_turn(**wars):
+    data = copy.deepcopy(TURN_RULES)
+    data["turn_rules"][-1]["effects"] = [{"french_wars": {"contenders": ["FRA", "SPA", "NED"], **wars}}]
+    scenario = RULES.load_scenario(data)
+    state = RULES.initial_state(scenario, {}, [Seat("p1", "p1"), Seat("p2", "p2")])
+    state.turn = 7
+    state.powers["NED"].active = True
+    return scenario, state
+
+
+def test_the_wars_end_early_when_one_contender_other_than_france_is_left():
+    # §33.4 "The French Wars of Religion end when there is only one contender left": France and
+    # Spain are gone before the deciding turn; the Netherlands, alone, take France's place.
+    scenario, state = _wars_turn()
+    state.powers["FRA"].active = state.powers["SPA"].active = False
+    judge = Judge(scenario)
+    french_wars.end_of_wars(judge, state, scenario)
+    assert judge.said[0].startswith("The French Wars of Religion end: NED wins")
+    assert state.powers["FRA"].active and not state.powers["NED"].active
+    assert state.areas["Amsterdam"].possessor == "FRA"
+
+
+def test_france_alone_or_several_contenders_do_not_end_the_wars_before_the_deciding_turn():
+    scenario, state = _wars_turn()
+    judge = Judge(scenario)
+    french_wars.end_of_wars(judge, state, scenario)  # three contenders standing
+    state.powers["SPA"].active = state.powers["NED"].active = False
+    french_wars.end_of_wars(judge, state, scenario)  # France alone
+    assert judge.said == []
