@@ -1,12 +1,14 @@
 """The French Wars of Religion (§33.4 "Special rules: French Wars of Religion (Turns 6, 7 and
 8)", the turn sheets of §34; RR-I275): in a turn whose special rules name them, the contenders
-— France, the Huguenots and the Catholic League — fight by rules of their own. Adjudicated: a
-declaration of war between contenders costs no morale; a peace between them is not compulsory
-(no forced peace follows it) and returns no area taken, except France's key areas when the turn
-says so; they count VP for military victory among them; a loser the turn submits to the
-collapse rules collapses, and a contender left without possessions disappears, after the peace;
-a casus belli card naming France gives the contenders casus belli against each other instead. The negotiations and declarations are
-`negotiation.py`'s and `war.py`'s; this module holds what the Wars of Religion change in them.
+— France, the Huguenots and the Catholic League — fight by rules of their own. A declaration of
+war between contenders costs no morale; a peace between them is not compulsory (no forced
+peace follows it), returns no area taken (but France's key areas when the turn says so) and
+prices VP as a military victory; a loser the turn submits to the collapse rules collapses, and
+a contender left without possessions disappears; a casus belli card naming France gives the
+contenders casus belli against each other instead; the contenders' other enemies may not enter
+France's home areas; and the wars' end makes a winner, who takes France's place. The
+negotiations, declarations and moves are `negotiation.py`'s, `war.py`'s and `tactical.py`'s;
+this module holds what the Wars of Religion change in them.
 """
 
 from __future__ import annotations

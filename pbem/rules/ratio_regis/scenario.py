@@ -783,11 +783,13 @@ class Scenario:
         return ([o for p in self.data.powers for o in p.objectives]
                 + [o for c in self.data.cards for o in c.objectives]
                 + [o for objectives in self.data.victory.minor_objectives.values() for o in objectives]
-                + [o for turn in range(self.data.first_turn, self.data.last_turn + 1) for o in self.turn_objectives(turn)])
+                + [o for turn in range(self.data.first_turn, self.data.last_turn + 1)
+                   for o in self.turn_objectives(turn)])
 
     def turn_objectives(self, turn: int) -> list[Objective]:
         """The objectives a turn's special rules score at its end (RR-I273)."""
-        return [o for rule in self.data.turn_rules if rule.turn == turn for e in rule.effects for o in e.objectives or []]
+        return [o for rule in self.data.turn_rules if rule.turn == turn
+                for e in rule.effects for o in e.objectives or []]
 
     def french_wars(self, turn: int) -> FrenchWars | None:
         """The French Wars of Religion in force in `turn`, if a special rule of it says so (RR-I275)."""
@@ -989,9 +991,11 @@ def _check_setup_data(scenario: Scenario) -> list[str]:
         if (name.lower() if kind == "card" else name) not in known[kind]:
             wanted.setdefault((kind, name), []).append(who)
     where = f"edition {data.edition.id} lacks" if data.edition is not None else "unknown"
-    problems = [f"{'unknown' if kind in NOT_EDITION else where} {kind} {name!r} (named by {', '.join(dict.fromkeys(who))})"
+    problems = [f"{'unknown' if kind in NOT_EDITION else where} {kind} {name!r} "
+                f"(named by {', '.join(dict.fromkeys(who))})"
                 for (kind, name), who in wanted.items()]
-    problems += [f"turn {rule.turn} special rule: revolt_at_end places a rebellion (R2 or R3), not {e.revolt_at_end.level}"
+    problems += [f"turn {rule.turn} special rule: revolt_at_end places a rebellion (R2 or R3), "
+                 f"not {e.revolt_at_end.level}"
                  for rule in data.turn_rules for e in rule.effects
                  if e.revolt_at_end is not None and not e.revolt_at_end.level.startswith("R")]
     problems += [f"turn {rule.turn} special rule: trade center {tc} with capacity {capacity} (0 or more, §19.2.1)"

@@ -133,3 +133,10 @@ def test_france_alone_or_several_contenders_do_not_end_the_wars_before_the_decid
     state.powers["SPA"].active = state.powers["NED"].active = False
     french_wars.end_of_wars(judge, state, scenario)  # France alone
     assert judge.said == []
+
+
+def test_a_revolt_at_the_turns_end_is_a_rebellion_level():
+    def edit(data):
+        data["turn_rules"].append({"turn": 7, "text": "x", "effects": [
+            {"revolt_at_end": {"level": "A3", "parts": {"areas": ["Paris"]}}}]})
+    assert problems(edit) == ["turn 7 special rule: revolt_at_end places a rebellion (R2 or R3), not A3"]
