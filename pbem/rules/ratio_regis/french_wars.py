@@ -7,14 +7,13 @@ prices VP as a military victory; a loser the turn submits to the collapse rules 
 a contender left without possessions disappears; a casus belli card naming France gives the
 contenders casus belli against each other instead; the contenders' other enemies may not enter
 France's home areas; and the wars' end makes a winner, who takes France's place. The
-negotiations, declarations and moves are `negotiation.py`'s, `war.py`'s and `tactical.py`'s;
-this module holds what the Wars of Religion change in them.
+negotiations, declarations and moves are `negotiation.py`'s, `war.py`'s and `tactical.py`'s, the
+losers' collapse `collapse.py`'s; this module holds what the Wars of Religion change in them.
 """
 
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
@@ -69,24 +68,6 @@ def keep_conquests(state: GameState, scenario: Scenario, loser: str, winner: str
     for area in taken:
         state.areas[area].possessor = winner
     return taken
-
-
-def after_peace(state: GameState, scenario: Scenario, judge: DecisionPort, loser: str | None) -> None:
-    """After a peace between contenders: §33.4 "Turn 7: Huguenots and Catholic League apply
-    collapse rules (provided that peace is not reached with the card Catherine de Medici) …
-    Turn 8: French contenders apply the collapse rules" — a loser the turn names collapses
-    (§21.6: its other wars end in peace and it leaves the game, `negotiation.py`), unless the
-    turn's sparing card has been played this turn; then the contenders left without possessions
-    disappear."""
-    wars = scenario.french_wars(state.turn)
-    spared = wars.spared_by is not None and any(scenario.cards[n].title == wars.spared_by for n in state.discard)
-    if spared and loser in wars.collapse:
-        judge.say(f"{loser} loses, but {wars.spared_by} has been played this turn: it does not collapse (§33.4)",
-                  rule="§33.4")
-    elif loser is not None and loser in wars.collapse and loser not in state.collapsing:
-        judge.say(f"{loser} loses a war of the French Wars of Religion in a turn of collapse: "
-                  f"{collapse.begin(state, loser)}", rule="§33.4, §21.6")
-    disappear(state, scenario, judge)
 
 
 def end_of_wars(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
@@ -147,13 +128,3 @@ def _take_frances_place(ctx: DecisionPort, state: GameState, france: str, winner
     state.powers[france].active = True  # France may have collapsed or disappeared: it comes back as the winner
     ctx.say(f"{winner} takes France's place: its units and possessions are {france}'s, {france}'s unrest is "
             f"{state.powers[france].unrest}, and {winner} leaves the game (§33.4)", rule="§33.4")
-
-
-def disappear(state: GameState, scenario: Scenario, judge: DecisionPort) -> None:
-    """§33.4 "French powers without possessions disappear immediately": a contender that
-    possesses no area leaves the game as a collapsed power does (§21.6, `collapse.remove`)."""
-    for power in contenders(state, scenario):
-        if not any(status.possessor == power for status in state.areas.values()):
-            judge.say(f"{power} has no possessions left: it disappears (§33.4, RR-I275)", rule="§33.4")
-            state.wars = [war for war in state.wars if power not in war.sides]
-            collapse.remove(state, scenario, judge, power)

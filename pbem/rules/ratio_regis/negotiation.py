@@ -121,7 +121,7 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
               "in forced peace until the end of the turn (§21.5.4)") + "; each recovers its morale counters "
               f"(§21.3.4): {a} has {state.powers[a].morale}, {b} {state.powers[b].morale}", rule="§21.5.4")
     if religious:
-        french_wars.after_peace(state, scenario, judge, war.enemy(winner) if winner else None)
+        collapse.after_french_peace(state, scenario, judge, war.enemy(winner) if winner else None)
     for side in war.sides:
         if side in state.collapsing:
             _collapse(state, scenario, judge, side, at_turn_end=requester is None)
