@@ -630,6 +630,13 @@ class Scenario:
         """The areas of a minor power, in scenario order (§18.3)."""
         return [a.id for a in self.data.areas if a.minor == minor]
 
+    def starting_ally(self, minor: str) -> str | None:
+        """RR-I260: the major a minor starts allied to (§24, §20.3.4): its card's `ally`, or the
+        first power whose `allies` name it by code or name (none: neutral, §20.1)."""
+        card = self.minors[minor]
+        return card.ally or next((p.code for p in self.data.powers
+                                  if card.code in p.allies or card.name in p.allies), None)
+
     def home_box(self, power: str) -> str:
         """The dispersion box of the power's home (§8.2.2, §18.1): the box holding most of
         its home areas; ties go to the scenario's box order (RR-I6)."""
@@ -700,6 +707,12 @@ class Scenario:
 
     def rough(self, here: str, there: str) -> bool:
         return there in self.areas[here].rough or here in self.areas[there].rough
+
+    def interested_in_theater(self, power: str, theater: str, added: Sequence[str] = ()) -> bool:
+        """§18.4.1: the theater is one of the power's card (a card without interests has them
+        all) or one `added` by events — without the border areas of RR-I27 (§20.3.1, §21.5.3)."""
+        interests = self.powers[power].interests
+        return not interests or theater in [*interests, *added]
 
     def interested(self, power: str, area_id: str, added: Sequence[str] = ()) -> bool:
         """§18.4.1, §18.5: a power may act in a theater of interest (its card's, and `added`
@@ -910,6 +923,10 @@ def _check_minors(scenario: Scenario) -> list[str]:
                      if scenario.areas[a].theater != minor.theater]
         problems += [f"{where}: card fortress in {a}, which is not one of its areas" for a in minor.fortresses
                      if a not in areas]
+        naming = [p.code for p in scenario.data.powers if minor.code in p.allies or minor.name in p.allies]
+        if len(set(naming) | ({minor.ally} if minor.ally else set())) > 1:
+            problems.append(f"{where}: allied at the start to more than one power "
+                            f"({', '.join(dict.fromkeys([*([minor.ally] if minor.ally else []), *naming]))}) (§24)")
     return problems
 
 
