@@ -108,9 +108,12 @@ def deploy_starting_allies(ctx: DecisionPort, state: GameState) -> None:
     allied at the start deploys when its ally does — at the scenario's first turn, or the turn a
     later power enters (§8.1.2). A power deploying by points places the minor's troops as its
     player chooses, after its own purchases (the `reinforce` decision); a fixed deployment is the
-    scenario's, so its minors' troops take RR-I148's default (RR-I260)."""
+    scenario's, so its minors' troops take RR-I148's default (RR-I260). Under v2.1 the minors
+    deploying take possession of their areas first, all of them before any unit is placed
+    (RR-I263)."""
     scenario: Scenario = ctx.scenario
     by_points = deployment.deploying(state, scenario)
+    deploying = []
     for minor in scenario.data.minors:
         power = scenario.starting_ally(minor.code)
         if power is None or state.minors[minor.code].ally != power:
@@ -118,7 +121,11 @@ def deploy_starting_allies(ctx: DecisionPort, state: GameState) -> None:
         fixed = scenario.powers[power].points is None and state.powers[power].active \
             and _enters_now(state, scenario, power)
         if power in by_points or fixed:
-            deploy_minor(ctx, state, scenario, minor.code, ask=power in by_points)
+            deploying.append((minor.code, power in by_points))
+    for code, _ in deploying:
+        take_areas(ctx, state, scenario, code)
+    for code, ask in deploying:
+        deploy_units(ctx, state, scenario, code, ask=ask)
 
 
 def _enters_now(state: GameState, scenario: Scenario, power: str) -> bool:
@@ -130,7 +137,32 @@ def _enters_now(state: GameState, scenario: Scenario, power: str) -> bool:
     return enters == state.turn
 
 
-def deploy_minor(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *, ask: bool = True) -> list[str]:
+def take_areas(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> list[str]:
+    """v2.1 §24 ("Tanto las potencias como los menores toman posesión de sus áreas natales,
+    perdiéndolo si se da el caso el antiguo propietario"): under v2.1 a minor deploying takes its
+    areas back from any power possessing them — no possessor, an independent marker removed, the
+    control of its ally (RR-I141) unless another power occupies the area (RR-I263). v1.2.4's §24
+    is about major powers only: the areas stay as they are. Returns the areas taken."""
+    if state.options.variant != "v2.1":
+        return []
+    minor = scenario.minors[code]
+    ally_power = state.minors[code].ally
+    taken = []
+    for area in scenario.minor_areas(code):
+        status = state.areas[area]
+        if status.possessor is None and status.independent is None:
+            continue
+        former = status.possessor
+        if status.controller in (None, former):
+            status.controller = ally_power
+        status.possessor = status.independent = None
+        taken.append(area)
+        ctx.say(f"{area} is {minor.name}'s as it deploys" + (f": {former} loses it" if former else "")
+                + " (v2.1 §24)", rule="§24 (v2.1)")
+    return taken
+
+
+def deploy_units(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *, ask: bool = True) -> list[str]:
     """§24, §20.3.2: a minor deploying with its ally: its card fortresses built and its units
     placed as reinforcements. Returns the chronicle lines."""
     minor = scenario.minors[code]
