@@ -137,17 +137,16 @@ def _enters_now(state: GameState, scenario: Scenario, power: str) -> bool:
     return enters == state.turn
 
 
-def take_areas(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> list[str]:
+def take_areas(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> None:
     """v2.1 §24 ("Tanto las potencias como los menores toman posesión de sus áreas natales,
     perdiéndolo si se da el caso el antiguo propietario"): under v2.1 a minor deploying takes its
     areas back from any power possessing them — no possessor, an independent marker removed, the
     control of its ally (RR-I141) unless another power occupies the area (RR-I263). v1.2.4's §24
-    is about major powers only: the areas stay as they are. Returns the areas taken."""
+    is about major powers only: the areas stay as they are."""
     if state.options.variant != "v2.1":
-        return []
+        return
     minor = scenario.minors[code]
     ally_power = state.minors[code].ally
-    taken = []
     for area in scenario.minor_areas(code):
         status = state.areas[area]
         if status.possessor is None and status.independent is None:
@@ -156,13 +155,12 @@ def take_areas(ctx: DecisionPort, state: GameState, scenario: Scenario, code: st
         if status.controller in (None, former):
             status.controller = ally_power
         status.possessor = status.independent = None
-        taken.append(area)
         ctx.say(f"{area} is {minor.name}'s as it deploys" + (f": {former} loses it" if former else "")
                 + " (v2.1 §24)", rule="§24 (v2.1)")
-    return taken
 
 
-def deploy_units(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *, ask: bool = True) -> list[str]:
+def deploy_units(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *,
+                 ask: bool = True) -> list[str]:
     """§24, §20.3.2: a minor deploying with its ally: its card fortresses built and its units
     placed as reinforcements. Returns the chronicle lines."""
     minor = scenario.minors[code]
@@ -290,7 +288,8 @@ def reinforcement_areas(state: GameState, scenario: Scenario, code: str) -> dict
     return room
 
 
-def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *, ask: bool = True) -> list[str]:
+def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *,
+              ask: bool = True) -> list[str]:
     """§20.3.2: the ally places all the minor's available troops as reinforcements (a `reinforce`
     decision naming one area per troop, RR-I148; `ask` False: its default, RR-I260) and its
     squadrons under repair, as if built (§9.2), in the first port of those areas."""

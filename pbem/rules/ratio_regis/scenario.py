@@ -923,10 +923,11 @@ def _check_minors(scenario: Scenario) -> list[str]:
                      if scenario.areas[a].theater != minor.theater]
         problems += [f"{where}: card fortress in {a}, which is not one of its areas" for a in minor.fortresses
                      if a not in areas]
-        naming = [p.code for p in scenario.data.powers if minor.code in p.allies or minor.name in p.allies]
-        if len(set(naming) | ({minor.ally} if minor.ally else set())) > 1:
-            problems.append(f"{where}: allied at the start to more than one power "
-                            f"({', '.join(dict.fromkeys([*([minor.ally] if minor.ally else []), *naming]))}) (§24)")
+        allied = list(dict.fromkeys([*([minor.ally] if minor.ally else []),
+                                     *[p.code for p in scenario.data.powers
+                                       if minor.code in p.allies or minor.name in p.allies]]))
+        if len(allied) > 1:
+            problems.append(f"{where}: allied at the start to more than one power ({', '.join(allied)}) (§24)")
     return problems
 
 
