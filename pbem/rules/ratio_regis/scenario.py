@@ -195,7 +195,7 @@ class Power(_Element):
 
     points: int | None = Field(default=None, ge=0)  # deployment points (§24, §33): it deploys as its player chooses
     domains: list[str] = []  # areas it possesses as domains when it deploys (§24, §33)
-    allies: list[str] = []  # minor powers allied at its deployment (§24, §20.3.4); read by the minors' rules
+    allies: list[str] = []  # minor powers allied at its deployment, by code or name (§24, §20.3.4, RR-I260)
     unrest: int | None = Field(default=None, ge=0)  # starting unrest instead of its vitality (§34 turn 1, turn 8)
     cards: list[PowerCardChange] = []  # a new power card from a turn on: its forces (§8.1.2)
 
