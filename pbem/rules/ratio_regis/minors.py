@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import bidding
+from pbem.rules.ratio_regis import bidding, deployment
 from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.repatriation import repatriate
@@ -101,6 +101,72 @@ def _join_wars(ctx: DecisionPort, state: GameState, code: str) -> list[str]:
                      + ("" if joins else ", neutral in it: its troops stay off the map") + " (§20.5)")
         ctx.say(texts[-1], rule="§20.5, §29.4")
     return texts
+
+
+def deploy_starting_allies(ctx: DecisionPort, state: GameState) -> None:
+    """§24, §20.3.2, v2.1 §20.3.4 ("they start with all their military units deployed"): a minor
+    allied at the start deploys when its ally does — at the scenario's first turn, or the turn a
+    later power enters (§8.1.2). A power deploying by points places the minor's troops as its
+    player chooses, after its own purchases (the `reinforce` decision); a fixed deployment is the
+    scenario's, so its minors' troops take RR-I148's default (RR-I260). Under v2.1 the minors
+    deploying take possession of their areas first, all of them before any unit is placed
+    (RR-I263)."""
+    scenario: Scenario = ctx.scenario
+    by_points = deployment.deploying(state, scenario)
+    deploying = []
+    for minor in scenario.data.minors:
+        power = scenario.starting_ally(minor.code)
+        if power is None or state.minors[minor.code].ally != power:
+            continue
+        fixed = scenario.powers[power].points is None and state.powers[power].active \
+            and _enters_now(state, scenario, power)
+        if power in by_points or fixed:
+            deploying.append((minor.code, power in by_points))
+    for code, _ in deploying:
+        take_areas(ctx, state, scenario, code)
+    for code, ask in deploying:
+        deploy_units(ctx, state, scenario, code, ask=ask)
+
+
+def _enters_now(state: GameState, scenario: Scenario, power: str) -> bool:
+    """The power deploys this turn: at the first turn those in play from the start, later those
+    entering (§7.2, §8.1.2)."""
+    enters = scenario.powers[power].enters
+    if state.turn == scenario.data.first_turn:
+        return enters is None or enters <= state.turn
+    return enters == state.turn
+
+
+def take_areas(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> None:
+    """v2.1 §24 ("Tanto las potencias como los menores toman posesión de sus áreas natales,
+    perdiéndolo si se da el caso el antiguo propietario"): under v2.1 a minor deploying takes its
+    areas back from any power possessing them — no possessor, an independent marker removed, the
+    control of its ally (RR-I141) unless another power occupies the area (RR-I263). v1.2.4's §24
+    is about major powers only: the areas stay as they are."""
+    if state.options.variant != "v2.1":
+        return
+    minor = scenario.minors[code]
+    ally_power = state.minors[code].ally
+    for area in scenario.minor_areas(code):
+        status = state.areas[area]
+        if status.possessor is None and status.independent is None:
+            continue
+        former = status.possessor
+        if status.controller in (None, former):
+            status.controller = ally_power
+        status.possessor = status.independent = None
+        ctx.say(f"{area} is {minor.name}'s as it deploys" + (f": {former} loses it" if former else "")
+                + " (v2.1 §24)", rule="§24 (v2.1)")
+
+
+def deploy_units(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *,
+                 ask: bool = True) -> list[str]:
+    """§24, §20.3.2: a minor deploying with its ally: its card fortresses built and its units
+    placed as reinforcements. Returns the chronicle lines."""
+    minor = scenario.minors[code]
+    power = state.minors[code].ally
+    ctx.say(f"{minor.name} deploys with its ally {power} (§24, §20.3.2)", rule="§24, §20.3.2")
+    return [*_fortresses(ctx, state, minor, power), *reinforce(ctx, state, scenario, code, ask=ask)]
 
 
 def abandon(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, why: str) -> list[str]:
@@ -222,10 +288,11 @@ def reinforcement_areas(state: GameState, scenario: Scenario, code: str) -> dict
     return room
 
 
-def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> list[str]:
+def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *,
+              ask: bool = True) -> list[str]:
     """§20.3.2: the ally places all the minor's available troops as reinforcements (a `reinforce`
-    decision naming one area per troop, RR-I148) and its squadrons under repair, as if built
-    (§9.2), in the first port of those areas."""
+    decision naming one area per troop, RR-I148; `ask` False: its default, RR-I260) and its
+    squadrons under repair, as if built (§9.2), in the first port of those areas."""
     status = state.minors[code]
     power = status.ally
     counters = [counter for counter in sorted(status.pool) for _ in range(status.pool[counter])]
@@ -234,7 +301,7 @@ def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str
     counters = counters[:len(default)]  # those without room stay on the card
     texts = []
     if counters:
-        areas = _placement(ctx, state, scenario, code, counters, room, default)
+        areas = _placement(ctx, state, scenario, code, counters, room, default) if ask else default
         placed = []
         for counter, area in zip(counters, areas, strict=True):
             troop = Troop(f"T{state.next_troop}", power, counter, regular_quality(counter), area=area, minor=code)

@@ -107,10 +107,10 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
     winner, margin = _result(scenario, talks)
     text = _settle(state, judge, talks, winner, margin)
     ceded: list[str] = []
+    state.wars.remove(war)  # at peace: a minor the terms move and the repatriations below meet no enemy (§14.1.1)
     if winner is not None and margin > 0:
         ceded = apply_terms(state, scenario, judge, winner, war.enemy(winner),
                             ask_terms(state, scenario, judge, winner, war.enemy(winner), margin))
-    state.wars.remove(war)  # at peace: the repatriations below meet no enemy in the other (§14.1.1)
     state.powers[a].morale += war.morale.get(b, 0)
     state.powers[b].morale += war.morale.get(a, 0)
     _return_areas(state, scenario, judge, war, winner, ceded)

@@ -195,7 +195,7 @@ class Power(_Element):
 
     points: int | None = Field(default=None, ge=0)  # deployment points (§24, §33): it deploys as its player chooses
     domains: list[str] = []  # areas it possesses as domains when it deploys (§24, §33)
-    allies: list[str] = []  # minor powers allied at its deployment (§24, §20.3.4); read by the minors' rules
+    allies: list[str] = []  # minor powers allied at its deployment, by code or name (§24, §20.3.4, RR-I260)
     unrest: int | None = Field(default=None, ge=0)  # starting unrest instead of its vitality (§34 turn 1, turn 8)
     cards: list[PowerCardChange] = []  # a new power card from a turn on: its forces (§8.1.2)
 
@@ -630,6 +630,13 @@ class Scenario:
         """The areas of a minor power, in scenario order (§18.3)."""
         return [a.id for a in self.data.areas if a.minor == minor]
 
+    def starting_ally(self, minor: str) -> str | None:
+        """RR-I260: the major a minor starts allied to (§24, §20.3.4): its card's `ally`, or the
+        first power whose `allies` name it by code or name (none: neutral, §20.1)."""
+        card = self.minors[minor]
+        return card.ally or next((p.code for p in self.data.powers
+                                  if card.code in p.allies or card.name in p.allies), None)
+
     def home_box(self, power: str) -> str:
         """The dispersion box of the power's home (§8.2.2, §18.1): the box holding most of
         its home areas; ties go to the scenario's box order (RR-I6)."""
@@ -700,6 +707,12 @@ class Scenario:
 
     def rough(self, here: str, there: str) -> bool:
         return there in self.areas[here].rough or here in self.areas[there].rough
+
+    def interested_in_theater(self, power: str, theater: str, added: Sequence[str] = ()) -> bool:
+        """§18.4.1: the theater is one of the power's card (a card without interests has them
+        all) or one `added` by events — without the border areas of RR-I27 (§20.3.1, §21.5.3)."""
+        interests = self.powers[power].interests
+        return not interests or theater in [*interests, *added]
 
     def interested(self, power: str, area_id: str, added: Sequence[str] = ()) -> bool:
         """§18.4.1, §18.5: a power may act in a theater of interest (its card's, and `added`
@@ -910,6 +923,11 @@ def _check_minors(scenario: Scenario) -> list[str]:
                      if scenario.areas[a].theater != minor.theater]
         problems += [f"{where}: card fortress in {a}, which is not one of its areas" for a in minor.fortresses
                      if a not in areas]
+        allied = list(dict.fromkeys([*([minor.ally] if minor.ally else []),
+                                     *[p.code for p in scenario.data.powers
+                                       if minor.code in p.allies or minor.name in p.allies]]))
+        if len(allied) > 1:
+            problems.append(f"{where}: allied at the start to more than one power ({', '.join(allied)}) (§24)")
     return problems
 
 

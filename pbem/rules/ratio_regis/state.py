@@ -373,9 +373,10 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     for power in data.powers:
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)
-    state.minors = {m.code: MinorState(m.ally, dict(m.troops), dict(m.squadrons)) for m in data.minors}
-    for minor in data.minors:  # §20.2: an allied minor's areas count as its ally's (RR-I141)
-        for area in scenario.minor_areas(minor.code) if minor.ally else ():
+    state.minors = {m.code: MinorState(scenario.starting_ally(m.code), dict(m.troops), dict(m.squadrons))
+                    for m in data.minors}
+    for code, minor in state.minors.items():  # §20.2: an allied minor's areas count as its ally's (RR-I141)
+        for area in scenario.minor_areas(code) if minor.ally else ():
             state.areas[area].controller = state.areas[area].controller or minor.ally
     return state
 
