@@ -28,7 +28,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, sieges
 from pbem.rules.ratio_regis.actions import route_text, stack_count, stacking_limit
 from pbem.rules.ratio_regis.interception import cross
-from pbem.rules.ratio_regis.movement import Convoy, allied_area, controls, interested
+from pbem.rules.ratio_regis.movement import Convoy, allied_area, controls, interested, siege_crossable
 from pbem.rules.ratio_regis.naval import rebase_stranded, send_to_base
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.reactions import ask
@@ -258,19 +258,18 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
 
     The route crosses, besides seas (no NOD for troops, RR-I41), the areas a strategic move
     may cross (§10.2: controlled by the power or an ally, §21.2.1, or holding its other troops; never a besieged
-    inland fortress, RR-I55, nor a theater of no interest, §18.4.1) and also the areas of the
-    power whose territory the troop stands in, counted as an ally's (§14.1.1), but never an
+    fortress's area but as `siege_crossable` allows, RR-I55, RR-I280, nor a theater of no interest, §18.4.1)
+    and also the areas of the power whose territory the troop stands in, counted as an ally's (§14.1.1), but never an
     area with enemy troops (§14.1.1) — unless `through_enemies` (to explain a refusal).
     Best is fewest seas, then fewest places; a tie goes to the first found in the scenario's
     adjacency order (areas before seas)."""
     power, start = troop.power, troop.area
     host = host_power(state, troop)
 
-    def crossable(area: str) -> bool:
-        status = state.areas[area]
+    def crossable(area: str, from_sea: bool) -> bool:
         if not state.exists(area) or not interested(state, scenario, power, area):
             return False
-        if status.besieger is not None and not scenario.coastal(area):
+        if not siege_crossable(state, scenario, power, area, from_sea=from_sea):
             return False
         if not through_enemies and _enemies(state, power, area):
             return False
@@ -290,7 +289,7 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
             if nxt in best:
                 continue
             at_sea = nxt in scenario.seas
-            if not at_sea and not crossable(nxt):
+            if not at_sea and not crossable(nxt, place in scenario.seas):
                 continue
             counter += 1
             heapq.heappush(frontier, (seas + at_sea, steps + 1, counter, nxt, path + (nxt,)))
