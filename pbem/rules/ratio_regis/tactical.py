@@ -38,10 +38,17 @@ def force(state: GameState, power: str, ids: Sequence[str]) -> list[Troop]:
 
 def may_enter(state: GameState, scenario: Scenario, power: str, area: str) -> None:
     """§12.1, §18.2.2, §18.4.1: own areas, areas of powers at war, active independent
-    areas; and only in theaters of interest (or their border areas)."""
+    areas (under v2.1 only if free of units of powers it is not at war with, RR-I282); and
+    only in theaters of interest (or their border areas)."""
     status = state.areas[area]
     if not interested(state, scenario, power, area):
         raise IllegalOrder(f"{power} has no interest in {scenario.areas[area].theater} (§18.4.1)")
+    if status.independent and state.options.variant == "v2.1":
+        strangers = sorted({u.power for u in (*state.troops_in(area), state.fortress_in(area)) if u is not None
+                            and u.power != power and not state.at_war(power, u.power)})
+        if strangers:
+            raise IllegalOrder(f"{area} is independent but holds units of {', '.join(strangers)}, not at war with "
+                               f"{power}: no tactical move into it (v2.1 §12.1)")
     if status.controller == power or status.independent:
         return
     if status.controller is not None and state.at_war(power, status.controller):
