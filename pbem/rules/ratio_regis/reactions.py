@@ -36,7 +36,8 @@ REACTION_DECISION_KINDS: dict[str, str] = {
     "base": "your squadron must go to one of several equally near bases (§11.1.1): BASE <area>",
     "repatriate": "a troop must leave where it stands (§14.1): REPATRIATE <troop> TO <area> (a strategic move) | "
                   "REPATRIATE <troop> MOVE TO <area> (a tactical move) | REPATRIATE <troop> DISPERSE | REPATRIATE AUTO",
-    "reassign": "your leader's fortress is eliminated (§14.3): ATTACH <leader> TO <unit> | ATTACH AUTO",
+    "reassign": "your leader's fortress is eliminated, or the allied troops it commanded leave (§14.3): "
+                "ATTACH <leader> TO <unit> | ATTACH AUTO",
     "stacking": "your troops are over an area's stacking limit when an action ends (§15.1.1): "
                 "DISPERSE <troop>,… | DISPERSE AUTO",
     "veterans": "half your veterans, rounded up, turn regular at turn end (§16.2, §23.1.2): FLIP <troop>,… | FLIP AUTO",
