@@ -161,14 +161,14 @@ def _carry_out(state: GameState, scenario: Scenario, judge: DecisionPort, troop:
             convoy = Convoy(troop.power)  # RR-I72: no escort; the interceptors in the scenario's power order
             for sea in [place for place in route.places if place in scenario.seas]:
                 if not cross(state, scenario, SimpleNamespace(judge=judge), convoy, sea, [troop.id]):
-                    battles.disperse(state, scenario, troop.id)
+                    battles.disperse(state, scenario, judge, troop.id)
                     return (f"{troop.power}'s {troop.id} loses the interception at @{sea} on its way home from "
                             f"{origin} and disperses to {troop.box} (§14.1.1)")
             troop.area = command.place
             return f"{troop.power}'s {troop.id} reaches {command.place} by sea (§14.1.1)"
         troop.area = command.place
         return note + text
-    battles.disperse(state, scenario, troop.id)
+    battles.disperse(state, scenario, judge, troop.id)
     return note + f"{troop.power} disperses {troop.id} from {origin} to {troop.box} (§14.1)"
 
 

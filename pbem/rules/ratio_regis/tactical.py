@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, land_combat, minimaps, sieges
 from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
                                             stacking_limit)
@@ -190,7 +191,7 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
                         + (f" ({alone}, §12.4.1)" if alone else ""),
                  rule="§12.4", eligible=eligible)
     if answer.word in DISPOSITIONS:
-        text = dispose(state, scenario, defender, there, present, answer)
+        text = dispose(state, scenario, run.judge, defender, there, present, answer)
     elif answer.word == "INTERCEPT":
         chosen = set(answer.units)
         movers = [t for t in sources[answer.place] if not chosen or t.id in chosen]
@@ -205,8 +206,8 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     return text, False
 
 
-def dispose(state: GameState, scenario: Scenario, power: str, area: str, present: Sequence[Troop],
-            answer: Reaction) -> str:
+def dispose(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, area: str,
+            present: Sequence[Troop], answer: Reaction) -> str:
     """§12.4.2, §13.4.1: the troops in the area entered evade — to one or several adjacent
     areas, or by dispersing, all of them or a part — or join the fortress, those named
     (RR-I88); those named nowhere stay and fight."""
@@ -224,7 +225,7 @@ def dispose(state: GameState, scenario: Scenario, power: str, area: str, present
             if part.place:
                 troop.area = part.place
             else:
-                battles.disperse(state, scenario, troop.id)
+                battles.disperse(state, scenario, judge, troop.id)
         texts.append(f"{power} evades from {area}: {ids} to {part.place or 'the dispersion box'} (§12.4.2)")
     return "; ".join(texts)
 
