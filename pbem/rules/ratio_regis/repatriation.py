@@ -383,30 +383,34 @@ def _fortresses(state: GameState, scenario: Scenario, judge: DecisionPort, power
     return texts
 
 
-def leaders_left(state: GameState, judge: DecisionPort, units: Sequence[str], why: str) -> list[str]:
+def leaders_left(state: GameState, judge: DecisionPort, troops: Sequence[str], why: str) -> list[str]:
     """§14.3: "the same also applies to leaders who were commanding armies entirely of allies, and
-    that were left without troops because they were no longer allies". A leader on one of `units`,
-    which leave its power's service, moves to a troop of its power in the same place (not
-    leaving, not besieged unless it was, carrying no leader): its army was not all allies. With
-    none it is reassigned like a fortress's leader (`reassign`, RR-I76, RR-I286). Returns the
-    chronicle lines."""
+    that were left without troops because they were no longer allies". A leader on one of
+    `troops`, which leave its power's service, moves to a troop of its power beside it (its army
+    was not all allies); with none it is reassigned like a fortress's leader (`reassign`, RR-I76,
+    RR-I286). Returns the chronicle lines."""
     texts = []
-    for leader in [lead for lead in state.leaders if lead.unit in units]:
-        unit = state.troop(leader.unit)
-        carrying = {lead.unit for lead in state.leaders}
-        stays = next((t for t in state.troops if unit is not None and t.area == unit.area and t.area is not None
-                      and t.power == leader.power and t.id not in units and t.id not in carrying
-                      and t.besieged == unit.besieged), None)
-        if stays is not None:
-            leader.unit = stays.id
-            texts.append(f"{leader.power}'s leader {leader.id} leaves {unit.id} for {stays.id}, which it still "
-                         f"commands in {unit.area} (§14.3)")
+    for leader in [lead for lead in state.leaders if lead.unit in troops]:
+        troop = state.troop(leader.unit)
+        fellow = _fellow(state, leader, troop, troops)
+        if fellow is not None:
+            leader.unit = fellow.id
+            texts.append(f"{leader.power}'s leader {leader.id} leaves {troop.id} for {fellow.id}, which it still "
+                         f"commands in {troop.area} (§14.3)")
         else:
-            texts.append(_reassign(state, judge, leader, why, lost=f"{leader.unit} leaves {leader.power}'s service and "
+            texts.append(_reassign(state, judge, leader, why, lost=f"{troop.id} leaves {leader.power}'s service and "
                                                                   f"your leader {leader.id} commands no troop",
-                                   left=f"the allied troop {leader.unit}", excluded=units))
+                                   left=f"the allied troop {troop.id}", excluded=troops))
         judge.say(texts[-1], rule="§14.3")
     return texts
+
+
+def _fellow(state: GameState, leader: Leader, troop: Troop, leaving: Sequence[str]) -> Troop | None:
+    """The first troop of the leader's power in the troop's area, not leaving, besieged only if
+    the troop was, carrying no leader (RR-I286)."""
+    carrying = {lead.unit for lead in state.leaders}
+    return next((t for t in state.troops if t.area is not None and t.area == troop.area and t.power == leader.power
+                 and t.id not in leaving and t.id not in carrying and t.besieged == troop.besieged), None)
 
 
 def reassign_hosts(state: GameState, power: str, excluded: Sequence[str] = ()) -> list[str]:
