@@ -206,7 +206,7 @@ def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFlee
         raise IllegalOrder(f"{leader.id} rides {leader.unit}, which is not one of the fleet's squadrons")
     sea = seas.pop()
     limit = max((scenario.areas[a].stacking for a in bases(state, scenario, power, sea)), default=1)
-    limit += leader.extraordinary and scenario.leaders[leader.id].ability == "organizer"
+    limit += organizer(state, scenario, leader.id)
     if len(squadrons) > limit:
         raise IllegalOrder(f"a fleet based here holds at most {limit} squadrons (§15.1.2)")
     for ally in sorted({s.power for s in squadrons if s.power != power}, key=scenario.power_order.index):
@@ -226,6 +226,24 @@ def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFlee
         squadron.fleet = leader.id
     return (f"{power} forms fleet {leader.id} of {', '.join(s.id for s in squadrons)} at @{sea}"
             + (f", combined with its ally's {', '.join(lent)}: it counts as {power}'s (§21.2.3)" if lent else ""))
+
+
+def organizer(state: GameState, scenario: Scenario, leader_id: str) -> int:
+    """§17.3.2: an Organizer on its extraordinary side adds one to a stacking limit."""
+    leader = state.leader(leader_id)
+    return int(leader is not None and leader.extraordinary and scenario.leaders[leader.id].ability == "organizer")
+
+
+def port_limit(state: GameState, scenario: Scenario, port: str, leader_id: str, size: int) -> None:
+    """§11.2, §15.1.2: a fleet is no larger than the stacking limit of the area it uses as a
+    naval base, so under v1.2.4 a fleet entering a port fits the port's limit (+1 with an
+    Organizer, RR-I284); under v2.1 "fleets in port have no stacking limit"."""
+    if state.options.variant == "v2.1":
+        return
+    limit = scenario.areas[port].stacking + organizer(state, scenario, leader_id)
+    if size > limit:
+        raise IllegalOrder(f"a fleet of {size} squadrons cannot enter {port}: a fleet based there holds at most "
+                           f"{limit} (§11.2, §15.1.2)")
 
 
 def _fleet_squadron(state: GameState, power: str, squadron_id: str) -> Squadron:

@@ -78,6 +78,7 @@ class Area(_Element):
     aliases: list[str] = []  # other names players may write, e.g. v2.1's Spanish names ("Londres")
     province: str | None = None  # the province it belongs to (§18.3: a revolt never takes a province's last area)
     minor: str | None = None  # the minor power whose area it is (§18.3, §20; its card in `minors`)
+    dotted: list[str] = []  # adjacent areas joined by a blue-and-white dotted connection (v2.1 §15.2)
 
 
 class Sea(_Element):
@@ -714,6 +715,9 @@ class Scenario:
         interests = self.powers[power].interests
         return not interests or theater in [*interests, *added]
 
+    def dotted(self, here: str, there: str) -> bool:
+        return there in self.areas[here].dotted or here in self.areas[there].dotted
+
     def interested(self, power: str, area_id: str, added: Sequence[str] = ()) -> bool:
         """§18.4.1, §18.5: a power may act in a theater of interest (its card's, and `added`
         by events), and in the areas of other theaters that border one (RR-I27)."""
@@ -1166,12 +1170,16 @@ def _check_deployment(scenario: Scenario, entry: Deployment) -> list[str]:
 
 
 def _check_naval(scenario: Scenario) -> list[str]:
-    """Rough passes, trade centers, strategic ports, leaders, wars (§11, §13.3.4, §18.6, §19.2)."""
+    """Rough passes, dotted connections, trade centers, strategic ports, leaders, wars (§11, §13.3.4, §15.2,
+    §18.6, §19.2)."""
     problems = []
     for area in scenario.data.areas:
         for other in area.rough:
             if other not in area.adjacent:
                 problems.append(f"area {area.id}: rough pass to {other!r}, which is not adjacent")
+        for other in area.dotted:
+            if other not in area.adjacent:
+                problems.append(f"area {area.id}: dotted connection to {other!r}, which is not adjacent")
         if area.strategic_port and len(area.seas) != 2:
             problems.append(f"area {area.id}: a strategic port joins two seas (§18.6.3), it has {len(area.seas)}")
         if area.independent and area.possessor:

@@ -15,7 +15,8 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
 from pbem.rules.ratio_regis.movement import Convoy, plan_route
-from pbem.rules.ratio_regis.naval import check_not_pirated, check_stays, own_squadron, resolve_sea, sail_path
+from pbem.rules.ratio_regis.naval import (check_not_pirated, check_stays, own_squadron, port_limit, resolve_sea,
+                                          sail_path)
 from pbem.rules.ratio_regis.orders import StratStack, Stop
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -173,6 +174,8 @@ def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack, 
             check_not_pirated(squadron, run)
             carried.append(squadron)
         _check_limit(len(carried))
+    if lead.port is not None:
+        port_limit(state, scenario, lead.port, order.leader, len(carried))
     for squadron in carried:
         squadron.sea, squadron.port = lead.sea, lead.port
         squadron.base = lead.port or squadron.base
