@@ -721,6 +721,12 @@ class Scenario:
         return card.mercenary or area.theater == card.theater or any(
             self.areas[other].theater == card.theater for other in area.adjacent if other in self.areas)
 
+    def minor_may_base(self, minor: str, area_id: str) -> bool:
+        """§20.2: an allied minor's "fleets cannot use naval bases outside this theater" — no
+        border exception, unlike its troops (RR-I250); a mercenary's are its ally's own (§20.6)."""
+        card = self.minors[minor]
+        return card.mercenary or self.areas[area_id].theater == card.theater
+
     # -- players and cards ------------------------------------------------
     def setup_for(self, players: int) -> PlayerSetup | None:
         return next((s for s in self.data.player_setups if s.players == players), None)
