@@ -18,6 +18,7 @@ from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import bidding
 from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
+from pbem.rules.ratio_regis.fortresses import alliance_over, destroy_in_minor
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Minor, Scenario
@@ -66,6 +67,8 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
             state.areas[area].controller = power
     texts = [f"{minor.name} is allied to {power}" + (f" (it was {before}'s)" if before and before != power else "")]
     ctx.say(f"{why}: {texts[0]} (§20.3.1)", rule="§20.3.1")
+    if before not in (None, power):
+        texts += alliance_over(ctx, state, before, areas)
     for other in scenario.power_order:
         if other != power and not state.at_war(power, other) and _units_in(state, other, areas):
             texts += repatriate(state, scenario, ctx, other, areas, why=f"{minor.name} allied to {power}")
@@ -130,11 +133,8 @@ def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
             here.rebellion = None
         if before is not None and here.controller == before:
             here.controller = None
-        fortress = state.fortress_in(area)
-        if fortress is not None and before is not None and fortress.power == before:
-            remove_unit_leader(state, fortress.id)
-            state.fortresses.remove(fortress)
-            notes.append(f"{before}'s fortress {fortress.id} in {area} is destroyed")
+    if before is not None:
+        notes += destroy_in_minor(state, before, scenario.minor_areas(code))
     text = f"{why}: {minor.name} becomes neutral, its units leave the map" + "".join(f"; {n}" for n in notes)
     ctx.say(text + " (§20.4.1)", rule="§20.4.1")
     return text + " (§20.4.1)"
