@@ -70,7 +70,12 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
     if before not in (None, power):
         texts += alliance_over(ctx, state, before, areas)
     for other in scenario.power_order:
-        if other != power and not state.at_war(power, other) and _units_in(state, other, areas):
+        if other == power or not _units_in(state, other, areas):
+            continue
+        if state.at_war(power, other):
+            texts += _leave_or_stay(ctx, state, scenario, code, other, f"{minor.name} allied to {power}, your enemy",
+                                    "§20.4.2", successor=power)
+        else:
             texts += repatriate(state, scenario, ctx, other, areas, why=f"{minor.name} allied to {power}")
     texts += _fortresses(ctx, state, minor, power)
     if minor.independent:
@@ -117,8 +122,8 @@ def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
     """§20.4.1: the minor's troops leave the map, the eliminated ones too, available for a later
     alliance; rebellions in its areas are removed. Its former ally's control of its areas and its
     fortresses there go (§20.2: "destroyed as soon as the alliance ends"); the card fortresses wait
-    to be rebuilt (§20.3.2). The major powers' units stay (their repatriation is the player's
-    choice, not offered yet, RR-I147). Returns the text."""
+    to be rebuilt (§20.3.2). Then each major power with units in its areas chooses whether they
+    are repatriated (RR-I147). Returns the text."""
     minor = scenario.minors[code]
     status = state.minors[code]
     before = status.ally
@@ -137,7 +142,39 @@ def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
         notes += destroy_in_minor(state, before, scenario.minor_areas(code))
     text = f"{why}: {minor.name} becomes neutral, its units leave the map" + "".join(f"; {n}" for n in notes)
     ctx.say(text + " (§20.4.1)", rule="§20.4.1")
-    return text + " (§20.4.1)"
+    areas = scenario.minor_areas(code)
+    choices = [line for power in scenario.power_order if _units_in(state, power, areas)
+               for line in _leave_or_stay(ctx, state, scenario, code, power, f"{minor.name} is neutral", "§20.4.1")]
+    return "; ".join([text + " (§20.4.1)", *choices])
+
+
+def _leave_or_stay(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, power: str, why: str,
+                   rule: str, successor: str | None = None) -> list[str]:
+    """§20.4.1 ("any major power military units are repatriated if the player decides so") and
+    §20.4.2 ("this repatriation is optional for these major powers if the minor power's new ally
+    is at war with them"): the power's player answers `minorleave` — `LEAVE <minor>`, its units
+    in the minor's areas are repatriated (§14) and the areas it controlled there go to the
+    minor's ally (`successor`; none when neutral), or `STAY <minor>` (the default: they keep their
+    places and the control they have, RR-I146, RR-I147). A power nobody runs stays."""
+    minor = scenario.minors[code]
+    player = state.powers[power].player
+    leave = False
+    if player is not None:
+        request = ctx.request(kind="minorleave", player=player, power=power, purpose=f"minorleave-{code}-{power}",
+                              default=f"STAY {code}", options=[f"LEAVE {code}", f"STAY {code}"], rule=rule,
+                              prompt=f"{why}: are {power}'s units in {minor.name} repatriated (LEAVE {code}) or do "
+                                     f"they stay (STAY {code})?",
+                              context={"minor": code, "why": why})
+        leave = ctx.decide(request).split()[0] == "LEAVE"
+    if leave:
+        areas = scenario.minor_areas(code)
+        for area in areas:
+            if state.areas[area].controller == power:
+                state.areas[area].controller = successor
+        return repatriate(state, scenario, ctx, power, areas, why=f"{why}: {power} leaves")
+    text = f"{power}'s units stay in {minor.name} ({rule})"
+    ctx.say(text, rule=rule)
+    return [text]
 
 
 def return_eliminated(ctx: DecisionPort, state: GameState) -> None:
@@ -325,6 +362,25 @@ def _check_minorwar(request: Request, answer: str) -> str:
     return answer
 
 
+def _parse_minorleave(text: str) -> str | None:
+    words = text.upper().split()
+    if not words or words[0] not in ("LEAVE", "STAY"):
+        return None
+    if len(words) != 2:
+        raise Refusal("write LEAVE <MINOR> (your units there are repatriated) or STAY <MINOR>")
+    return " ".join(words)
+
+
+def _check_minorleave(request: Request, answer: str) -> str:
+    if answer.split()[1] != request.context["minor"]:
+        raise Refusal(f"the question is about {request.context['minor']}: LEAVE {request.context['minor']} or "
+                      f"STAY {request.context['minor']}")
+    return answer
+
+
+MINOR_LEAVE_KIND = LineKind("minorleave", "a minor where you have units turns neutral or allies with your enemy "
+                            "(§20.4.1, §20.4.2): LEAVE <MINOR> (they are repatriated) | STAY <MINOR>",
+                            parse=_parse_minorleave, form=lambda answer: answer, check=_check_minorleave)
 MINOR_WAR_KIND = LineKind("minorwar", "whether your independent minor enters your war (§20.5): "
                           "MINORWAR <ENEMY> YES|NO", parse=_parse_minorwar, form=lambda answer: answer,
                           check=_check_minorwar)
