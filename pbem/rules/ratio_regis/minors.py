@@ -28,7 +28,8 @@ from pbem.rules.ratio_regis.state import GameState, Squadron, Troop, regular_qua
 def alliance_auction(ctx: DecisionPort, state: GameState, player: str, card: Card, code: str) -> str:
     """§20.3.1: the alliance card's auction among the powers interested in the minor's theater.
     The winner's unrest rises by its bid, one less when it was the minor's ally already
-    (renewal); with no bid the minor turns neutral (§20.4.1). Returns the chronicle text."""
+    (renewal), more between a Christian and a Muslim power where a special rule says so (§34,
+    RR-I253); with no bid the minor turns neutral (§20.4.1). Returns the chronicle text."""
     scenario: Scenario = ctx.scenario
     minor = scenario.minors[code]
     title = card.title if card.title == minor.name else f"{card.title} ({minor.name})"
@@ -37,10 +38,12 @@ def alliance_auction(ctx: DecisionPort, state: GameState, player: str, card: Car
     if bid is None:
         return neutral(ctx, state, scenario, code, f"nobody bids for {minor.name}")
     renewal = state.minors[code].ally == bid.power
-    cost = max(bid.amount - renewal, 0)
+    interfaith = state.interfaith_diplomacy if scenario.powers[bid.power].muslim != minor.muslim else 0
+    cost = max(bid.amount - renewal, 0) + interfaith
     state.powers[bid.power].unrest += cost
     text = (f"{bid.power} wins the alliance of {minor.name} for {bid.amount}"
             + (", one less for renewing it" if renewal else "")
+            + (f", {interfaith} more between Christians and Muslims" if interfaith else "")
             + f": its unrest rises by {cost} to {state.powers[bid.power].unrest} (§20.3.1)")
     ctx.say(text, rule="§20.3.1")
     return "; ".join([text, *ally(ctx, state, scenario, code, bid.power, card.title)])
