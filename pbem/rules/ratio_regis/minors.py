@@ -19,7 +19,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import bidding
 from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
 from pbem.rules.ratio_regis.fortresses import alliance_over, destroy_in_minor
-from pbem.rules.ratio_regis.leaders import remove_unit_leader
+from pbem.rules.ratio_regis.independents import clear, join, lift_units, rebuild
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Minor, Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron, Troop, regular_quality
@@ -59,9 +59,9 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
     minor = scenario.minors[code]
     status = state.minors[code]
     before = status.ally
-    _lift_units(state, code)
+    lift_units(state, code)
     if minor.mercenary and before != power:
-        _rebuild(status.eliminated, status.pool, status.squadron_pool)
+        rebuild(status.eliminated, status.pool, status.squadron_pool)
     status.ally, status.neutral_in = power, []
     areas = scenario.minor_areas(code)
     for area in areas:
@@ -82,36 +82,24 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
             texts += repatriate(state, scenario, ctx, other, areas, why=f"{minor.name} allied to {power}")
     texts += _fortresses(ctx, state, minor, power)
     if minor.independent:
-        texts += _join_wars(ctx, state, code)
+        texts += _join_wars(ctx, state, scenario, code)
     if not status.neutral_in:
         texts += reinforce(ctx, state, scenario, code)
     return texts
 
 
-def _join_wars(ctx: DecisionPort, state: GameState, code: str) -> list[str]:
+def _join_wars(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> list[str]:
     """§20.5, §29.4: "for major powers that are at war and later become allied with one of these
     minor powers, it is right after the alliance when it must be declared if the minor power enters
-    the war or not" (v2.1: in which wars) — a `minorwar` decision per war, default YES. A minor kept
-    out is treated as neutral for that war: its troops stay off the map, on its card (RR-I149)."""
-    status = state.minors[code]
-    power = status.ally
-    texts = []
-    for war in state.wars:
-        if power not in war.sides:
-            continue
-        enemy = war.enemy(power)
-        request = ctx.request(kind="minorwar", player=state.powers[power].player or "", power=power,
-                              purpose=f"minorwar-{code}-{enemy}", default=f"MINORWAR {enemy} YES",
-                              options=[f"MINORWAR {enemy} YES", f"MINORWAR {enemy} NO"], rule="§20.5",
-                              prompt=f"Does your new ally {code}, an independent minor, enter your war with {enemy}?",
-                              context={"minor": code, "enemy": enemy})
-        joins = ctx.decide(request).split()[-1] == "YES"
-        if not joins:
-            status.neutral_in.append(enemy)
-        texts.append(f"{code} {'enters' if joins else 'stays out of'} {power}'s war with {enemy}"
-                     + ("" if joins else ", neutral in it: its troops stay off the map") + " (§20.5)")
-        ctx.say(texts[-1], rule="§20.5, §29.4")
-    return texts
+    the war or not" — one `minorwar` question for all its wars (v1.2.4); v2.1 adds "y en qué
+    guerras", one question per war (RR-I256). Default YES; NO keeps it out (RR-I149)."""
+    power = state.minors[code].ally
+    enemies = [war.enemy(power) for war in state.wars if power in war.sides]
+    if not enemies:
+        return []
+    if state.options.variant != "v2.1":
+        return join(ctx, state, scenario, code, enemies)
+    return [text for enemy in enemies for text in join(ctx, state, scenario, code, [enemy])]
 
 
 def abandon(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, why: str) -> list[str]:
@@ -130,17 +118,11 @@ def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
     minor = scenario.minors[code]
     status = state.minors[code]
     before = status.ally
-    _lift_units(state, code)
-    _rebuild(status.eliminated, status.pool, status.squadron_pool)
     status.ally, status.neutral_in = None, []
-    notes = []
+    notes = clear(state, scenario, code)
     for area in scenario.minor_areas(code):
-        here = state.areas[area]
-        if here.rebellion:
-            notes.append(f"the rebellion in {area} is removed")
-            here.rebellion = None
-        if before is not None and here.controller == before:
-            here.controller = None
+        if before is not None and state.areas[area].controller == before:
+            state.areas[area].controller = None
     if before is not None:
         notes += destroy_in_minor(state, before, scenario.minor_areas(code))
     text = f"{why}: {minor.name} becomes neutral, its units leave the map" + "".join(f"; {n}" for n in notes)
@@ -185,36 +167,12 @@ def return_eliminated(ctx: DecisionPort, state: GameState) -> None:
     back = [code for code, status in state.minors.items() if status.eliminated]
     for code in back:
         status = state.minors[code]
-        _rebuild(status.eliminated, status.pool, status.squadron_pool)
+        rebuild(status.eliminated, status.pool, status.squadron_pool)
     if back:
         ctx.say(f"The eliminated units of {', '.join(back)} are available again (§23.1.2)", rule="§23.1.2")
 
 
 # -- the minor's units ---------------------------------------------------------------------------
-def _lift_units(state: GameState, code: str) -> None:
-    """The minor's troops and squadrons on the map (besieged too, §20.3.2) back to its card, and
-    its card fortresses off the map until rebuilt; leaders on them go back to the pool."""
-    status = state.minors[code]
-    for troop in [t for t in state.troops if t.minor == code]:
-        remove_unit_leader(state, troop.id)
-        state.troops.remove(troop)
-        status.pool[troop.counter] = status.pool.get(troop.counter, 0) + 1
-    for squadron in [s for s in state.squadrons if s.minor == code]:
-        remove_unit_leader(state, squadron.id)
-        state.squadrons.remove(squadron)
-        status.squadron_pool[str(squadron.quality)] = status.squadron_pool.get(str(squadron.quality), 0) + 1
-    for fortress in [f for f in state.fortresses if f.minor == code]:
-        remove_unit_leader(state, fortress.id)
-        state.fortresses.remove(fortress)
-
-
-def _rebuild(eliminated: dict[str, int], pool: dict[str, int], squadron_pool: dict[str, int]) -> None:
-    for kind, count in sorted(eliminated.items()):
-        target, key = (squadron_pool, kind[1:]) if kind.startswith("Q") else (pool, kind)
-        target[key] = target.get(key, 0) + count
-    eliminated.clear()
-
-
 def _units_in(state: GameState, power: str, areas: Sequence[str]) -> bool:
     return any(t.power == power and t.area in areas for t in state.troops) \
         or any(s.power == power and s.port in areas for s in state.squadrons) \

@@ -20,7 +20,7 @@ from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse
+from pbem.rules.ratio_regis import collapse, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import PeaceTalks
@@ -111,6 +111,7 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
         ceded = apply_terms(state, scenario, judge, winner, war.enemy(winner),
                             ask_terms(state, scenario, judge, winner, war.enemy(winner), margin))
     state.wars.remove(war)  # at peace: the repatriations below meet no enemy in the other (§14.1.1)
+    independents.war_over(judge, state, scenario, war)  # §20.5
     state.powers[a].morale += war.morale.get(b, 0)
     state.powers[b].morale += war.morale.get(a, 0)
     _return_areas(state, scenario, judge, war, winner, ceded)
