@@ -48,16 +48,18 @@ def announce(ctx: DecisionPort, state: GameState, scenario: Scenario, war: War,
 def join(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, enemies: Sequence[str]) -> list[str]:
     """§20.5, §29.4: the minor's ally says whether the minor enters its war with `enemies` (one
     question for them all: `MINORWAR FRA,SPA YES|NO`); YES, it is in them like any minor; NO,
-    it stays out (`stay_out`). Returns the chronicle lines."""
+    it stays out (`stay_out`). A power nobody runs says YES. Returns the chronicle lines."""
     status = state.minors[code]
     power = status.ally
+    player = state.powers[power].player
     named = ",".join(enemies)
-    request = ctx.request(kind="minorwar", player=state.powers[power].player or "", power=power,
-                          purpose=f"minorwar-{code}-{named}", default=f"MINORWAR {named} YES",
-                          options=[f"MINORWAR {named} YES", f"MINORWAR {named} NO"], rule="§20.5",
-                          prompt=f"Does your independent minor {code} enter your war with {named}?",
-                          context={"minor": code, "enemy": named})
-    if ctx.decide(request).split()[-1] == "YES":
+    default = f"MINORWAR {named} YES"
+    answer = default if player is None else ctx.decide(ctx.request(
+        kind="minorwar", player=player, power=power, purpose=f"minorwar-{code}-{named}", default=default,
+        options=[default, f"MINORWAR {named} NO"], rule="§20.5",
+        prompt=f"Does your independent minor {code} enter your war with {named}?",
+        context={"minor": code, "enemy": named}))
+    if answer.split()[-1] == "YES":
         texts = [f"{code} enters {power}'s war with {enemy} (§20.5)" for enemy in enemies]
         for text in texts:
             ctx.say(text, rule="§20.5, §29.4")
