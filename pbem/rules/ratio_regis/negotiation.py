@@ -20,7 +20,7 @@ from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse
+from pbem.rules.ratio_regis import collapse, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import PeaceTalks
@@ -108,6 +108,7 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
     text = _settle(state, judge, talks, winner, margin)
     ceded: list[str] = []
     state.wars.remove(war)  # at peace: a minor the terms move and the repatriations below meet no enemy (§14.1.1)
+    independents.war_over(judge, state, scenario, war)  # §20.5: before the terms, which may move the minor
     if winner is not None and margin > 0:
         ceded = apply_terms(state, scenario, judge, winner, war.enemy(winner),
                             ask_terms(state, scenario, judge, winner, war.enemy(winner), margin))

@@ -229,7 +229,7 @@ def tactical_paths(state: GameState, scenario: Scenario, troop: Troop,
 
     def passable(area: str) -> bool:
         fortress = state.fortress_in(area)
-        return (state.exists(area) and interested(state, scenario, power, area)
+        return (state.exists(area) and interested(state, scenario, power, area) and _may_enter(scenario, troop, area)
                 and controls(state, power, area) and not _enemies(state, power, area)
                 and not (fortress is not None and fortress.power != power and state.at_war(power, fortress.power)))
 
@@ -268,7 +268,8 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
     host = host_power(state, troop)
 
     def crossable(area: str, from_sea: bool) -> bool:
-        if not state.exists(area) or not interested(state, scenario, power, area):
+        if not state.exists(area) or not interested(state, scenario, power, area) \
+                or not _may_enter(scenario, troop, area):
             return False
         if not siege_crossable(state, scenario, power, area, from_sea=from_sea):
             return False
@@ -296,8 +297,14 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
             heapq.heappush(frontier, (seas + at_sea, steps + 1, counter, nxt, path + (nxt,)))
     order = _order(scenario)
     ends = [place for place in best if place in scenario.areas and place != start
-            and _destination(state, scenario, power, place, left)]
+            and _destination(state, scenario, power, place, left) and _may_enter(scenario, troop, place)]
     return {area: best[area] for area in sorted(ends, key=order.__getitem__)}
+
+
+def _may_enter(scenario: Scenario, troop: Troop, area: str) -> bool:
+    """§20.2, RR-I251: an allied minor's troop is repatriated within its minor's theater and its
+    border areas, as it moves (RR-I150)."""
+    return troop.minor is None or scenario.minor_may_enter(troop.minor, area)
 
 
 def _neighbours(scenario: Scenario, place: str) -> list[str]:
@@ -323,6 +330,9 @@ def _why_not(state: GameState, scenario: Scenario, troop: Troop, left: Sequence[
         reason = ""
         if area in left:
             reason = f"{troop.id} must leave {area} (§14)"
+        elif not _may_enter(scenario, troop, area):
+            reason = (f"{troop.id} is {troop.minor}'s: it stays in {scenario.minors[troop.minor].theater} and its "
+                      f"border areas (§20.2)")
         elif _enemies(state, power, area):
             reason = f"{area} holds enemy troops (§14.1.1)"
         elif not _has_room(state, scenario, power, area):

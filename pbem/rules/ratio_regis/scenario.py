@@ -199,6 +199,7 @@ class Power(_Element):
     allies: list[str] = []  # minor powers allied at its deployment, by code or name (§24, §20.3.4, RR-I260)
     unrest: int | None = Field(default=None, ge=0)  # starting unrest instead of its vitality (§34 turn 1, turn 8)
     cards: list[PowerCardChange] = []  # a new power card from a turn on: its forces (§8.1.2)
+    muslim: bool = False  # ☪ on its card; the others are Christian (§34 turn 1: Christian–Muslim diplomacy, RR-I253)
 
 class Minor(_Element):
     """A minor power's card (§20, RR-I140): its units and card fortresses, its theater, whether it
@@ -214,6 +215,7 @@ class Minor(_Element):
     independent: bool = False
     mercenary: bool = False
     ally: str | None = None
+    muslim: bool = False  # ☪ on its card; the others are Christian (§34 turn 1: Christian–Muslim diplomacy, RR-I253)
 
 
 class Group(_Element):
@@ -444,7 +446,9 @@ class SpecialEffect(_Element):
     (§8.1.4); `capacity` sets trade centers' capacities (§19.2.1); `merchants` places
     merchants; `fixed_merchants` = {center: n} places merchants of no power in play, which
     commercial competition never removes (§34: "two Venetian merchants in CM"); `possess` gives
-    a power areas (§24). Exactly one per entry."""
+    a power areas (§24); `interfaith_diplomacy` = n: from this turn on, a minor's alliance
+    between a Christian and a Muslim power costs n more unrest, the bid limit unchanged (§34 turn
+    1, RR-I253). Exactly one per entry."""
 
     activate: Parts | None = None
     deactivate: Parts | None = None
@@ -456,6 +460,7 @@ class SpecialEffect(_Element):
     merchants: Merchants | None = None
     fixed_merchants: dict[str, int] | None = None
     possess: Possession | None = None
+    interfaith_diplomacy: int | None = Field(default=None, ge=1)
 
     _one = _exactly_one("a special rule's effect")
 
@@ -737,6 +742,12 @@ class Scenario:
         area = self.areas[area_id]
         return card.mercenary or area.theater == card.theater or any(
             self.areas[other].theater == card.theater for other in area.adjacent if other in self.areas)
+
+    def minor_may_base(self, minor: str, area_id: str) -> bool:
+        """§20.2: an allied minor's "fleets cannot use naval bases outside this theater" — no
+        border exception, unlike its troops (RR-I250); a mercenary's are its ally's own (§20.6)."""
+        card = self.minors[minor]
+        return card.mercenary or self.areas[area_id].theater == card.theater
 
     # -- players and cards ------------------------------------------------
     def setup_for(self, players: int) -> PlayerSetup | None:

@@ -77,6 +77,10 @@ def apply_effect(ctx: DecisionPort, state: GameState, scenario: Scenario, effect
         there = state.merchants.setdefault(m.trade_center, {})
         there[m.power] = there.get(m.power, 0) + m.count
         return f"{m.count} merchant(s) of {m.power} placed in {m.trade_center} (§19.2)"
+    if effect.interfaith_diplomacy is not None:
+        state.interfaith_diplomacy = effect.interfaith_diplomacy
+        return (f"a minor's alliance between a Christian and a Muslim power costs {effect.interfaith_diplomacy} more "
+                f"unrest, the bid limit unchanged (§20.3.1, RR-I253)")
     taken = [a for a in effect.possess.areas if state.exists(a)]
     for area in taken:
         state.areas[area].possessor = state.areas[area].controller = effect.possess.power

@@ -213,6 +213,7 @@ class GameState(msgspec.Struct):
     merchants_built: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants built this turn, in a
     # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
     eliminated: list[tuple[int, str, str]] = []  # (turn, power, "troop"/"squadron") eliminated: upkeep (§23.1.1)
+    interfaith_diplomacy: int = 0  # extra unrest of a Christian–Muslim minor alliance, by special rule (§34, RR-I253)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
