@@ -100,8 +100,9 @@ def decided(fight: Fight, proc: Procedure) -> Outcome:
 
 def won(fight: Fight, proc: Procedure, victor: Force, loser: Force, ended: str) -> Outcome:
     if proc.pursuit:
-        pursue(fight, victor, loser, rounds=fight.round)
-    if proc.losers_surrender:
+        pursuers = [t for t in victor.present() if t.id not in proc.not_pursuing]
+        pursue(fight, victor, loser, rounds=fight.round, pursuers=pursuers)
+    if loser.name in proc.surrender_on_loss:
         surrender(loser)
     if not loser.present():
         capture_all(loser)

@@ -34,5 +34,6 @@ def trivial_combat(port: DecisionPort, battle: Battle, charts: Charts | None = N
     broken loser's survivors surrender unless it was such a field combat (§7.5.3.4, EIA-I74)."""
     agreed = battle.agreed_trivial and not must_be_trivial(battle)
     proc = Procedure("trivial", chits=False, tables=TRIVIAL_TABLES, loss_rules=False, reinforcements=agreed,
-                     political=agreed, max_days=battle.max_days, losers_surrender=not agreed)
+                     political=agreed, max_days=battle.max_days,
+                     surrender_on_loss=() if agreed else ("attacker", "defender"))
     return run(port, battle, charts or synthetic_charts(), proc)

@@ -200,3 +200,40 @@ class BattleResult(Frozen):
     days: tuple[DayRecord, ...] = ()
     attacker: SideResult
     defender: SideResult
+
+
+class City(Frozen):
+    """A besieged city: its siege value (fleches) and garrison capacity (§7.5.4.1.1)."""
+
+    id: str
+    fleches: int = Field(0, ge=0)
+    capacity: int = Field(ge=0)
+
+
+class Siege(Frozen):
+    """A siege in one area (§7.5.4): the besiegers attack, the garrison is the defender.
+    `refuge`: the garrison has a friendly unbesieged city to go to with the honours of war
+    (and, if a minor free state's, one inside its country) (§7.5.4.1.2.3.1)."""
+
+    id: str
+    area: str
+    city: City
+    besieger: Side
+    garrison: Side
+    refuge: bool = True
+    options: Options = Options()
+
+
+class SiegeResult(Frozen):
+    siege: str
+    die: int
+    table: Literal["sortie", "nr", "breach"]
+    #: "none", "declined", "defender" or "besieger": who lost a factor to a sortie.
+    sortie: Literal["none", "declined", "defender", "besieger"] = "none"
+    sortie_loss: str = ""
+    #: What followed a breach: honours of war, a surrender, or an assault.
+    breach: Literal["none", "honours", "surrender", "assault"] = "none"
+    assault: BattleResult | None = None
+    city_captured: bool = False
+    besieger_points: int = 0
+    garrison_points: int = 0

@@ -32,8 +32,10 @@ class Procedure:
     optional_rules: bool = True  # guard, artillery, leader casualties
     max_days: int | None = None
     political: bool = True
-    #: The broken loser's survivors surrender instead of retreating (§7.5.3.4, §7.5.4.1.3.5).
-    losers_surrender: bool = False
+    #: Sides whose survivors surrender when they lose (§7.5.3.4, §7.5.4.1.3.5).
+    surrender_on_loss: tuple[str, ...] = ()
+    #: Units whose cavalry does not pursue (a sortieing garrison in a relief, §7.5.4.2.3).
+    not_pursuing: tuple[str, ...] = ()
 
 
 def table_for(fight: Fight, proc: Procedure, force: Force, guard_shift: int) -> str:
