@@ -139,7 +139,9 @@ def result(fight: Fight, proc: Procedure, outcome: Outcome, days: list[DayRecord
         retreat = outcome.retreat.get(force.name, "none")
         surrendered = [t.id for t in force.present() if t.unit.category == "garrison"] if retreat != "none" else []
         stayed = [t for t in force.troops if t.id not in force.withdrew and t.id not in force.surrendered]
-        hurt = casualties(fight, force) if proc.optional_rules and fight.battle.options.leader_casualties else ()
+        fought = any(day.rounds for day in days)
+        hurt = casualties(fight, force) if fought and proc.optional_rules and fight.battle.options.leader_casualties \
+            else ()
         sides[force.name] = SideResult(
             final_morale=show_tenths(force.final_morale), morale_loss=show_tenths(force.total_morale_loss),
             losses={t.id: t.losses() for t in force.troops if any(t.lost.values())},
