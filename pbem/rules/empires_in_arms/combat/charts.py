@@ -161,6 +161,15 @@ class Charts(Chart):
             raise ValueError(f"the combat resolution chart lacks tables {', '.join(absent)}")
         if "outflank" not in self.attacker_chits or "withdraw" not in self.defender_chits:
             raise ValueError("the chit sets need the attacker's outflank and the defender's withdraw (§7.5.2.1)")
+        strays = sorted({f"{op.attacker}/{op.defender}" for op in self.opc} - {f"{a}/{d}" for a, d in pairs
+                                                                                if a in self.attacker_chits
+                                                                                and d in self.defender_chits})
+        if strays:
+            raise ValueError(f"the operational possibilities chart names chits outside the sets: {', '.join(strays)}")
+        percents = {p for table in self.crc.values() for p in table.loss} | {p for row in self.pursuit.rows for p in row}
+        unknown = sorted(p for p in percents - set(self.casualties.percents) if p)
+        if unknown:
+            raise ValueError(f"the casualty percentage table has no row for {', '.join(f'{p}%' for p in unknown)}")
         return self
 
     # -- look-ups ---------------------------------------------------------------------

@@ -1,18 +1,9 @@
-"""The decisions a land combat asks (§7.5), declared to the core as kinds with their defaults.
-
-| kind | asked of | when | answer | default |
-|---|---|---|---|---|
-| `chit` | both sides, one sealed batch | Step 1 of every day (§7.5.2.1) | `CHIT <name>` | attacker `assault`, defender `cordon` (EIA-I60) |
-| `flank` | the outflanker | Step 3 (§7.5.2.3) | `FLANK <corps> …` | every non-artillery corps but the strongest (EIA-I61) |
-| `guard` | sides with guards, sealed | each round, option 12.3.4 | `GUARD 0/1/2` | `GUARD 0` |
-| `reinforce` | sides with forces nearby, sealed | after each round (§7.5.2.11) | `REINFORCE NONE/ALL/<group> …` | `NONE` (EIA-I62) |
-| `day_end` | both sides, sealed | Step 13 (§7.5.2.13) | `FIGHT` / `WITHDRAW` | `FIGHT` (EIA-I63) |
-| `sortie` | the besieged | a "Sortie?" result (§7.5.4.1.2.1) | `SORTIE YES/NO` | `YES` |
-| `breach` | the besieged | a "Breach" result (§7.5.4.1.2.3) | `BREACH HONOURS/SURRENDER/FIGHT` | `FIGHT` |
-| `honours` | the besieger | honours asked (§7.5.4.1.2.3.1) | `HONOURS GRANT/REFUSE` | `REFUSE` |
+"""The decisions a land combat asks (§7.5), declared to the core as kinds with their defaults
+(the table of kinds, who is asked, when, and the defaults is in README.md).
 
 A standing tactic is a policy: `POLICY chit WHEN side=defender DO CHIT counterattack`. Every
-request's context holds `battle`, `area`, `terrain`, `side`, `enemy` and `day` for policies to test.
+request's context holds `battle`, `area`, `side` and, in the field, `terrain`, `enemy` and
+`day`, for policies to test.
 """
 
 from __future__ import annotations
@@ -120,9 +111,8 @@ def _breach_fits(request: Request, answer: str) -> str:
     return answer
 
 
-def _yes(words: tuple[str, str]) -> Callable[[str], bool | None]:
-    keyword, yes = words
-    parse = _one_of(keyword, (yes, "no" if yes == "yes" else "refuse"))
+def _yes(keyword: str, yes: str, no: str) -> Callable[[str], bool | None]:
+    parse = _one_of(keyword, (yes, no))
     return lambda text: None if (value := parse(text)) is None else value == yes
 
 
@@ -136,17 +126,19 @@ FLANK = LineKind("flank", "the corps that go round the flank (§7.5.2.3): FLANK 
                  parse=_ids("FLANK", none_ok=False), form=_form_ids("FLANK"), check=_flank)
 GUARD = LineKind("guard", "commit the guard this round (option 12.3.4): GUARD 0/1/2", parse=_guard,
                  form=lambda shift: f"GUARD {shift}", check=_guard_fits)
-REINFORCE = LineKind("reinforce", "forces that try to join the battle (§7.5.2.11): REINFORCE NONE/ALL/<group> …",
+REINFORCE = LineKind("reinforce",
+                     "forces that try to join the battle (§7.5.2.11): REINFORCE NONE/ALL/<group> …",
                      parse=_ids("REINFORCE", none_ok=True), form=_form_ids("REINFORCE"), check=_groups)
 DAY_END = LineKind("day_end", "fight on or leave at the end of a day (§7.5.2.13): FIGHT/WITHDRAW", parse=_day_end,
                    form=lambda answer: answer.upper())
-SORTIE = LineKind("sortie", "sortie against the besiegers (§7.5.4.1.2.1): SORTIE YES/NO", parse=_yes(("SORTIE", "yes")),
+SORTIE = LineKind("sortie", "sortie against the besiegers (§7.5.4.1.2.1): SORTIE YES/NO",
+                  parse=_yes("SORTIE", "yes", "no"),
                   form=lambda yes: f"SORTIE {'YES' if yes else 'NO'}")
 BREACH = LineKind("breach", "after a breach (§7.5.4.1.2.3): BREACH HONOURS/SURRENDER/FIGHT",
                   parse=_one_of("BREACH", ("honours", "surrender", "fight")), form=lambda a: f"BREACH {a.upper()}",
                   check=_breach_fits)
 HONOURS = LineKind("honours", "grant the honours of war (§7.5.4.1.2.3.1): HONOURS GRANT/REFUSE",
-                   parse=_yes(("HONOURS", "grant")), form=lambda yes: f"HONOURS {'GRANT' if yes else 'REFUSE'}")
+                   parse=_yes("HONOURS", "grant", "refuse"), form=lambda yes: f"HONOURS {'GRANT' if yes else 'REFUSE'}")
 
 #: The combat's kinds, for the ruleset's `decision_kinds`.
 COMBAT_KINDS = (CHIT, FLANK, GUARD, REINFORCE, DAY_END, SORTIE, BREACH, HONOURS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
 #: The kinds of army factor the combat rules tell apart (§2.4, §7.5.2.6.1, §10.1).
 FACTOR_KINDS = ("infantry", "cavalry", "artillery", "guard", "militia", "cossack", "freikorps", "guerrilla")
@@ -123,7 +123,7 @@ DEFAULT_LOSS_ORDER: tuple[FactorKind, ...] = (
 class Side(Frozen):
     player: str
     power: str
-    units: tuple[Unit, ...]
+    units: tuple[Unit, ...] = Field(min_length=1)
     leaders: tuple[Leader, ...] = ()
     reinforcements: tuple[ReinforcementGroup, ...] = ()
     loss_order: tuple[FactorKind, ...] = DEFAULT_LOSS_ORDER
@@ -157,6 +157,23 @@ class Battle(Frozen):
     max_days: int | None = Field(None, ge=1)
     #: Both commanders agreed to fight a field combat as a trivial one (§7.5.3, §7.5.3.5).
     agreed_trivial: bool = False
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Battle:
+        for what, ids in (("unit", [u.id for s in (self.attacker, self.defender) for u in _all_units(s)]),
+                          ("leader", [x.id for s in (self.attacker, self.defender) for x in _all_leaders(s)])):
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            if twice:
+                raise ValueError(f"{what} {', '.join(twice)} appears more than once in the battle")
+        return self
+
+
+def _all_units(side: Side) -> list[Unit]:
+    return [*side.units, *(u for group in side.reinforcements for u in group.units)]
+
+
+def _all_leaders(side: Side) -> list[Leader]:
+    return [*side.leaders, *(x for group in side.reinforcements for x in group.leaders)]
 
 
 # -- the result ---------------------------------------------------------------------------

@@ -32,7 +32,8 @@ def attempt(fight: Fight, force: Force, group: ReinforcementGroup) -> None:
     freikorps and guerrillas cannot come; SR −1 in rough terrain or across a river (§7.5.2.11.2–3)."""
     hindrance = 1 if group.hindered else 0
     where = f"reinforce/{group.id}/round{fight.round}"
-    leader = choose_commander(list(group.leaders), [u.minor_of or u.power for u in group.units if u.category == "corps"])
+    powers = [u.minor_of or u.power for u in group.units if u.category == "corps"]
+    leader = choose_commander(list(group.leaders), powers)
     if leader is not None:
         die = fight.roll(f"day{fight.day}/{where}", "§7.5.2.11.2")
         arriving = list(group.units) if die <= leader.strategic - hindrance else []

@@ -68,9 +68,10 @@ class Scripted(KeyedRequests):
 
 
 def corps(id: str, power: str = "FR", inf: str = "3.0", cav: str = "3.0", sr: int = 3, tr: int = 2,
-          category: str = "corps", **factors: int) -> Unit:
+          category: str = "corps", artillery_corps: bool = False, cavalry_symbol: bool = False, **factors: int) -> Unit:
     return Unit(id=id, power=power, category=category, factors=Factors(**factors), infantry_morale=inf,
-                cavalry_morale=cav, strategic=sr, tactical=tr)
+                cavalry_morale=cav, strategic=sr, tactical=tr, artillery_corps=artillery_corps,
+                cavalry_symbol=cavalry_symbol)
 
 
 def leader(id: str, power: str = "FR", sr: int = 3, tr: int = 2, tmax: int = 4, **more: Any) -> Leader:

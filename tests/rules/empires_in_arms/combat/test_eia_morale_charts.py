@@ -1,7 +1,8 @@
 """Morale levels (§7.5.2.6), the tactical rating (§10.6.1.2) and the charts as data."""
 
 import pytest
-from eia_kit import corps, leader
+from eia_kit import battle, corps, leader, side
+from pydantic import ValidationError
 
 from pbem.rules.empires_in_arms.combat.charts import SYNTHETIC, ChartError, charts_from, load_charts, synthetic_charts
 from pbem.rules.empires_in_arms.combat.commander import Command, cavalry_superior, tactical_rating
@@ -55,7 +56,8 @@ def test_method_two_primary_component_tie_takes_the_lowest_basic_morale():
 def test_method_two_counts_a_minor_free_state_corps_with_its_major_power():
     """§7.5.2.6.1.2: the primary component includes controlled minor free state corps."""
     minors = [Unit(id=f"bav{n}", power="Bavaria", minor_of="FR", factors={"infantry": 5}) for n in (1, 2)]
-    force = troops(*minors, corps("fr", "FR", infantry=5), corps("au1", "AU", infantry=1), corps("au2", "AU", infantry=1))
+    austrians = (corps("au1", "AU", infantry=1), corps("au2", "AU", infantry=1))
+    force = troops(*minors, corps("fr", "FR", infantry=5), *austrians)
     assert method_two(force, CHARTS) == 40
 
 
@@ -124,3 +126,18 @@ def test_an_unreadable_chart_file_gets_a_clear_answer(tmp_path):
     with pytest.raises(ChartError, match="cannot read it"):
         load_charts(bad)
     assert load_charts(SYNTHETIC) == CHARTS
+
+
+def test_a_chart_percentage_without_a_casualty_row_is_refused():
+    data = CHARTS.model_dump(mode="json")
+    data["crc"]["3-3"]["loss"] = [7] * len(data["crc"]["3-3"]["loss"])
+    with pytest.raises(ChartError, match="no row for 7%"):
+        charts_from(data)
+
+
+def test_a_battle_with_a_unit_twice_or_a_side_without_units_is_refused():
+    twice = side("p", "FR", [corps("c1")])
+    with pytest.raises(ValidationError, match="unit c1 appears more than once"):
+        battle(twice, side("q", "RU", [corps("c1", "RU")]))
+    with pytest.raises(ValidationError, match="at least 1 item"):
+        side("q", "RU", [])
