@@ -138,6 +138,8 @@ def result(fight: Fight, proc: Procedure, outcome: Outcome, days: list[DayRecord
     for force in fight.forces():
         retreat = outcome.retreat.get(force.name, "none")
         surrendered = [t.id for t in force.present() if t.unit.category == "garrison"] if retreat != "none" else []
+        if surrendered and len(surrendered) == len(force.present()):
+            retreat = "none"  # nothing left to move
         stayed = [t for t in force.troops if t.id not in force.withdrew and t.id not in force.surrendered]
         fought = any(day.rounds for day in days)
         hurt = casualties(fight, force) if fought and proc.optional_rules and fight.battle.options.leader_casualties \

@@ -30,10 +30,10 @@ def field_combat(port: DecisionPort, battle: Battle, charts: Charts | None = Non
 def trivial_combat(port: DecisionPort, battle: Battle, charts: Charts | None = None) -> BattleResult:
     """Trivial combat (§7.5.3): no chits, 5-2 for both sides with terrain, commanders,
     cavalry superiority and guards; any factor may be a casualty; reinforcements and political
-    points only when both commanders chose it for a field combat (§7.5.3.1, §7.5.3.5); the
-    broken loser's survivors surrender unless it was such a field combat (§7.5.3.4, EIA-I74)."""
+    points only when both commanders chose it for a field combat (§7.5.3.1, §7.5.3.5). Breaks,
+    pursuit and retreat are the field combat's; a losing side's depot garrisons, which cannot
+    retreat, surrender (§7.5.3.4, EIA-I74)."""
     agreed = battle.agreed_trivial and not must_be_trivial(battle)
     proc = Procedure("trivial", chits=False, tables=TRIVIAL_TABLES, loss_rules=False, reinforcements=agreed,
-                     political=agreed, max_days=battle.max_days,
-                     surrender_on_loss=() if agreed else ("attacker", "defender"))
+                     political=agreed, max_days=battle.max_days)
     return run(port, battle, charts or synthetic_charts(), proc)

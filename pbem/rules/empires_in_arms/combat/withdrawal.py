@@ -9,7 +9,7 @@ from pbem.rules.empires_in_arms.combat.context import Fight
 from pbem.rules.empires_in_arms.combat.forces import Force, Troop
 
 IRREGULAR_ESCAPE = 4  # cossacks and freikorps: "4 or less" against a cavalry corps (§10.1.2.2.3)
-STAY = ("garrison",)  # depot garrisons cannot leave their depot (EIA-I69)
+STAY = ("garrison",)  # depot garrisons cannot leave their depot (§7.5.3.4, EIA-I69)
 
 
 def withdraw(force: Force, troops: list[Troop]) -> None:
@@ -42,19 +42,19 @@ def resolve_withdrawal(fight: Fight) -> bool:
     corps = [t for t in force.present() if t.is_corps]
     if force.commander is not None:
         rating = command(force, fight.battle.options).strategic + bonus
-        die = fight.roll("withdraw", "§7.5.2.5.2.2")
+        die = fight.roll(f"day{fight.day}/withdraw", "§7.5.2.5.2.2")
         going = corps if die <= rating else []
         fight.say(f"the defender's withdrawal: {die} against SR {rating}", "§7.5.2.5.2.2")
     else:
         going = []
         for troop in corps:
-            die = fight.roll(f"withdraw/{troop.id}", "§7.5.2.5.2.2")
+            die = fight.roll(f"day{fight.day}/withdraw/{troop.id}", "§7.5.2.5.2.2")
             if die <= troop.unit.strategic + bonus:
                 going.append(troop)
     irregulars = [t for t in force.present() if t.unit.category in ("cossacks", "freikorps")]
     if going and irregulars:
         hunted = any(t.unit.cavalry_symbol for t in enemy.corps())
-        if not hunted or fight.roll("withdraw/irregulars", "§10.1.2.2.3") <= IRREGULAR_ESCAPE:
+        if not hunted or fight.roll(f"day{fight.day}/withdraw/irregulars", "§10.1.2.2.3") <= IRREGULAR_ESCAPE:
             going += irregulars
     withdraw(force, going + [t for t in force.present() if t.unit.category == "guerrillas"])
     if going:

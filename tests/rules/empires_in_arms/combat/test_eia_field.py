@@ -92,20 +92,20 @@ def test_withdraw_against_probe_succeeds_without_a_die():
 
 def test_a_failed_withdrawal_fights_the_day():
     """§7.5.2.5.2.2: the commander's SR 3 against a 6."""
-    _, result = play(dice={"withdraw": 6}, chits=("assault", "withdraw"))
+    _, result = play(dice={"day1/withdraw": 6}, chits=("assault", "withdraw"))
     assert result.defender.withdrew == () and result.days[0].rounds == 3
 
 
 def test_without_a_leader_each_corps_withdraws_on_its_own_rating():
     """§7.5.2.5.2.2: no commander, each corps dices against its intrinsic SR."""
     defender = russian(corps("r1", "RU", sr=4, infantry=10), corps("r2", "RU", sr=2, infantry=10), leaders=())
-    _, result = play(defender=defender, chits=("assault", "withdraw"), dice={"withdraw/r1": 3, "withdraw/r2": 3})
+    _, result = play(defender=defender, chits=("assault", "withdraw"), dice={"day1/withdraw/r1": 3, "day1/withdraw/r2": 3})
     assert result.defender.withdrew == ("r1",)
 
 
 def test_the_chart_note_lowers_the_withdrawal_rating():
     """§7.5.2.5.2.2: "modified by notes on the OPC" (synthetic escalated assault: −1)."""
-    _, result = play(chits=("escalated-assault", "withdraw"), dice={"withdraw": 3})
+    _, result = play(chits=("escalated-assault", "withdraw"), dice={"day1/withdraw": 3})
     assert result.defender.withdrew == ()
 
 
@@ -114,13 +114,13 @@ def test_cossacks_with_withdrawing_corps_roll_4_or_less_against_cavalry_corps():
     hussars = corps("c1", "FR", cavalry=10, cavalry_symbol=True)
     defender = russian(corps("r1", "RU", infantry=10), corps("k", "RU", category="cossacks", cossack=3))
     _, result = play(french(hussars, corps("c2", "FR", infantry=5)), defender, chits=("assault", "withdraw"),
-                     dice={"withdraw": 2, "withdraw/irregulars": 5, "pursuit": 1})
+                     dice={"day1/withdraw": 2, "day1/withdraw/irregulars": 5, "pursuit": 1})
     assert result.defender.withdrew == ("r1",)
 
 
 def test_withdraw_side_leaves_when_the_outflank_does_not_arrive_after_round_one():
     """§7.5.2.12.2."""
-    port, result = play(chits=("outflank", "withdraw"), dice={"withdraw": 6, "day1/round1/attacker/outflank": 6})
+    port, result = play(chits=("outflank", "withdraw"), dice={"day1/withdraw": 6, "day1/round1/attacker/outflank": 6})
     assert result.ended == "withdrawal" and set(result.defender.withdrew) == {"r1", "r2"}
     assert result.days[0].rounds == 1
 

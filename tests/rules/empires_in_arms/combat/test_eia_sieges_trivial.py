@@ -18,15 +18,24 @@ def said(port):
 
 
 # -- trivial combat ----------------------------------------------------------------------
-def test_cossacks_alone_fight_a_trivial_combat_on_5_2_and_surrender_when_broken():
-    """§7.5.3, §7.5.3.2, §7.5.3.4–5: no chits, 5-2 both sides, broken survivors surrender, no PP."""
+def test_cossacks_alone_fight_a_trivial_combat_on_5_2_and_retreat_when_broken():
+    """§7.5.3, §7.5.3.2, §7.5.3.4–5: no chits, 5-2 both sides, a normal break and retreat, no PP."""
     port = Scripted(dice={**QUIET, "day1/round1/attacker": 2})
     cossacks = side("russia", "RU", (corps("k1", "RU", category="cossacks", cossack=5),))
     result = field_combat(port, battle(french(), cossacks))
     assert result.kind == "trivial" and not [r for r in port.asked if r.kind == "chit"]
     assert "round 1: attacker on 5-2," in said(port) and "round 1: defender on 5-2," in said(port)
-    assert result.winner == "attacker" and result.defender.surrendered == ("k1",)
-    assert result.defender.retreat == "none" and result.attacker.political_points == 0
+    assert result.winner == "attacker" and result.defender.surrendered == ()
+    assert result.defender.retreat == "by_victor" and result.attacker.political_points == 0
+
+
+def test_a_broken_depot_garrison_cannot_retreat_and_surrenders():
+    """§7.5.3.4 (EIA-I74): "Depot garrisons cannot retreat and losing survivors … must surrender"."""
+    port = Scripted(dice={**QUIET, "day1/round1/attacker": 2})
+    depot = side("russia", "RU", (corps("d1", "RU", category="garrison", inf="1.0", infantry=5),))
+    result = field_combat(port, battle(french(), depot))
+    assert result.kind == "trivial" and result.defender.surrendered == ("d1",)
+    assert result.defender.retreat == "none"
 
 
 def test_trivial_combat_takes_terrain():
