@@ -254,3 +254,16 @@ class SiegeResult(Frozen):
     city_captured: bool = False
     besieger_points: int = 0
     garrison_points: int = 0
+
+
+class RetreatMap(Frozen):
+    """What a retreat needs of the map (§7.5.2.10.3), built by eia-core for one retreating
+    force: land adjacency, crossing arrows, the areas holding unbesieged enemy corps,
+    cossacks, freikorps or depot garrisons, the depots of a nationality in the force, and the
+    force's controlled national capitals."""
+
+    neighbours: dict[str, tuple[str, ...]]
+    arrows: tuple[tuple[str, str], ...] = ()
+    blocked: tuple[str, ...] = ()
+    depots: tuple[str, ...] = ()
+    capitals: tuple[str, ...] = ()
