@@ -1,11 +1,14 @@
 """The combat's decision kinds through the core's routing (docs/decision-kinds.md): lines,
 standing tactic policies, order forms and refusals."""
 
-from eia_kit import Scripted
+import pytest
+from eia_kit import Scripted, battle, corps, side
 
 from pbem.core.decisions import DecisionKinds
 from pbem.core.engine import Policy
 from pbem.core.orders import parse_conditions
+from pbem.core.probe import NeedsInput, Probe
+from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS
 
 KINDS = DecisionKinds(COMBAT_KINDS)
@@ -88,3 +91,11 @@ def test_a_sortie_line_reads_yes_and_no():
     assert KINDS.read_orders([(1, "SORTIE NO")], [request], None, None, "p").answers == {request.key: False}
     assert "write SORTIE YES/NO" in KINDS.read_orders([(1, "SORTIE maybe")], [request], None, None,
                                                       "p").verdicts[0].reason
+
+
+def test_the_core_dry_run_stops_at_the_sealed_chit_batch():
+    """The core's probe (pbem/core/probe.py) runs the same procedure and stops where both
+    sides' chits are owed, with both keys."""
+    with pytest.raises(NeedsInput, match="chit#1.*chit#2"):
+        field_combat(Probe(None), battle(side("p", "FR", [corps("c1", infantry=5)]),
+                                         side("q", "RU", [corps("r1", "RU", infantry=5)])))
