@@ -41,4 +41,8 @@ class Fight:
                                  context=facts, sealed=sealed, rule=rule)
 
     def say(self, text: str, rule: str) -> None:
-        self.port.say(f"{self.battle.area}: {text}", rule=rule)
+        """A line of the battle for its two sides only: it tells strengths, which the rules
+        reveal to the combatants (§7.5.2.6.3) and to nobody else (eia-core tells the others
+        the outcome)."""
+        to = tuple(dict.fromkeys(f.side.player for f in self.forces()))
+        self.port.say(f"{self.battle.area}: {text}", to=to, rule=rule)

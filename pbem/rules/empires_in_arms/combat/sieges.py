@@ -36,13 +36,18 @@ def assault_attempt(port: DecisionPort, siege: Siege, charts: Charts | None = No
     bonus = 1 if factors < siege.city.capacity - UNDERGARRISONED else 0
     die = port.roll(f"{siege.id}/assault-attempt", rule="§7.5.4.1") - siege.city.fleches + bonus
     table = charts.siege_result(die)
-    port.say(f"{siege.area}: assault attempt on {siege.city.id}: die {die}, {table}", rule="§7.5.4.1.2")
+    port.say(f"{siege.area}: assault attempt on {siege.city.id}: die {die}, {table}", to=_sides(siege),
+             rule="§7.5.4.1.2")
     result = SiegeResult(siege=siege.id, die=die, table=table)
     if table == "sortie":
         return sortie(port, siege, charts, result)
     if table == "breach":
         return breach(port, siege, charts, result)
     return result
+
+
+def _sides(siege: Siege) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((siege.besieger.player, siege.garrison.player)))
 
 
 def _ask(port: DecisionPort, siege: Siege, side: Side, role: str, kind: str, prompt: str, default, rule: str,
@@ -65,7 +70,8 @@ def sortie(port: DecisionPort, siege: Siege, charts: Charts, result: SiegeResult
     hit = next(t for t in troops if any(t.lost.values()))
     kind = next(k for k, n in hit.lost.items() if n)
     who = "defender" if loser is siege.garrison else "besieger"
-    port.say(f"{siege.area}: sortie, die {die}: the {who} loses 1 {kind} of {hit.id}", rule="§7.5.4.1.2.1")
+    port.say(f"{siege.area}: sortie, die {die}: the {who} loses 1 {kind} of {hit.id}", to=_sides(siege),
+             rule="§7.5.4.1.2.1")
     return result.model_copy(update={"sortie": who, "sortie_loss": f"{hit.id}:{kind}"})
 
 

@@ -28,6 +28,7 @@ class Scripted(KeyedRequests):
         self.asked: list[Request] = []
         self.batches: list[list[Request]] = []
         self.said: list[str] = []
+        self.heard_by: set[tuple[str, ...]] = set()
 
     @property
     def interrupts(self) -> int:
@@ -65,6 +66,7 @@ class Scripted(KeyedRequests):
 
     def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
         self.said.append(text)
+        self.heard_by.add(tuple(to))
 
 
 def corps(id: str, power: str = "FR", inf: str = "3.0", cav: str = "3.0", sr: int = 3, tr: int = 2,

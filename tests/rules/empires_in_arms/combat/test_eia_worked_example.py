@@ -78,3 +78,9 @@ def test_before_pursuit_russia_keeps_6_guard_11_infantry_8_militia(monkeypatch):
     assert lost["ru-militia"] == Factors(militia=5)
     assert sum(f.infantry for f in lost.values()) == 6 and lost["ru-1"].cavalry == 1
     assert "ru-guard" not in lost
+
+
+def test_the_battle_is_told_to_its_two_sides_only():
+    """§7.5.2.6.3: forces are revealed to the combatants; strengths stay hidden from others."""
+    port, _ = example()
+    assert port.heard_by == {("turkey", "russia")}
