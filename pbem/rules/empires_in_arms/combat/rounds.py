@@ -72,8 +72,9 @@ def fight_round(fight: Fight, proc: Procedure) -> bool:
         force.total_morale_loss += morale
         force.broken = force.morale_loss >= force.final_morale or shifts.get(force.name) == 0
         take(fight, proc, force, losses)
+    enemy_broke = {f.name: fight.enemy(f).broken for f in fight.forces()}
     for force in fight.forces():
-        if force.name in shifts and shifts[force.name] and not fight.enemy(force).broken:
+        if shifts.get(force.name) and not enemy_broke[force.name]:
             force.broken = True  # 12.3.4.6
         settle(fight, force)
     return any(f.broken or not f.present() for f in fight.forces())

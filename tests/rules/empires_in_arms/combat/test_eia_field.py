@@ -368,3 +368,14 @@ def test_a_leader_casualty_on_twelve():
 def test_losses_are_reported_per_unit_and_kind():
     _, result = play(french(corps("c1", "FR", infantry=20)), russian(corps("r1", "RU", infantry=20)))
     assert result.defender.losses == {"r1": Factors(infantry=2)}  # 5% of 20 on 4-1 and 4-3, 0% on 3-2
+
+
+def test_both_guards_committed_and_neither_side_broken_both_break():
+    """Option 12.3.4.1 and 12.3.4.6: written together; each side had to break the other."""
+    defender = russian(corps("r1", "RU", infantry=10), corps("rg", "RU", guard=2))
+    port, result = play(_guards(), defender, options=Options(guard_commitment=True),
+                        answers={("guard", "attacker"): 1, ("guard", "defender"): 2},
+                        dice={"day1/round1/attacker/guard": 5, "day1/round1/defender/guard": 6})
+    batch = [b for b in port.batches if b[0].kind == "guard"][0]
+    assert [r.context["max_shift"] for r in batch] == [1, 2] and all(r.sealed for r in batch)
+    assert result.attacker.broken and result.defender.broken and result.ended == "both_broken"
