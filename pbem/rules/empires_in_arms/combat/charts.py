@@ -86,8 +86,14 @@ class Pursuit(Chart):
     """The PURSUIT TABLE: a percentage per modified die (rows from `first_die`) and class."""
 
     first_die: int = 1
-    classes: tuple[int, ...]
-    rows: tuple[tuple[int, ...], ...]
+    classes: tuple[int, ...] = Field(min_length=1)
+    rows: tuple[tuple[int, ...], ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _columns(self) -> Pursuit:
+        if any(len(row) != len(self.classes) for row in self.rows):
+            raise ValueError("each row has one percentage per class")
+        return self
 
 
 class Casualties(Chart):
@@ -110,12 +116,18 @@ class Commander(Chart):
     ratings: int = Field(7, ge=1)
     grid: tuple[tuple[tuple[int, int], ...], ...]
 
+    @model_validator(mode="after")
+    def _square(self) -> Commander:
+        if len(self.grid) != self.ratings or any(len(row) != self.ratings for row in self.grid):
+            raise ValueError(f"the grid has {self.ratings} rows of {self.ratings} cells (ratings 0..{self.ratings - 1})")
+        return self
+
 
 class Siege(Chart):
     """The SIEGE TABLE (§7.5.4.1): a result per modified die from `first_die`."""
 
     first_die: int
-    results: tuple[Literal["sortie", "nr", "breach"], ...]
+    results: tuple[Literal["sortie", "nr", "breach"], ...] = Field(min_length=1)
 
 
 class Guard(Chart):
@@ -138,11 +150,11 @@ class Charts(Chart):
     synthetic: bool
     attacker_chits: tuple[str, ...]
     defender_chits: tuple[str, ...]
+    pursuit_class: tuple[PursuitBand, ...] = Field(min_length=1)
     opc: tuple[Operation, ...]
     crc_first_die: int
     crc: dict[str, CombatTable]
     casualties: Casualties
-    pursuit_class: tuple[PursuitBand, ...]
     pursuit: Pursuit
     commander: Commander
     siege: Siege

@@ -141,3 +141,10 @@ def test_a_battle_with_a_unit_twice_or_a_side_without_units_is_refused():
         battle(twice, side("q", "RU", [corps("c1", "RU")]))
     with pytest.raises(ValidationError, match="at least 1 item"):
         side("q", "RU", [])
+
+
+def test_a_commander_chart_that_is_not_square_is_refused():
+    data = CHARTS.model_dump(mode="json")
+    data["commander"]["grid"] = data["commander"]["grid"][:-1]
+    with pytest.raises(ChartError, match="commander: .*7 rows of 7 cells"):
+        charts_from(data)
