@@ -379,3 +379,26 @@ def test_both_guards_committed_and_neither_side_broken_both_break():
     batch = [b for b in port.batches if b[0].kind == "guard"][0]
     assert [r.context["max_shift"] for r in batch] == [1, 2] and all(r.sealed for r in batch)
     assert result.attacker.broken and result.defender.broken and result.ended == "both_broken"
+
+
+def test_a_chart_note_changes_the_days_final_morale():
+    """§7.5.2.6.2: "any modifiers indicated on the OPERATIONAL POSSIBILITIES CHART" (synthetic
+    escalated assault against counterattack: −0.5 to both)."""
+    _, result = play(chits=("escalated-assault", "counterattack"), dice={f"day1/round{n}/{s}": 1 for n in (1, 2, 3)
+                                                                         for s in ("attacker", "defender")})
+    assert result.attacker.final_morale == result.defender.final_morale == "2.5"
+
+
+def test_method_two_is_used_when_chosen():
+    """§7.5.2.6.1: the method is chosen before the game (France's basic morale 4.0)."""
+    _, result = play(options=Options(morale_method=2))
+    assert (result.attacker.final_morale, result.defender.final_morale) == ("4.0", "3.5")
+
+
+def test_a_battle_of_two_days_pursues_on_the_3_plus_column():
+    """§7.5.2.10.2.1: "Combats going into two or more days always use the 3+ rounds column"."""
+    attacker = french(corps("c1", "FR", infantry=10), corps("c2", "FR", cavalry=10))
+    port, result = play(attacker, russian(corps("r1", "RU", inf="1.0", infantry=20)), chits=("probe", "cordon"),
+                        answers={("day_end", "attacker"): "fight"}, dice={"day2/round1/attacker": 5, "pursuit": 1})
+    assert result.winner == "attacker" and len(result.days) == 2 and result.days[1].rounds == 1
+    assert "pursues: class 4," in said(port)
