@@ -119,7 +119,8 @@ class Commander(Chart):
     @model_validator(mode="after")
     def _square(self) -> Commander:
         if len(self.grid) != self.ratings or any(len(row) != self.ratings for row in self.grid):
-            raise ValueError(f"the grid has {self.ratings} rows of {self.ratings} cells (ratings 0..{self.ratings - 1})")
+            raise ValueError(f"the grid has {self.ratings} rows of {self.ratings} cells "
+                             f"(ratings 0..{self.ratings - 1})")
         return self
 
 
@@ -178,7 +179,8 @@ class Charts(Chart):
                                                                                 and d in self.defender_chits})
         if strays:
             raise ValueError(f"the operational possibilities chart names chits outside the sets: {', '.join(strays)}")
-        percents = {p for table in self.crc.values() for p in table.loss} | {p for row in self.pursuit.rows for p in row}
+        percents = {p for table in self.crc.values() for p in table.loss}
+        percents |= {p for row in self.pursuit.rows for p in row}
         unknown = sorted(p for p in percents - set(self.casualties.percents) if p)
         if unknown:
             raise ValueError(f"the casualty percentage table has no row for {', '.join(f'{p}%' for p in unknown)}")

@@ -99,7 +99,8 @@ def test_a_failed_withdrawal_fights_the_day():
 def test_without_a_leader_each_corps_withdraws_on_its_own_rating():
     """§7.5.2.5.2.2: no commander, each corps dices against its intrinsic SR."""
     defender = russian(corps("r1", "RU", sr=4, infantry=10), corps("r2", "RU", sr=2, infantry=10), leaders=())
-    _, result = play(defender=defender, chits=("assault", "withdraw"), dice={"day1/withdraw/r1": 3, "day1/withdraw/r2": 3})
+    _, result = play(defender=defender, chits=("assault", "withdraw"),
+                     dice={"day1/withdraw/r1": 3, "day1/withdraw/r2": 3})
     assert result.defender.withdrew == ("r1",)
 
 
