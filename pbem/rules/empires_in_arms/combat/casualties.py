@@ -11,9 +11,13 @@ from pbem.rules.empires_in_arms.combat.charts import Charts
 from pbem.rules.empires_in_arms.combat.forces import Troop
 from pbem.rules.empires_in_arms.combat.models import CAVALRY_KINDS
 
-#: "1 cavalry = 3 infantry = 6 militia" for pursuit losses (§7.5.2.10.2.3).
-PURSUIT_COST = {"militia": 6, **dict.fromkeys(CAVALRY_KINDS, 1)}
-OTHER_PURSUIT_COST = 3
+#: "1 cavalry = 3 infantry = 6 militia" for pursuit losses (§7.5.2.10.2.3): what one point
+#: costs in each pool of kinds.
+PURSUIT_COST = {"cavalry": 1, "militia": 6, "other": 3}
+
+
+def _pool(kind: str) -> str:
+    return "cavalry" if kind in CAVALRY_KINDS else "militia" if kind == "militia" else "other"
 
 
 def _next_loss(troops: Iterable[Troop], kinds: Iterable[str], charts: Charts) -> tuple[Troop, str] | None:
@@ -47,21 +51,19 @@ def take_losses(troops: list[Troop], count: int, order: Iterable[str], charts: C
 
 def take_pursuit_losses(troops: list[Troop], points: int, order: Iterable[str], charts: Charts) -> None:
     """Pursuit losses (§7.5.2.10.2.3): each point is a cavalry factor, or three non-militia
-    or six militia factors, in the owner's loss order; a last point that finds fewer factors
-    than it costs takes what is left (EIA-I67, research §4.12 item 12)."""
+    or six militia factors, the pool chosen by the owner's loss order; a last point that finds
+    fewer factors in its pool than it costs takes what is left (EIA-I67, research §4.12
+    item 12)."""
     order = tuple(order)
     while points > 0:
-        found = _next_loss(troops, order, charts)
-        if found is None:
+        first = _next_loss(troops, order, charts)
+        if first is None:
             return
-        kind = found[1]
-        cost = PURSUIT_COST.get(kind, OTHER_PURSUIT_COST)
-        taken = 0
-        while taken < cost:
-            found = _next_loss(troops, [kind] if kind == "militia" or kind in CAVALRY_KINDS else
-                               [k for k in order if k != "militia" and k not in CAVALRY_KINDS], charts)
+        pool = _pool(first[1])
+        kinds = [kind for kind in order if _pool(kind) == pool]
+        for _ in range(PURSUIT_COST[pool]):
+            found = _next_loss(troops, kinds, charts)
             if found is None:
                 break
             found[0].lose(found[1], 1)
-            taken += 1
         points -= 1
