@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis import independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
 from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.errors import IllegalOrder
@@ -114,6 +115,7 @@ def offer_wars(state: GameState, scenario: Scenario, judge: DecisionPort,
             texts.append(f"{ally} enters the war of its ally {side}: {ally} and {enemy} are at war, without the "
                          f"VP of a war begun by an event (§21.1, §28.2, §31.6)")
             judge.say(texts[-1], rule="§21.1")
+            texts += independents.announce(judge, state, scenario, state.wars[-1])  # §20.5
             wave += [(other, enemy, ally) for other in state.allies(ally)]
             wave += [(other, ally, enemy) for other in state.allies(enemy)]
     return texts

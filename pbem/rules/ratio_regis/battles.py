@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import unrest
+from pbem.rules.ratio_regis.borders import dispersal_box
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.combat.cards import CARD_EFFECTS
 from pbem.rules.ratio_regis.combat.procedure import fight as engine_fight
@@ -83,7 +84,7 @@ def apply_result(state: GameState, scenario: Scenario, judge: DecisionPort, comb
         for unit in outcome.eliminated:
             eliminate(state, unit)
         for unit in outcome.dispersed:
-            disperse(state, scenario, unit)
+            disperse(state, scenario, judge, unit)
         for unit in outcome.damaged:
             squadron = state.squadron(unit)
             if squadron is not None:
@@ -154,9 +155,10 @@ def eliminate(state: GameState, unit: str) -> None:
         state.fortresses.remove(fortress)
 
 
-def disperse(state: GameState, scenario: Scenario, unit: str) -> None:
-    """§18.1: a dispersed troop (with its leader) goes to the box of its area's theater."""
+def disperse(state: GameState, scenario: Scenario, judge: DecisionPort, unit: str) -> None:
+    """§18.1: a dispersed troop (with its leader) goes to the box of its area's theater; from a
+    border area, to the box its owner chooses (§18.5, RR-I287)."""
     troop = state.troop(unit)
     if troop is None or troop.area is None:
         return
-    troop.box, troop.area, troop.besieged = scenario.box_of(troop.area), None, False
+    troop.box, troop.area, troop.besieged = dispersal_box(state, scenario, judge, troop), None, False

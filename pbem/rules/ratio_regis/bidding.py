@@ -61,9 +61,8 @@ def limits(state: GameState, scenario: Scenario, player: str, lot: Lot) -> dict[
         power = scenario.powers[code]
         vitality = power.vitality
         if lot.minor is not None:
-            # a card without interests has them all (§18.4.1); events add to the card's
             theater = scenario.minors[lot.minor].theater
-            if power.interests and theater not in [*power.interests, *state.interests.get(code, [])]:
+            if not scenario.interested_in_theater(code, theater, state.interests.get(code, [])):
                 continue
             vitality = power.diplomacy.get(lot.minor, power.diplomacy.get("*", vitality))
         limit = bid_limit(vitality, state.powers[code].unrest)

@@ -5,6 +5,7 @@ alliances made by card, event or peace are in `minors.py`."""
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
+from pbem.rules.ratio_regis.fortresses import alliance_over
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import Fortress, GameState, Squadron, Troop
@@ -41,6 +42,7 @@ def conquest(state: GameState, scenario: Scenario, judge: DecisionPort, power: s
            f"and its units are eliminated (§20.3.3)"
     judge.say(text, rule="§20.3.3")
     texts = [text]
+    texts += alliance_over(judge, state, loser, areas)
     if not any(scenario.areas[a].key for a in areas):
         texts.append(give_morale(state, judge, loser, power, f"{minor.name}, without a key area, conquered",
                                  "§20.3.3"))

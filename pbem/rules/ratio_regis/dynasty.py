@@ -54,7 +54,7 @@ def _revolts(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str,
     cancelled = 0
     for troop in troops:
         cancelled += state.troop(troop).quality
-        battles.disperse(state, scenario, troop)
+        battles.disperse(state, scenario, ctx, troop)
     if troops:
         sieges.lift_ended_sieges(state, ctx)
     left = max(0, over - cancelled)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse, french_wars, minors, rebellions, technology
+from pbem.rules.ratio_regis import collapse, french_wars, independents, minors, rebellions, technology
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.naval import release
@@ -94,6 +94,7 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
         began = not state.at_war(first, second)
         text = said(start_war(state, first, second, card.number), rule="§21.3")
         if began and state.at_war(first, second):
+            independents.announce(judge, state, scenario, state.war(first, second))  # §20.5
             call_allies(state, scenario, judge, first, second)  # §21.1, §28.2
         return text
     if effect.collapse is not None:

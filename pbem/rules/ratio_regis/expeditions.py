@@ -23,7 +23,7 @@ from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import Convoy, controls, resolve_area
 from pbem.rules.ratio_regis.orders import Cede, Recall
-from pbem.rules.ratio_regis.repatriation import repatriate_troop
+from pbem.rules.ratio_regis.repatriation import leaders_left, repatriate_troop
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
 from pbem.rules.ratio_regis.troops import strategic_move
@@ -110,12 +110,14 @@ def _transfer(state: GameState, scenario: Scenario, troop: Troop, receiver: str,
 def repatriate_all(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§21.2.2 "At the end of the turn all expeditionary corps are repatriated (see 14.1
     Repatriation of troops)": each is its owner's again and goes home as §14.1 says, unless
-    it stands in an area its owner controls or is dispersed."""
+    it stands in an area its owner controls or is dispersed. A leader of the ally's on it stays
+    with the ally's army there or is reassigned (§14.3, RR-I286)."""
     for troop in [t for t in state.troops if t.id in state.expeditions]:
         owner = state.expeditions[troop.id]
         holder, troop.power = troop.power, owner
         ctx.say(f"{holder} returns the expeditionary troop {troop.id} to {owner} at turn end (§21.2.2)",
                 rule="§21.2.2")
+        leaders_left(state, ctx, [troop.id], why=f"{troop.id} goes back to {owner} at turn end")
         if troop.area is not None and not controls(state, owner, troop.area):
             repatriate_troop(state, scenario, ctx, troop, why=f"{troop.id} goes home from {holder}'s service")
     state.expeditions = {}

@@ -1,9 +1,14 @@
-"""Fortress construction (§9.4, §31.5): started in one impulse, finished in a later one."""
+"""Fortress construction (§9.4, §31.5): started in one impulse, finished in a later one; a
+major's fortresses in an allied minor destroyed when the alliance ends (§20.2)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.movement import resolve_area
 from pbem.rules.ratio_regis.orders import Fort
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -40,3 +45,33 @@ def fortress(state: GameState, scenario: Scenario, power: str, order: Fort, run:
         raise IllegalOrder(f"{area} is in revolt: no fortress can be built there (§18.3)")
     built = state.new_fortress(power, area, built=False)
     return f"{power} starts building fortress {built.id} in {area}"
+
+
+def destroy_in_minor(state: GameState, power: str, areas: Sequence[str]) -> list[str]:
+    """§20.2: a major may build fortresses in its allied minor's areas, "although they will be
+    destroyed as soon as the alliance ends" (v2.1: "as soon as the alliance is not renewed") —
+    `power`'s own fortresses in `areas`, built or not (the minor's card fortresses are the
+    minor's), with their leaders (§17.1); a siege of one ends with it (§13.4.5, RR-I252).
+    Returns what went."""
+    notes = []
+    for fortress in [f for f in state.fortresses if f.power == power and f.minor is None and f.area in areas]:
+        remove_unit_leader(state, fortress.id)
+        state.fortresses.remove(fortress)
+        status = state.areas[fortress.area]
+        if status.besieger is not None:
+            for troop in state.troops_in(fortress.area):
+                troop.besieged = False
+            status.besieger, status.siege_casualties = None, 0
+        notes.append(f"{power}'s fortress {fortress.id} in {fortress.area} is destroyed")
+    return notes
+
+
+def alliance_over(judge: DecisionPort, state: GameState, former: str, areas: Sequence[str]) -> list[str]:
+    """§20.2: the minor changed ally (by card, event, peace or conquest, §20.3): its former
+    ally's fortresses in its areas are destroyed, and said (RR-I252)."""
+    notes = destroy_in_minor(state, former, areas)
+    if not notes:
+        return []
+    text = f"{former}'s alliance is over: " + "; ".join(notes) + " (§20.2)"
+    judge.say(text, rule="§20.2")
+    return [text]

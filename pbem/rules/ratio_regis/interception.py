@@ -32,7 +32,8 @@ def check_escort(state: GameState, scenario: Scenario, convoy: Convoy, departure
         if squadron.repair:
             raise IllegalOrder(f"the escort {squadron.id} is under repair (§9.3)")
         in_port = squadron.port == departure
-        at_sea = squadron.sea is not None and departure in bases(state, scenario, convoy.power, squadron.sea)
+        at_sea = squadron.sea is not None and departure in bases(state, scenario, convoy.power, squadron.sea,
+                                                                 minor=squadron.minor)
         if not (in_port or at_sea):
             raise IllegalOrder(f"the escort {convoy.escort} is not based at the port of departure {departure} "
                                f"(§11.4.1): it must be in port there or at sea within its naval operation distance")

@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import bidding
+from pbem.rules.ratio_regis import bidding, deployment
 from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
-from pbem.rules.ratio_regis.leaders import remove_unit_leader
+from pbem.rules.ratio_regis.fortresses import alliance_over, destroy_in_minor
+from pbem.rules.ratio_regis.independents import clear, join, lift_units, rebuild
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Minor, Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron, Troop, regular_quality
@@ -27,7 +28,8 @@ from pbem.rules.ratio_regis.state import GameState, Squadron, Troop, regular_qua
 def alliance_auction(ctx: DecisionPort, state: GameState, player: str, card: Card, code: str) -> str:
     """§20.3.1: the alliance card's auction among the powers interested in the minor's theater.
     The winner's unrest rises by its bid, one less when it was the minor's ally already
-    (renewal); with no bid the minor turns neutral (§20.4.1). Returns the chronicle text."""
+    (renewal), more between a Christian and a Muslim power where a special rule says so (§34,
+    RR-I253); with no bid the minor turns neutral (§20.4.1). Returns the chronicle text."""
     scenario: Scenario = ctx.scenario
     minor = scenario.minors[code]
     title = card.title if card.title == minor.name else f"{card.title} ({minor.name})"
@@ -36,10 +38,12 @@ def alliance_auction(ctx: DecisionPort, state: GameState, player: str, card: Car
     if bid is None:
         return neutral(ctx, state, scenario, code, f"nobody bids for {minor.name}")
     renewal = state.minors[code].ally == bid.power
-    cost = max(bid.amount - renewal, 0)
+    interfaith = state.interfaith_diplomacy if scenario.powers[bid.power].muslim != minor.muslim else 0
+    cost = max(bid.amount - renewal, 0) + interfaith
     state.powers[bid.power].unrest += cost
     text = (f"{bid.power} wins the alliance of {minor.name} for {bid.amount}"
             + (", one less for renewing it" if renewal else "")
+            + (f", {interfaith} more between Christians and Muslims" if interfaith else "")
             + f": its unrest rises by {cost} to {state.powers[bid.power].unrest} (§20.3.1)")
     ctx.say(text, rule="§20.3.1")
     return "; ".join([text, *ally(ctx, state, scenario, code, bid.power, card.title)])
@@ -55,9 +59,9 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
     minor = scenario.minors[code]
     status = state.minors[code]
     before = status.ally
-    _lift_units(state, code)
+    lift_units(state, code)
     if minor.mercenary and before != power:
-        _rebuild(status.eliminated, status.pool, status.squadron_pool)
+        rebuild(status.eliminated, status.pool, status.squadron_pool)
     status.ally, status.neutral_in = power, []
     areas = scenario.minor_areas(code)
     for area in areas:
@@ -66,41 +70,102 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
             state.areas[area].controller = power
     texts = [f"{minor.name} is allied to {power}" + (f" (it was {before}'s)" if before and before != power else "")]
     ctx.say(f"{why}: {texts[0]} (§20.3.1)", rule="§20.3.1")
+    if before not in (None, power):
+        texts += alliance_over(ctx, state, before, areas)
     for other in scenario.power_order:
-        if other != power and not state.at_war(power, other) and _units_in(state, other, areas):
+        if other == power or not _units_in(state, other, areas):
+            continue
+        if state.at_war(power, other):
+            texts += _leave_or_stay(ctx, state, scenario, code, other, f"{minor.name} allied to {power}, your enemy",
+                                    "§20.4.2", successor=power)
+        else:
             texts += repatriate(state, scenario, ctx, other, areas, why=f"{minor.name} allied to {power}")
     texts += _fortresses(ctx, state, minor, power)
     if minor.independent:
-        texts += _join_wars(ctx, state, code)
+        texts += _join_wars(ctx, state, scenario, code)
     if not status.neutral_in:
         texts += reinforce(ctx, state, scenario, code)
     return texts
 
 
-def _join_wars(ctx: DecisionPort, state: GameState, code: str) -> list[str]:
+def _join_wars(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> list[str]:
     """§20.5, §29.4: "for major powers that are at war and later become allied with one of these
     minor powers, it is right after the alliance when it must be declared if the minor power enters
-    the war or not" (v2.1: in which wars) — a `minorwar` decision per war, default YES. A minor kept
-    out is treated as neutral for that war: its troops stay off the map, on its card (RR-I149)."""
-    status = state.minors[code]
-    power = status.ally
-    texts = []
-    for war in state.wars:
-        if power not in war.sides:
+    the war or not" — one `minorwar` question for all its wars (v1.2.4); v2.1 adds "y en qué
+    guerras", one question per war (RR-I256). Default YES; NO keeps it out (RR-I149)."""
+    power = state.minors[code].ally
+    enemies = [war.enemy(power) for war in state.wars if power in war.sides]
+    if not enemies:
+        return []
+    if state.options.variant != "v2.1":
+        return join(ctx, state, scenario, code, enemies)
+    return [text for enemy in enemies for text in join(ctx, state, scenario, code, [enemy])]
+
+
+def deploy_starting_allies(ctx: DecisionPort, state: GameState) -> None:
+    """§24, §20.3.2, v2.1 §20.3.4 ("they start with all their military units deployed"): a minor
+    allied at the start deploys when its ally does — at the scenario's first turn, or the turn a
+    later power enters (§8.1.2). A power deploying by points places the minor's troops as its
+    player chooses, after its own purchases (the `reinforce` decision); a fixed deployment is the
+    scenario's, so its minors' troops take RR-I148's default (RR-I260). Under v2.1 the minors
+    deploying take possession of their areas first, all of them before any unit is placed
+    (RR-I263)."""
+    scenario: Scenario = ctx.scenario
+    by_points = deployment.deploying(state, scenario)
+    deploying = []
+    for minor in scenario.data.minors:
+        power = scenario.starting_ally(minor.code)
+        if power is None or state.minors[minor.code].ally != power:
             continue
-        enemy = war.enemy(power)
-        request = ctx.request(kind="minorwar", player=state.powers[power].player or "", power=power,
-                              purpose=f"minorwar-{code}-{enemy}", default=f"MINORWAR {enemy} YES",
-                              options=[f"MINORWAR {enemy} YES", f"MINORWAR {enemy} NO"], rule="§20.5",
-                              prompt=f"Does your new ally {code}, an independent minor, enter your war with {enemy}?",
-                              context={"minor": code, "enemy": enemy})
-        joins = ctx.decide(request).split()[-1] == "YES"
-        if not joins:
-            status.neutral_in.append(enemy)
-        texts.append(f"{code} {'enters' if joins else 'stays out of'} {power}'s war with {enemy}"
-                     + ("" if joins else ", neutral in it: its troops stay off the map") + " (§20.5)")
-        ctx.say(texts[-1], rule="§20.5, §29.4")
-    return texts
+        fixed = scenario.powers[power].points is None and state.powers[power].active \
+            and _enters_now(state, scenario, power)
+        if power in by_points or fixed:
+            deploying.append((minor.code, power in by_points))
+    for code, _ in deploying:
+        take_areas(ctx, state, scenario, code)
+    for code, ask in deploying:
+        deploy_units(ctx, state, scenario, code, ask=ask)
+
+
+def _enters_now(state: GameState, scenario: Scenario, power: str) -> bool:
+    """The power deploys this turn: at the first turn those in play from the start, later those
+    entering (§7.2, §8.1.2)."""
+    enters = scenario.powers[power].enters
+    if state.turn == scenario.data.first_turn:
+        return enters is None or enters <= state.turn
+    return enters == state.turn
+
+
+def take_areas(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> None:
+    """v2.1 §24 ("Tanto las potencias como los menores toman posesión de sus áreas natales,
+    perdiéndolo si se da el caso el antiguo propietario"): under v2.1 a minor deploying takes its
+    areas back from any power possessing them — no possessor, an independent marker removed, the
+    control of its ally (RR-I141) unless another power occupies the area (RR-I263). v1.2.4's §24
+    is about major powers only: the areas stay as they are."""
+    if state.options.variant != "v2.1":
+        return
+    minor = scenario.minors[code]
+    ally_power = state.minors[code].ally
+    for area in scenario.minor_areas(code):
+        status = state.areas[area]
+        if status.possessor is None and status.independent is None:
+            continue
+        former = status.possessor
+        if status.controller in (None, former):
+            status.controller = ally_power
+        status.possessor = status.independent = None
+        ctx.say(f"{area} is {minor.name}'s as it deploys" + (f": {former} loses it" if former else "")
+                + " (v2.1 §24)", rule="§24 (v2.1)")
+
+
+def deploy_units(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *,
+                 ask: bool = True) -> list[str]:
+    """§24, §20.3.2: a minor deploying with its ally: its card fortresses built and its units
+    placed as reinforcements. Returns the chronicle lines."""
+    minor = scenario.minors[code]
+    power = state.minors[code].ally
+    ctx.say(f"{minor.name} deploys with its ally {power} (§24, §20.3.2)", rule="§24, §20.3.2")
+    return [*_fortresses(ctx, state, minor, power), *reinforce(ctx, state, scenario, code, ask=ask)]
 
 
 def abandon(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, why: str) -> list[str]:
@@ -114,30 +179,53 @@ def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
     """§20.4.1: the minor's troops leave the map, the eliminated ones too, available for a later
     alliance; rebellions in its areas are removed. Its former ally's control of its areas and its
     fortresses there go (§20.2: "destroyed as soon as the alliance ends"); the card fortresses wait
-    to be rebuilt (§20.3.2). The major powers' units stay (their repatriation is the player's
-    choice, not offered yet, RR-I147). Returns the text."""
+    to be rebuilt (§20.3.2). Then each major power with units in its areas chooses whether they
+    are repatriated (RR-I147). Returns the text."""
     minor = scenario.minors[code]
     status = state.minors[code]
     before = status.ally
-    _lift_units(state, code)
-    _rebuild(status.eliminated, status.pool, status.squadron_pool)
     status.ally, status.neutral_in = None, []
-    notes = []
+    notes = clear(state, scenario, code)
     for area in scenario.minor_areas(code):
-        here = state.areas[area]
-        if here.rebellion:
-            notes.append(f"the rebellion in {area} is removed")
-            here.rebellion = None
-        if before is not None and here.controller == before:
-            here.controller = None
-        fortress = state.fortress_in(area)
-        if fortress is not None and before is not None and fortress.power == before:
-            remove_unit_leader(state, fortress.id)
-            state.fortresses.remove(fortress)
-            notes.append(f"{before}'s fortress {fortress.id} in {area} is destroyed")
+        if before is not None and state.areas[area].controller == before:
+            state.areas[area].controller = None
+    if before is not None:
+        notes += destroy_in_minor(state, before, scenario.minor_areas(code))
     text = f"{why}: {minor.name} becomes neutral, its units leave the map" + "".join(f"; {n}" for n in notes)
     ctx.say(text + " (§20.4.1)", rule="§20.4.1")
-    return text + " (§20.4.1)"
+    areas = scenario.minor_areas(code)
+    choices = [line for power in scenario.power_order if _units_in(state, power, areas)
+               for line in _leave_or_stay(ctx, state, scenario, code, power, f"{minor.name} is neutral", "§20.4.1")]
+    return "; ".join([text + " (§20.4.1)", *choices])
+
+
+def _leave_or_stay(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, power: str, why: str,
+                   rule: str, successor: str | None = None) -> list[str]:
+    """§20.4.1 ("any major power military units are repatriated if the player decides so") and
+    §20.4.2 ("this repatriation is optional for these major powers if the minor power's new ally
+    is at war with them"): the power's player answers `minorleave` — `LEAVE <minor>`, its units
+    in the minor's areas are repatriated (§14) and the areas it controlled there go to the
+    minor's ally (`successor`; none when neutral), or `STAY <minor>` (the default: they keep their
+    places and the control they have, RR-I146, RR-I147). A power nobody runs stays."""
+    minor = scenario.minors[code]
+    player = state.powers[power].player
+    leave = False
+    if player is not None:
+        request = ctx.request(kind="minorleave", player=player, power=power, purpose=f"minorleave-{code}-{power}",
+                              default=f"STAY {code}", options=[f"LEAVE {code}", f"STAY {code}"], rule=rule,
+                              prompt=f"{why}: are {power}'s units in {minor.name} repatriated (LEAVE {code}) or do "
+                                     f"they stay (STAY {code})?",
+                              context={"minor": code, "why": why})
+        leave = ctx.decide(request).split()[0] == "LEAVE"
+    if leave:
+        areas = scenario.minor_areas(code)
+        for area in areas:
+            if state.areas[area].controller == power:
+                state.areas[area].controller = successor
+        return repatriate(state, scenario, ctx, power, areas, why=f"{why}: {power} leaves")
+    text = f"{power}'s units stay in {minor.name} ({rule})"
+    ctx.say(text, rule=rule)
+    return [text]
 
 
 def return_eliminated(ctx: DecisionPort, state: GameState) -> None:
@@ -145,36 +233,12 @@ def return_eliminated(ctx: DecisionPort, state: GameState) -> None:
     back = [code for code, status in state.minors.items() if status.eliminated]
     for code in back:
         status = state.minors[code]
-        _rebuild(status.eliminated, status.pool, status.squadron_pool)
+        rebuild(status.eliminated, status.pool, status.squadron_pool)
     if back:
         ctx.say(f"The eliminated units of {', '.join(back)} are available again (§23.1.2)", rule="§23.1.2")
 
 
 # -- the minor's units ---------------------------------------------------------------------------
-def _lift_units(state: GameState, code: str) -> None:
-    """The minor's troops and squadrons on the map (besieged too, §20.3.2) back to its card, and
-    its card fortresses off the map until rebuilt; leaders on them go back to the pool."""
-    status = state.minors[code]
-    for troop in [t for t in state.troops if t.minor == code]:
-        remove_unit_leader(state, troop.id)
-        state.troops.remove(troop)
-        status.pool[troop.counter] = status.pool.get(troop.counter, 0) + 1
-    for squadron in [s for s in state.squadrons if s.minor == code]:
-        remove_unit_leader(state, squadron.id)
-        state.squadrons.remove(squadron)
-        status.squadron_pool[str(squadron.quality)] = status.squadron_pool.get(str(squadron.quality), 0) + 1
-    for fortress in [f for f in state.fortresses if f.minor == code]:
-        remove_unit_leader(state, fortress.id)
-        state.fortresses.remove(fortress)
-
-
-def _rebuild(eliminated: dict[str, int], pool: dict[str, int], squadron_pool: dict[str, int]) -> None:
-    for kind, count in sorted(eliminated.items()):
-        target, key = (squadron_pool, kind[1:]) if kind.startswith("Q") else (pool, kind)
-        target[key] = target.get(key, 0) + count
-    eliminated.clear()
-
-
 def _units_in(state: GameState, power: str, areas: Sequence[str]) -> bool:
     return any(t.power == power and t.area in areas for t in state.troops) \
         or any(s.power == power and s.port in areas for s in state.squadrons) \
@@ -222,10 +286,11 @@ def reinforcement_areas(state: GameState, scenario: Scenario, code: str) -> dict
     return room
 
 
-def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str) -> list[str]:
+def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *,
+              ask: bool = True) -> list[str]:
     """§20.3.2: the ally places all the minor's available troops as reinforcements (a `reinforce`
-    decision naming one area per troop, RR-I148) and its squadrons under repair, as if built
-    (§9.2), in the first port of those areas."""
+    decision naming one area per troop, RR-I148; `ask` False: its default, RR-I260) and its
+    squadrons under repair, as if built (§9.2), in the first port of those areas."""
     status = state.minors[code]
     power = status.ally
     counters = [counter for counter in sorted(status.pool) for _ in range(status.pool[counter])]
@@ -234,7 +299,7 @@ def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str
     counters = counters[:len(default)]  # those without room stay on the card
     texts = []
     if counters:
-        areas = _placement(ctx, state, scenario, code, counters, room, default)
+        areas = _placement(ctx, state, scenario, code, counters, room, default) if ask else default
         placed = []
         for counter, area in zip(counters, areas, strict=True):
             troop = Troop(f"T{state.next_troop}", power, counter, regular_quality(counter), area=area, minor=code)
@@ -325,6 +390,25 @@ def _check_minorwar(request: Request, answer: str) -> str:
     return answer
 
 
+def _parse_minorleave(text: str) -> str | None:
+    words = text.upper().split()
+    if not words or words[0] not in ("LEAVE", "STAY"):
+        return None
+    if len(words) != 2:
+        raise Refusal("write LEAVE <MINOR> (your units there are repatriated) or STAY <MINOR>")
+    return " ".join(words)
+
+
+def _check_minorleave(request: Request, answer: str) -> str:
+    if answer.split()[1] != request.context["minor"]:
+        raise Refusal(f"the question is about {request.context['minor']}: LEAVE {request.context['minor']} or "
+                      f"STAY {request.context['minor']}")
+    return answer
+
+
+MINOR_LEAVE_KIND = LineKind("minorleave", "a minor where you have units turns neutral or allies with your enemy "
+                            "(§20.4.1, §20.4.2): LEAVE <MINOR> (they are repatriated) | STAY <MINOR>",
+                            parse=_parse_minorleave, form=lambda answer: answer, check=_check_minorleave)
 MINOR_WAR_KIND = LineKind("minorwar", "whether your independent minor enters your war (§20.5): "
                           "MINORWAR <ENEMY> YES|NO", parse=_parse_minorwar, form=lambda answer: answer,
                           check=_check_minorwar)

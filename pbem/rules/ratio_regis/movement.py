@@ -88,7 +88,7 @@ def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequenc
                     raise IllegalOrder(f"{nxt} is not on the coast of @{here} (§10.2)")
             elif nxt not in scenario.areas[here].adjacent:
                 raise IllegalOrder(f"{nxt} is not adjacent to {here}")
-            land_leg(state, scenario, power, moving, nxt)
+            land_leg(state, scenario, power, moving, nxt, from_sea=here in scenario.seas)
         here = nxt
         route.append(here)
     if here in scenario.seas:
@@ -104,16 +104,17 @@ def _own_troops(state: GameState, power: str, moving: Sequence[str], area: str) 
     return any(t.power == power and t.id not in moving and not t.besieged for t in state.troops_in(area))
 
 
-def land_leg(state: GameState, scenario: Scenario, power: str, moving: Sequence[str], nxt: str) -> None:
+def land_leg(state: GameState, scenario: Scenario, power: str, moving: Sequence[str], nxt: str, *,
+             from_sea: bool = False) -> None:
     """§10.2: an area the power or an ally (§21.2.1) controls (not in revolt, §18.3), or one
-    holding its own troops (not moving); never a besieged fortress's area unless it is a port (§10.2,
-    RR-I55), nor a theater of no interest (§18.4.1)."""
+    holding its own troops (not moving); a besieged fortress's area only as `siege_crossable`
+    allows (§10.2, RR-I55, RR-I280), never a theater of no interest (§18.4.1)."""
     if not interested(state, scenario, power, nxt):
         raise IllegalOrder(f"{power} has no interest in {scenario.areas[nxt].theater}: no strategic move through "
                            f"{nxt} (§18.4.1)")
     keep_minors_home(state, scenario, moving, nxt)
-    if state.areas[nxt].besieger is not None and not scenario.coastal(nxt):
-        raise IllegalOrder(f"{nxt} holds a besieged fortress and is no port: a strategic move cannot cross it (§10.2)")
+    if not siege_crossable(state, scenario, power, nxt, from_sea=from_sea):
+        raise IllegalOrder(siege_refusal(state, nxt))
     if controls(state, power, nxt) or allied_area(state, power, nxt) or _own_troops(state, power, moving, nxt):
         return
     controller = state.areas[nxt].controller or "nobody"
@@ -121,6 +122,25 @@ def land_leg(state: GameState, scenario: Scenario, power: str, moving: Sequence[
         if state.areas[nxt].rebellion and controller == power else ""
     raise IllegalOrder(f"{nxt} is controlled by {controller}{revolt} and holds no {power} troop: a strategic move "
                        f"crosses only controlled areas or areas with own troops (§10.2)")
+
+
+def siege_crossable(state: GameState, scenario: Scenario, power: str, area: str, *, from_sea: bool) -> bool:
+    """§10.2: under v1.2.4 no besieged fortress's area is crossed unless it is a port (RR-I55);
+    under v2.1 an area the power itself besieges is, and one another power besieges only if
+    it is a port entered from the sea (RR-I280)."""
+    besieger = state.areas[area].besieger
+    if besieger is None:
+        return True
+    if state.options.variant != "v2.1":
+        return scenario.coastal(area)
+    return besieger == power or (scenario.coastal(area) and from_sea)
+
+
+def siege_refusal(state: GameState, area: str) -> str:
+    if state.options.variant != "v2.1":
+        return f"{area} holds a besieged fortress and is no port: a strategic move cannot cross it (§10.2)"
+    return (f"{area} holds a fortress {state.areas[area].besieger} besieges: a strategic move crosses it only if "
+            f"it is a port entered from the sea (v2.1 §10.2)")
 
 
 def sea_leg(scenario: Scenario, here: str, word: str) -> str:

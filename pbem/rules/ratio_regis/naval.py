@@ -40,21 +40,25 @@ def nod(state: GameState, scenario: Scenario, sea: str) -> int:
     return max(scenario.nod(sea), state.nod)
 
 
-def bases(state: GameState, scenario: Scenario, power: str, sea: str, avoid: Collection[str] = ()) -> list[str]:
+def bases(state: GameState, scenario: Scenario, power: str, sea: str, avoid: Collection[str] = (),
+          minor: str | None = None) -> list[str]:
     """§11.1, §18.3, §18.4.1, §21.2.1: the ports the power controls (not in revolt, in a
     theater of interest) from which a squadron may operate in `sea` — a coastal area on a
     sea within the NOD of `sea` (NOD 1: on that sea). `avoid`: ports that no longer count
-    (being left, §14.2)."""
+    (being left, §14.2). `minor`: an allied minor's squadron, based only in its minor's
+    theater (§20.2, RR-I250)."""
     reach = nod(state, scenario, sea)
-    return [area for area, distance in _ports(state, scenario, power, sea, avoid) if distance <= reach]
+    return [area for area, distance in _ports(state, scenario, power, sea, avoid, minor) if distance <= reach]
 
 
 def _ports(state: GameState, scenario: Scenario, power: str, sea: str,
-           avoid: Collection[str] = ()) -> list[tuple[str, int]]:
+           avoid: Collection[str] = (), minor: str | None = None) -> list[tuple[str, int]]:
     """The power's usable ports and their distance to `sea`, in scenario order."""
     found = []
     for area in scenario.data.areas:
         if not state.exists(area.id) or not area.seas or not controls(state, power, area.id) or area.id in avoid:
+            continue
+        if minor is not None and not scenario.minor_may_base(minor, area.id):
             continue
         if not interested(state, scenario, power, area.id):
             continue
@@ -65,10 +69,10 @@ def _ports(state: GameState, scenario: Scenario, power: str, sea: str,
 
 
 def nearest_bases(state: GameState, scenario: Scenario, power: str, sea: str,
-                  avoid: Collection[str] = ()) -> list[str]:
+                  avoid: Collection[str] = (), minor: str | None = None) -> list[str]:
     """§11.1.1, §11.6: the nearest ports the power controls, all of them on a tie, in the
-    scenario's order."""
-    ports = _ports(state, scenario, power, sea, avoid)
+    scenario's order (a minor's squadron: in its minor's theater, §20.2)."""
+    ports = _ports(state, scenario, power, sea, avoid, minor)
     best = min((distance for _, distance in ports), default=None)
     return [area for area, distance in ports if distance == best]
 
@@ -122,12 +126,32 @@ def sail_path(state: GameState, scenario: Scenario, squadron: Squadron, path: Se
             if not controls(state, squadron.power, port):
                 raise IllegalOrder(f"{port} is not a port controlled by {squadron.power} (§11.1, §18.3)")
             route.append(port)
+        check_minor_reach(state, scenario, [squadron], route[-1:])
         if not bases(state, scenario, squadron.power, here):
             raise IllegalOrder(f"@{here} is beyond the naval operation distance ({nod(state, scenario, here)}) of "
                                f"every {squadron.power} port (§11.1)")
     squadron.sea, squadron.port = (None, port) if port else (here, None)
     squadron.base = port or squadron.base
     return route
+
+
+def check_minor_reach(state: GameState, scenario: Scenario, squadrons: Iterable[Squadron],
+                      places: Sequence[str]) -> None:
+    """§20.2, RR-I250: an allied minor's squadron goes into no port outside its minor's
+    theater and no sea beyond the naval operation distance of its ally's ports in that
+    theater (`places`: ports, or seas as `@sea`)."""
+    for squadron in squadrons:
+        if squadron.minor is None:
+            continue
+        theater = scenario.minors[squadron.minor].theater
+        for place in places:
+            if not place.startswith("@") and not scenario.minor_may_base(squadron.minor, place):
+                raise IllegalOrder(f"{squadron.id} is {squadron.minor}'s: it uses no naval base outside "
+                                   f"{theater} such as {place} (§20.2)")
+            if place.startswith("@") and not bases(state, scenario, squadron.power, place[1:], minor=squadron.minor):
+                raise IllegalOrder(f"{squadron.id} is {squadron.minor}'s: {place} is beyond the naval operation "
+                                   f"distance of every {squadron.power} port in {theater}, its only bases (§20.2, "
+                                   f"§11.1)")
 
 
 @register(BuildSquadron)
@@ -206,7 +230,7 @@ def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFlee
         raise IllegalOrder(f"{leader.id} rides {leader.unit}, which is not one of the fleet's squadrons")
     sea = seas.pop()
     limit = max((scenario.areas[a].stacking for a in bases(state, scenario, power, sea)), default=1)
-    limit += leader.extraordinary and scenario.leaders[leader.id].ability == "organizer"
+    limit += organizer(state, scenario, leader.id)
     if len(squadrons) > limit:
         raise IllegalOrder(f"a fleet based here holds at most {limit} squadrons (§15.1.2)")
     for ally in sorted({s.power for s in squadrons if s.power != power}, key=scenario.power_order.index):
@@ -226,6 +250,24 @@ def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFlee
         squadron.fleet = leader.id
     return (f"{power} forms fleet {leader.id} of {', '.join(s.id for s in squadrons)} at @{sea}"
             + (f", combined with its ally's {', '.join(lent)}: it counts as {power}'s (§21.2.3)" if lent else ""))
+
+
+def organizer(state: GameState, scenario: Scenario, leader_id: str) -> int:
+    """§17.3.2: an Organizer on its extraordinary side adds one to a stacking limit."""
+    leader = state.leader(leader_id)
+    return int(leader is not None and leader.extraordinary and scenario.leaders[leader.id].ability == "organizer")
+
+
+def port_limit(state: GameState, scenario: Scenario, port: str, leader_id: str, size: int) -> None:
+    """§11.2, §15.1.2: a fleet is no larger than the stacking limit of the area it uses as a
+    naval base, so under v1.2.4 a fleet entering a port fits the port's limit (+1 with an
+    Organizer, RR-I284); under v2.1 "fleets in port have no stacking limit"."""
+    if state.options.variant == "v2.1":
+        return
+    limit = scenario.areas[port].stacking + organizer(state, scenario, leader_id)
+    if size > limit:
+        raise IllegalOrder(f"a fleet of {size} squadrons cannot enter {port}: a fleet based there holds at most "
+                           f"{limit} (§11.2, §15.1.2)")
 
 
 def _fleet_squadron(state: GameState, power: str, squadron_id: str) -> Squadron:
@@ -303,8 +345,9 @@ def send_to_base(state: GameState, scenario: Scenario, judge: DecisionPort, squa
     sea = squadron.sea or scenario.areas[squadron.port].seas[0]
     squadron.fleet = None
     home = squadron.base
-    if home is None or home not in bases(state, scenario, squadron.power, sea, avoid):
-        home = _choose_base(state, squadron, judge, sea, nearest_bases(state, scenario, squadron.power, sea, avoid))
+    if home is None or home not in bases(state, scenario, squadron.power, sea, avoid, squadron.minor):
+        home = _choose_base(state, squadron, judge, sea,
+                            nearest_bases(state, scenario, squadron.power, sea, avoid, squadron.minor))
     if home is None:
         state.squadrons.remove(squadron)
         if not squadron.minor:  # a minor's units are not maintained (§23.1.1)
@@ -323,7 +366,7 @@ def stranded(state: GameState, scenario: Scenario, power: str | None = None,
     within the naval operation distance (the ports in `avoid` not counting), in squadron
     order."""
     return [s for s in state.squadrons if s.sea is not None and (power is None or s.power == power)
-            and not bases(state, scenario, s.power, s.sea, avoid)]
+            and not bases(state, scenario, s.power, s.sea, avoid, s.minor)]
 
 
 def rebase_stranded(state: GameState, scenario: Scenario, judge: DecisionPort, power: str | None = None,

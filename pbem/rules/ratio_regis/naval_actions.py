@@ -15,7 +15,7 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptors
-from pbem.rules.ratio_regis.naval import (bases, check_not_pirated, check_stays, commercial_port_on,
+from pbem.rules.ratio_regis.naval import (bases, check_minor_reach, check_not_pirated, check_stays, commercial_port_on,
                                           dissolve_before_battle, galley_check, groups_at, nod, own_group,
                                           resolve_sea, send_to_base)
 from pbem.rules.ratio_regis.orders import Naval
@@ -40,6 +40,7 @@ def naval_attack(state: GameState, scenario: Scenario, power: str, order: Naval,
         if not bases(state, scenario, power, there):
             raise IllegalOrder(f"@{there} is beyond the naval operation distance ({nod(state, scenario, there)}) of every "
                                f"{power} port (§11.1)")
+        check_minor_reach(state, scenario, fleet, [f"@{there}"])
         for squadron in fleet:
             squadron.sea = there
         sea = there

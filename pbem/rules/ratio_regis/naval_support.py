@@ -6,15 +6,18 @@ combat (and not with both), may announce support for the other side (`support`, 
 `PASS`, RR-I44). The announcements are simultaneous and cannot be withdrawn. The combat
 engine's contest (`combat.support.contest`) then decides which side has the support,
 fighting a naval combat (battlefield 3) when both sides have some; its result is applied
-like any naval combat's.
+like any naval combat's. Under v2.1 a winner not allied to the side it supported gives
+that side nothing (RR-I281).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
 from pbem.rules.ratio_regis.combat import model as cm
-from pbem.rules.ratio_regis.combat.support import Supporter, contest, with_support
+from pbem.rules.ratio_regis.combat.support import Supporter, SupportResult, contest, with_support
 from pbem.rules.ratio_regis.naval import commercial_port_on, groups_at
 from pbem.rules.ratio_regis.reactions import ask_all
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -61,9 +64,26 @@ def supported(state: GameState, scenario: Scenario, judge: DecisionPort, combat:
     result = contest(judge, combat, tuple(supporters), sea=sea, commercial_port=commercial_port_on(state, scenario, sea))
     if result.combat is not None:
         battles.apply_result(state, scenario, judge, result.combat, result.naval)
+        result = _allied_winner(state, judge, combat, result)
     who = combat.side(result.supported).power if result.supported else "neither side"
     judge.say(f"naval support in {combat.area}: {who}", rule="§11.4.2")
     return with_support(combat, result)
+
+
+def _allied_winner(state: GameState, judge: DecisionPort, combat: cm.Combat, result: SupportResult) -> SupportResult:
+    """v2.1 §11.4.2: no side has the support when the fleet that won the naval combat "is not
+    allied to the side it supported" — neither that side's power nor its ally (RR-I281). A
+    revolt has no allies: the power fighting for it (RR-I56) keeps its support."""
+    side = result.supported
+    if state.options.variant != "v2.1" or side is None or _revolt(combat.side(side)):
+        return result
+    winner = result.fighting[0] if side == combat.active else result.fighting[1]
+    helped = combat.side(side).power
+    if winner == helped or state.allied(winner, helped):
+        return result
+    judge.say(f"{winner} won the naval combat but is not {helped}'s ally: no side has naval support "
+              f"(v2.1 §11.4.2)", rule="§11.4.2")
+    return replace(result, supported=None)
 
 
 def _sides_for(state: GameState, combat: cm.Combat, power: str) -> list[str]:

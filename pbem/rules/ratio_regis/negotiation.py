@@ -20,7 +20,7 @@ from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse, french_wars
+from pbem.rules.ratio_regis import collapse, french_wars, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import PeaceTalks
@@ -107,10 +107,11 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
     winner, margin = _result(scenario, talks)
     text = _settle(state, judge, talks, winner, margin)
     ceded: list[str] = []
+    state.wars.remove(war)  # at peace: a minor the terms move and the repatriations below meet no enemy (§14.1.1)
+    independents.war_over(judge, state, scenario, war)  # §20.5: before the terms, which may move the minor
     if winner is not None and margin > 0:
         ceded = apply_terms(state, scenario, judge, winner, war.enemy(winner),
                             ask_terms(state, scenario, judge, winner, war.enemy(winner), margin))
-    state.wars.remove(war)  # at peace: the repatriations below meet no enemy in the other (§14.1.1)
     state.powers[a].morale += war.morale.get(b, 0)
     state.powers[b].morale += war.morale.get(a, 0)
     _return_areas(state, scenario, judge, war, winner, ceded)

@@ -22,7 +22,7 @@ from pbem.core.orders import suggest
 T = TypeVar("T")
 
 KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
-            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE",
+            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE", "BOX",
             "DISPERSE", "FLIP", "ATTACH", "PLACE", "KEEP", "ELIMINATE", "DEGRADE", "ACCEPT", "REFUSE", "JOINWAR",
             "STAYOUT")
 VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
@@ -431,9 +431,9 @@ class Reaction:
     """An answer to a decision owed in another player's impulse (research §3.5).
 
     `word` is the reaction (INTERCEPT, EVADE, STAND, PASS, FIGHT, WITHDRAW, SUPPORT,
-    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, DISPERSE, FLIP, ATTACH, PLACE, KEEP,
+    OPPOSE, NOOPPOSE, JOINFORT, GUARD, RETREAT, REPATRIATE, BASE, BOX, DISPERSE, FLIP, ATTACH, PLACE, KEEP,
     ELIMINATE, DEGRADE, ACCEPT, REFUSE, JOINWAR, STAYOUT, DYNASTY);
-    `place` an area (FROM/TO, BASE), the power a SUPPORT is FOR, or the
+    `place` an area (FROM/TO, BASE) or a box (BOX), the power a SUPPORT is FOR, or the
     unit a leader is ATTACHed to, `unit` a squadron (WITH), the troop repatriated or the
     leader attached (AUTO: the request's default), `units` a subset of units (or the areas of
     PLACE, the units of ELIMINATE or DEGRADE), `degrade` the units ELIMINATE … DEGRADE
@@ -469,7 +469,7 @@ class Reaction:
             parts += [self.unit] + (["TO", self.place] if self.place else [])
         elif self.word == "OPPOSE":
             parts += ["FROM", self.place, "WITH", self.means]
-        elif self.word == "BASE":
+        elif self.word in ("BASE", "BOX"):
             parts += [self.place]
         elif self.word in ("DISPERSE", "FLIP", "PLACE", "DEGRADE"):
             return " ".join(parts + [",".join(self.units)])
@@ -712,6 +712,9 @@ class _ToCommand(Transformer):
 
     def base_choice(self, items):
         return Reaction("BASE", place=str(items[0]))
+
+    def box_choice(self, items):
+        return Reaction("BOX", place=str(items[0]))
 
     def oppose(self, items):
         return Reaction("OPPOSE", place=str(items[0]), means=str(items[1]).upper())

@@ -2,10 +2,9 @@
 `terms` decision that asks for them, and what the chosen terms do.
 
 The answer is one line, `TERMS VP 2, UNREST 1, DOMAIN Lyon, LOOT Marseille, ELIMINATE WM,
-REPLACE EA` or `TERMS NONE`. What each term costs and what it may name is computed by the
-rules when they ask (`offer`) and carried in the request's context, so a line is checked,
-and refused with its reason, when it is read. The minor-alliance terms of the table wait for
-the minor powers (RR-I164).
+REPLACE EA, BREAK NAV, ALLY SAV` or `TERMS NONE`. What each term costs and what it may name is
+computed by the rules when they ask (`offer`) and carried in the request's context, so a line is
+checked, and refused with its reason, when it is read (RR-I164, RR-I261).
 """
 
 from __future__ import annotations
@@ -17,18 +16,21 @@ from typing import Any
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import french_wars
+from pbem.rules.ratio_regis import french_wars, minors
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
 #: Conditions a term costs (§21.5.3); VP costs 2, or 1 with a "military victory" objective.
 COSTS = {"UNREST": 1, "LOOT": 1, "ELIMINATE": 2, "REPLACE": 3}
-#: Terms naming a place (an area or a trade center), each place once.
-PLACED = ("DOMAIN", "LOOT", "ELIMINATE", "REPLACE")
+#: Terms naming a place (an area, a trade center or a minor power), each place once.
+PLACED = ("DOMAIN", "LOOT", "ELIMINATE", "REPLACE", "BREAK", "ALLY")
 #: Terms with a count.
 COUNTED = ("VP", "UNREST")
-MINOR_WORDS = ("BREAK", "ALLY", "MINOR")
+#: The terms about a minor's alliance (§21.5.3, RR-I261): one minor is named in one of them only.
+MINOR_TERMS = ("BREAK", "ALLY")
 AUTO = "AUTO"
+TERM_WORDS = ("VP <n>, UNREST <n>, DOMAIN <area>, LOOT <area>, ELIMINATE <trade center>, REPLACE <trade center>, "
+              "BREAK <minor>, ALLY <minor>")
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,7 @@ def parse_terms(text: str) -> tuple[Term, ...] | None:
         return None
     body = words[1].strip() if len(words) > 1 else ""
     if not body:
-        raise Refusal("write TERMS <term>, <term> … or TERMS NONE (terms: VP <n>, UNREST <n>, DOMAIN <area>, "
-                      "LOOT <area>, ELIMINATE <trade center>, REPLACE <trade center>)")
+        raise Refusal(f"write TERMS <term>, <term> … or TERMS NONE (terms: {TERM_WORDS})")
     if body.upper() == "NONE":
         return ()
     if body.upper() == "AUTO":
@@ -58,12 +59,8 @@ def parse_terms(text: str) -> tuple[Term, ...] | None:
     for item in body.split(","):
         parts = item.split()
         word = parts[0].upper() if parts else ""
-        if word in MINOR_WORDS:
-            raise Refusal("terms about minor powers' alliances wait for the minor powers, not adjudicated yet "
-                          "(§21.5.3, RR-I164)")
         if len(parts) != 2 or word not in COUNTED + PLACED:
-            raise Refusal(f"cannot read the term {item.strip()!r}: VP <n>, UNREST <n>, DOMAIN <area>, LOOT <area>, "
-                          f"ELIMINATE <trade center> or REPLACE <trade center>")
+            raise Refusal(f"cannot read the term {item.strip()!r}: {TERM_WORDS}")
         if word in COUNTED and not (parts[1].isdigit() and int(parts[1]) > 0):
             raise Refusal(f"{word} takes a number of at least 1, not {parts[1]!r}")
         terms.append(Term(word, parts[1]))
@@ -85,6 +82,8 @@ def cost(term: Term, context: Mapping[str, Any]) -> int:
         return int(term.value)
     if term.word == "DOMAIN":
         return int(context["domains"][term.value])
+    if term.word in MINOR_TERMS:
+        return int(context["minors"][term.value]) + (term.word == "ALLY")
     return COSTS[term.word]
 
 
@@ -100,8 +99,8 @@ def check_terms(request: Request, terms: Sequence[Term] | str) -> str:
     for term in terms:
         if term.word in PLACED:
             place = _place(term, context)
-            if (term.word, place) in named or (term.word in ("ELIMINATE", "REPLACE") and
-                                               {("ELIMINATE", place), ("REPLACE", place)} & named):
+            if (term.word, place) in named or any({(word, place) for word in pair} & named for pair in
+                                                  (("ELIMINATE", "REPLACE"), MINOR_TERMS) if term.word in pair):
                 raise Refusal(f"{term.text()} is named twice")
             named.add((term.word, place))
             term = Term(term.word, place)
@@ -117,9 +116,10 @@ def check_terms(request: Request, terms: Sequence[Term] | str) -> str:
 def _place(term: Term, context: Mapping[str, Any]) -> str:
     """The place a term names, as the game spells it, or why it cannot be named."""
     loser, winner = context["loser"], context["winner"]
+    minor_allies = context.get("minors", {})
     allowed: Mapping[str, Any] | Sequence[str] = {
         "DOMAIN": context["domains"], "LOOT": context["ports"], "ELIMINATE": context["eliminate"],
-        "REPLACE": context["replace"]}[term.word]
+        "REPLACE": context["replace"], "BREAK": minor_allies, "ALLY": minor_allies}[term.word]
     match = next((name for name in allowed if name.upper() == term.value.upper()), None)
     if match is not None:
         return match
@@ -130,6 +130,9 @@ def _place(term: Term, context: Mapping[str, Any]) -> str:
                f"borders another theater (2 conditions)")
     elif term.word == "LOOT":
         why = f"a commercial port of {loser}'s, not razed (§21.5.3)"
+    elif term.word in MINOR_TERMS:
+        why = (f"a minor power allied to {loser} in a theater of {winner}'s interest, not a mercenary one "
+               f"(§21.5.3, §20.6)")
     else:
         why = f"a trade center with a merchant of {loser}'s and one of {winner}'s (§21.5.3)"
     listed = ", ".join(allowed) or "none"
@@ -137,8 +140,8 @@ def _place(term: Term, context: Mapping[str, Any]) -> str:
 
 
 TERMS_KIND = LineKind("terms", "the conditions of peace you take as the winner (§21.5.3): TERMS VP <n>, "
-                               "UNREST <n>, DOMAIN <area>, LOOT <area>, ELIMINATE <tc>, REPLACE <tc> | TERMS NONE | "
-                               "TERMS AUTO",
+                               "UNREST <n>, DOMAIN <area>, LOOT <area>, ELIMINATE <tc>, REPLACE <tc>, BREAK <minor>, "
+                               "ALLY <minor> | TERMS NONE | TERMS AUTO",
                       parse=parse_terms, form=form_terms, check=check_terms)
 
 
@@ -162,7 +165,18 @@ def offer(state: GameState, scenario: Scenario, winner: str, loser: str, conditi
             "vp_cost": 1 if loser in scenario.powers[winner].military_victory
             or french_wars.between(state, scenario, winner, loser) else 2,  # §33.4 (RR-I275)
             "domains": domains, "home": tuple(home), "ports": tuple(ports), "eliminate": tuple(shared),
-            "replace": tuple(shared)}
+            "replace": tuple(shared), "minors": _minors(state, scenario, winner, loser)}
+
+
+def _minors(state: GameState, scenario: Scenario, winner: str, loser: str) -> dict[str, int]:
+    """RR-I261: the minors allied to the loser in a theater of the winner's interest (§21.5.3), a
+    mercenary one excepted (§20.6: "they can only be lost in an auction"), with the conditions
+    breaking the alliance costs: 1, and under v2.1 one more for an independent minor (v2.1
+    §21.5.3); allying it to the winner costs one more than breaking it."""
+    extra = state.options.variant == "v2.1"
+    return {minor.code: 1 + (extra and minor.independent) for minor in scenario.data.minors
+            if state.minors[minor.code].ally == loser and not minor.mercenary
+            and scenario.interested_in_theater(winner, minor.theater, state.interests.get(winner, []))}
 
 
 def _border(scenario: Scenario, area: str) -> bool:
@@ -191,7 +205,8 @@ def ask_terms(state: GameState, scenario: Scenario, judge: DecisionPort, winner:
                             prompt=f"{winner} wins the war against {loser} with {conditions} condition(s) of peace "
                                    f"(§21.5.3): VP cost {context['vp_cost']} each; domains "
                                    f"{_listed(context['domains'])}; ports to loot {_listed(context['ports'])}; "
-                                   f"merchants {_listed(context['eliminate'])}; default {default}")
+                                   f"merchants {_listed(context['eliminate'])}; minors to break away (ALLY: one "
+                                   f"more) {_listed(context['minors'])}; default {default}")
     return judge.decide(request)
 
 
@@ -223,6 +238,8 @@ def apply_terms(state: GameState, scenario: Scenario, judge: DecisionPort, winne
         elif term.word == "LOOT":
             state.areas[term.value].razed = True
             text = f"{winner} loots the commercial port of {term.value} (trade interrupted)"
+        elif term.word in MINOR_TERMS:
+            text = _minor_term(state, scenario, judge, winner, loser, term)
         else:
             held = state.merchants[term.value]
             held[loser] -= 1
@@ -232,6 +249,20 @@ def apply_terms(state: GameState, scenario: Scenario, judge: DecisionPort, winne
                     ("replaced by one of " + winner + "'s" if term.word == "REPLACE" else "eliminated"))
         judge.say(f"Peace terms: {text}", rule="§21.5.3")
     return ceded
+
+
+def _minor_term(state: GameState, scenario: Scenario, judge: DecisionPort, winner: str, loser: str,
+                term: Term) -> str:
+    """RR-I261: `BREAK` turns the minor neutral (§20.4.1); `ALLY` allies it to the winner as an
+    alliance by card would (§20.3.4: reinforcements, card fortresses, the repatriations of
+    §20.4.2)."""
+    name = scenario.minors[term.value].name
+    why = f"peace between {winner} and {loser}"
+    if term.word == "BREAK":
+        minors.neutral(judge, state, scenario, term.value, why)
+        return f"{loser}'s alliance with {name} is broken: {name} is neutral"
+    minors.ally(judge, state, scenario, term.value, winner, why)
+    return f"{name} leaves {loser}'s alliance for {winner}'s"
 
 
 def gain_vp(state: GameState, power: str, vp: int) -> str:

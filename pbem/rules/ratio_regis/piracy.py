@@ -5,7 +5,9 @@ in the sea attacks the victim's merchants in the sea's trade center — piracy w
 power's card allows it, privateering between powers at war (§11.5.1). The victim may
 guard with one squadron in the sea or in a port on it (`guard`, RR-I50). The combat
 engine's piracy combat settles it (unrest, damage, the merchant the victim may drop). The
-pirate does nothing else this impulse.
+pirate does nothing else this impulse. A combined fleet's lent squadron whose own power is not
+at war with the other side dissolves the fleet before the combat and stays out of it (§21.2.3,
+RR-I285): a lent pirate makes no piracy, a lent guard leaves the merchants unguarded.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptor_seas
-from pbem.rules.ratio_regis.naval import groups_at, own_group
+from pbem.rules.ratio_regis.naval import dissolve_before_battle, groups_at, own_group
 from pbem.rules.ratio_regis.naval_actions import check_free
 from pbem.rules.ratio_regis.orders import Piracy
 from pbem.rules.ratio_regis.reactions import ask
@@ -51,7 +53,14 @@ def piracy(state: GameState, scenario: Scenario, power: str, order: Piracy, run:
         raise IllegalOrder(f"{victim} has no merchant in {center.id} (§11.5.1)")
     run.ledger.pirated.add(pirate.id)
     run.ledger.acted.add(pirate.id)
+    if not dissolve_before_battle(state, run.judge, fleet, victim):
+        text = (f"{power}'s piracy against {victim} at @{sea} does not take place: {pirate.id} is "
+                f"{pirate.power}'s again (§21.2.3)")
+        run.judge.say(text, rule="§21.2.3")
+        return text
     guard = _guard(state, scenario, run, power, victim, sea)
+    if guard is not None and not dissolve_before_battle(state, run.judge, [guard], power):
+        guard = None
     combat = cm.Combat(id=f"piracy-{sea}-{pirate.id}", type=cm.PIRACY, area=sea,
                        attacker=battles.side(state, scenario, power, [pirate.id]),
                        defender=battles.side(state, scenario, victim, [guard.id] if guard else []),

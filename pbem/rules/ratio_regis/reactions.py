@@ -34,9 +34,11 @@ REACTION_DECISION_KINDS: dict[str, str] = {
     "guard": "a pirate attacks your merchants (§11.4.3): GUARD WITH <squadron> | PASS",
     "retreat": "your army lost a field battle (§13.3.6): RETREAT TO <area> [UNITS …] | RETREAT INTO FORT [UNITS …]",
     "base": "your squadron must go to one of several equally near bases (§11.1.1): BASE <area>",
+    "box": "your troop disperses in a border area (§18.5): BOX <dispersion box> | BOX AUTO",
     "repatriate": "a troop must leave where it stands (§14.1): REPATRIATE <troop> TO <area> (a strategic move) | "
                   "REPATRIATE <troop> MOVE TO <area> (a tactical move) | REPATRIATE <troop> DISPERSE | REPATRIATE AUTO",
-    "reassign": "your leader's fortress is eliminated (§14.3): ATTACH <leader> TO <unit> | ATTACH AUTO",
+    "reassign": "your leader's fortress is eliminated, or the allied troops it commanded leave (§14.3): "
+                "ATTACH <leader> TO <unit> | ATTACH AUTO",
     "stacking": "your troops are over an area's stacking limit when an action ends (§15.1.1): "
                 "DISPERSE <troop>,… | DISPERSE AUTO",
     "veterans": "half your veterans, rounded up, turn regular at turn end (§16.2, §23.1.2): FLIP <troop>,… | FLIP AUTO",
@@ -118,6 +120,8 @@ def read_reaction(command: Reaction, request: Request) -> tuple[str | None, str]
         return read_agitation(command, request)
     if request.kind == "react" and command.word in DISPOSITIONS:
         return _read_dispositions(command, request)
+    if request.kind == "box" and command.word == "BOX" and (command.place or "").upper() == "AUTO":
+        return request.default, ""  # BOX AUTO: the area's own theater's box (§18.5, RR-I287)
     options = request.options
     bare = Reaction(command.word, None, command.place, command.unit, (), command.means)
     wanted = _canonical(bare.text())

@@ -14,6 +14,7 @@ another player)." `repatriate` is the whole procedure, in the rulebook's order (
    lost (§11.6, RR-I75);
 3. fortresses (§14.3): they cannot be repatriated and are eliminated; a leader on one goes
    to another unit of its power, not besieged, that the owner chooses (`reassign`, RR-I76).
+   So does a leader commanding an army entirely of allies when they leave (`leaders_left`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, sieges
 from pbem.rules.ratio_regis.actions import route_text, stack_count, stacking_limit
 from pbem.rules.ratio_regis.interception import cross
-from pbem.rules.ratio_regis.movement import Convoy, allied_area, controls, interested
+from pbem.rules.ratio_regis.movement import Convoy, allied_area, controls, interested, siege_crossable
 from pbem.rules.ratio_regis.naval import rebase_stranded, send_to_base
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.reactions import ask
@@ -160,14 +161,14 @@ def _carry_out(state: GameState, scenario: Scenario, judge: DecisionPort, troop:
             convoy = Convoy(troop.power)  # RR-I72: no escort; the interceptors in the scenario's power order
             for sea in [place for place in route.places if place in scenario.seas]:
                 if not cross(state, scenario, SimpleNamespace(judge=judge), convoy, sea, [troop.id]):
-                    battles.disperse(state, scenario, troop.id)
+                    battles.disperse(state, scenario, judge, troop.id)
                     return (f"{troop.power}'s {troop.id} loses the interception at @{sea} on its way home from "
                             f"{origin} and disperses to {troop.box} (§14.1.1)")
             troop.area = command.place
             return f"{troop.power}'s {troop.id} reaches {command.place} by sea (§14.1.1)"
         troop.area = command.place
         return note + text
-    battles.disperse(state, scenario, troop.id)
+    battles.disperse(state, scenario, judge, troop.id)
     return note + f"{troop.power} disperses {troop.id} from {origin} to {troop.box} (§14.1)"
 
 
@@ -228,7 +229,7 @@ def tactical_paths(state: GameState, scenario: Scenario, troop: Troop,
 
     def passable(area: str) -> bool:
         fortress = state.fortress_in(area)
-        return (state.exists(area) and interested(state, scenario, power, area)
+        return (state.exists(area) and interested(state, scenario, power, area) and _may_enter(scenario, troop, area)
                 and controls(state, power, area) and not _enemies(state, power, area)
                 and not (fortress is not None and fortress.power != power and state.at_war(power, fortress.power)))
 
@@ -258,19 +259,19 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
 
     The route crosses, besides seas (no NOD for troops, RR-I41), the areas a strategic move
     may cross (§10.2: controlled by the power or an ally, §21.2.1, or holding its other troops; never a besieged
-    inland fortress, RR-I55, nor a theater of no interest, §18.4.1) and also the areas of the
-    power whose territory the troop stands in, counted as an ally's (§14.1.1), but never an
+    fortress's area but as `siege_crossable` allows, RR-I55, RR-I280, nor a theater of no interest, §18.4.1)
+    and also the areas of the power whose territory the troop stands in, counted as an ally's (§14.1.1), but never an
     area with enemy troops (§14.1.1) — unless `through_enemies` (to explain a refusal).
     Best is fewest seas, then fewest places; a tie goes to the first found in the scenario's
     adjacency order (areas before seas)."""
     power, start = troop.power, troop.area
     host = host_power(state, troop)
 
-    def crossable(area: str) -> bool:
-        status = state.areas[area]
-        if not state.exists(area) or not interested(state, scenario, power, area):
+    def crossable(area: str, from_sea: bool) -> bool:
+        if not state.exists(area) or not interested(state, scenario, power, area) \
+                or not _may_enter(scenario, troop, area):
             return False
-        if status.besieger is not None and not scenario.coastal(area):
+        if not siege_crossable(state, scenario, power, area, from_sea=from_sea):
             return False
         if not through_enemies and _enemies(state, power, area):
             return False
@@ -290,14 +291,20 @@ def strategic_routes(state: GameState, scenario: Scenario, troop: Troop, left: S
             if nxt in best:
                 continue
             at_sea = nxt in scenario.seas
-            if not at_sea and not crossable(nxt):
+            if not at_sea and not crossable(nxt, place in scenario.seas):
                 continue
             counter += 1
             heapq.heappush(frontier, (seas + at_sea, steps + 1, counter, nxt, path + (nxt,)))
     order = _order(scenario)
     ends = [place for place in best if place in scenario.areas and place != start
-            and _destination(state, scenario, power, place, left)]
+            and _destination(state, scenario, power, place, left) and _may_enter(scenario, troop, place)]
     return {area: best[area] for area in sorted(ends, key=order.__getitem__)}
+
+
+def _may_enter(scenario: Scenario, troop: Troop, area: str) -> bool:
+    """§20.2, RR-I251: an allied minor's troop is repatriated within its minor's theater and its
+    border areas, as it moves (RR-I150)."""
+    return troop.minor is None or scenario.minor_may_enter(troop.minor, area)
 
 
 def _neighbours(scenario: Scenario, place: str) -> list[str]:
@@ -323,6 +330,9 @@ def _why_not(state: GameState, scenario: Scenario, troop: Troop, left: Sequence[
         reason = ""
         if area in left:
             reason = f"{troop.id} must leave {area} (§14)"
+        elif not _may_enter(scenario, troop, area):
+            reason = (f"{troop.id} is {troop.minor}'s: it stays in {scenario.minors[troop.minor].theater} and its "
+                      f"border areas (§20.2)")
         elif _enemies(state, power, area):
             reason = f"{area} holds enemy troops (§14.1.1)"
         elif not _has_room(state, scenario, power, area):
@@ -376,28 +386,62 @@ def _fortresses(state: GameState, scenario: Scenario, judge: DecisionPort, power
                      f"(§14.3)")
         judge.say(texts[-1], rule="§14.3")
     for leader, fortress in riders:
-        texts.append(_reassign(state, judge, leader, fortress, why))
+        texts.append(_reassign(state, judge, leader, why, lost=f"the fortress {fortress} carrying your leader "
+                                                                f"{leader.id} is eliminated",
+                               left=f"the eliminated fortress {fortress}"))
         judge.say(texts[-1], rule="§14.3")
     return texts
 
 
-def reassign_hosts(state: GameState, power: str) -> list[str]:
+def leaders_left(state: GameState, judge: DecisionPort, troops: Sequence[str], why: str) -> list[str]:
+    """§14.3: "the same also applies to leaders who were commanding armies entirely of allies, and
+    that were left without troops because they were no longer allies". A leader on one of
+    `troops`, which leave its power's service, moves to a troop of its power beside it (its army
+    was not all allies); with none it is reassigned like a fortress's leader (`reassign`, RR-I76,
+    RR-I286). Returns the chronicle lines."""
+    texts = []
+    for leader in [lead for lead in state.leaders if lead.unit in troops]:
+        troop = state.troop(leader.unit)
+        fellow = _fellow(state, leader, troop, troops)
+        if fellow is not None:
+            leader.unit = fellow.id
+            texts.append(f"{leader.power}'s leader {leader.id} leaves {troop.id} for {fellow.id}, which it still "
+                         f"commands in {troop.area} (§14.3)")
+        else:
+            texts.append(_reassign(state, judge, leader, why, lost=f"{troop.id} leaves {leader.power}'s service and "
+                                                                  f"your leader {leader.id} commands no troop",
+                                   left=f"the allied troop {troop.id}", excluded=troops))
+        judge.say(texts[-1], rule="§14.3")
+    return texts
+
+
+def _fellow(state: GameState, leader: Leader, troop: Troop, leaving: Sequence[str]) -> Troop | None:
+    """The first troop of the leader's power in the troop's area, not leaving, besieged only if
+    the troop was, carrying no leader (RR-I286)."""
+    carrying = {lead.unit for lead in state.leaders}
+    return next((t for t in state.troops if t.area is not None and t.area == troop.area and t.power == leader.power
+                 and t.id not in leaving and t.id not in carrying and t.besieged == troop.besieged), None)
+
+
+def reassign_hosts(state: GameState, power: str, excluded: Sequence[str] = ()) -> list[str]:
     """RR-I76: the units a displaced leader may go to (§14.3 "any other troop, squadron or
     own fortress that is not besieged"): the power's troops on the map not besieged, its
-    squadrons, its built fortresses not under siege — each without a leader already — in
-    that order, each in id order."""
-    carrying = {lead.unit for lead in state.leaders}
+    squadrons, its built fortresses not under siege — each without a leader already, and none
+    of `excluded` (units leaving it) — in that order, each in id order."""
+    carrying = {lead.unit for lead in state.leaders} | set(excluded)
     troops = [t.id for t in state.troops if t.power == power and t.area is not None and not t.besieged]
     squadrons = [s.id for s in state.squadrons if s.power == power]
     forts = [f.id for f in state.fortresses if f.power == power and f.built and state.areas[f.area].besieger is None]
     return [unit for unit in troops + squadrons + forts if unit not in carrying]
 
 
-def _reassign(state: GameState, judge: DecisionPort, leader: Leader, fortress: str, why: str) -> str:
+def _reassign(state: GameState, judge: DecisionPort, leader: Leader, why: str, *, lost: str, left: str,
+              excluded: Sequence[str] = ()) -> str:
     """§14.3: the owner chooses the leader's new unit (`reassign`: ATTACH <leader> TO <unit>);
     default the first of `reassign_hosts`. A single possibility is not asked; with none the
-    leader goes back to the pool (RR-I76)."""
-    hosts = reassign_hosts(state, leader.power)
+    leader goes back to the pool (RR-I76). `lost` says to the owner why, `left` names the unit
+    it leaves."""
+    hosts = reassign_hosts(state, leader.power, excluded)
     if not hosts:
         state.leaders.remove(leader)
         state.leader_pool.append(leader.id)
@@ -409,15 +453,14 @@ def _reassign(state: GameState, judge: DecisionPort, leader: Leader, fortress: s
         host = hosts[0]
     else:
         answer = ask(judge, player, leader.power, "reassign", options=options, default=options[0],
-                     context={"leader": leader.id, "subject": leader.id, "fortress": fortress, "why": why,
+                     context={"leader": leader.id, "subject": leader.id, "unit": leader.unit, "why": why,
                               "why_not": {"*": f"{leader.id} goes to a troop, squadron or built fortress of "
                                                f"{leader.power}'s, not besieged and carrying no leader (§14.3)"}},
-                     prompt=f"{why}: the fortress {fortress} carrying your leader {leader.id} is eliminated (§14.3): "
-                            f"choose the unit it goes to; default {options[0]}",
+                     prompt=f"{why}: {lost} (§14.3): choose the unit it goes to; default {options[0]}",
                      rule="§14.3")
         host = answer.place
     leader.unit = host
-    return f"{leader.power}'s leader {leader.id} leaves the eliminated fortress {fortress} for {host} (§14.3)"
+    return f"{leader.power}'s leader {leader.id} leaves {left} for {host} (§14.3)"
 
 
 def _canonical(text: str) -> str:

@@ -66,7 +66,7 @@ def retreat(state: GameState, scenario: Scenario, judge: DecisionPort, troops: S
         player = state.powers[power].player
         if not options:
             for troop in group:
-                battles.disperse(state, scenario, troop.id)
+                battles.disperse(state, scenario, judge, troop.id)
             texts.append(f"{power}'s army in {area} has nowhere to retreat and disperses: "
                          f"{', '.join(t.id for t in group)} (§13.3.6)")
         else:

@@ -17,7 +17,7 @@ from pbem.rules.ratio_regis.combat.answers import COMBAT_KINDS
 from pbem.rules.ratio_regis.commerce import COMMERCE_KINDS
 from pbem.rules.ratio_regis.deployment import DEPLOYMENT_KIND
 from pbem.rules.ratio_regis.impulse import IMPULSE_KIND, START_KIND
-from pbem.rules.ratio_regis.minors import MINOR_WAR_KIND, REINFORCE_KIND
+from pbem.rules.ratio_regis.minors import MINOR_LEAVE_KIND, MINOR_WAR_KIND, REINFORCE_KIND
 from pbem.rules.ratio_regis.negotiation import NEGOTIATE_KIND
 from pbem.rules.ratio_regis.options import OptionError, read_options
 from pbem.rules.ratio_regis.peace_terms import TERMS_KIND
@@ -27,7 +27,7 @@ from pbem.rules.ratio_regis.reactions import REACTION_KINDS
 #: answer by its keyword first, then the lines of the order grammar, and last the impulse
 #: script, which takes every other line while an impulse is owed.
 DECISION_KINDS = (*COMBAT_KINDS, BID_KIND, GROUP_KIND, DEPLOYMENT_KIND, START_KIND, AUCTION_KIND, REINFORCE_KIND,
-                  MINOR_WAR_KIND, NEGOTIATE_KIND, TERMS_KIND, *REACTION_KINDS, *COMMERCE_KINDS, IMPULSE_KIND)
+                  MINOR_WAR_KIND, MINOR_LEAVE_KIND, NEGOTIATE_KIND, TERMS_KIND, *REACTION_KINDS, *COMMERCE_KINDS, IMPULSE_KIND)
 
 
 class RatioRegis:

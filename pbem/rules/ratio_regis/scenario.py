@@ -78,6 +78,7 @@ class Area(_Element):
     aliases: list[str] = []  # other names players may write, e.g. v2.1's Spanish names ("Londres")
     province: str | None = None  # the province it belongs to (§18.3: a revolt never takes a province's last area)
     minor: str | None = None  # the minor power whose area it is (§18.3, §20; its card in `minors`)
+    dotted: list[str] = []  # adjacent areas joined by a blue-and-white dotted connection (v2.1 §15.2)
 
 
 class Sea(_Element):
@@ -195,9 +196,10 @@ class Power(_Element):
 
     points: int | None = Field(default=None, ge=0)  # deployment points (§24, §33): it deploys as its player chooses
     domains: list[str] = []  # areas it possesses as domains when it deploys (§24, §33)
-    allies: list[str] = []  # minor powers allied at its deployment (§24, §20.3.4); read by the minors' rules
+    allies: list[str] = []  # minor powers allied at its deployment, by code or name (§24, §20.3.4, RR-I260)
     unrest: int | None = Field(default=None, ge=0)  # starting unrest instead of its vitality (§34 turn 1, turn 8)
     cards: list[PowerCardChange] = []  # a new power card from a turn on: its forces (§8.1.2)
+    muslim: bool = False  # ☪ on its card; the others are Christian (§34 turn 1: Christian–Muslim diplomacy, RR-I253)
 
 class Minor(_Element):
     """A minor power's card (§20, RR-I140): its units and card fortresses, its theater, whether it
@@ -213,6 +215,7 @@ class Minor(_Element):
     independent: bool = False
     mercenary: bool = False
     ally: str | None = None
+    muslim: bool = False  # ☪ on its card; the others are Christian (§34 turn 1: Christian–Muslim diplomacy, RR-I253)
 
 
 class Group(_Element):
@@ -468,7 +471,9 @@ class SpecialEffect(_Element):
     (§8.1.4); `capacity` sets trade centers' capacities (§19.2.1); `merchants` places
     merchants; `fixed_merchants` = {center: n} places merchants of no power in play, which
     commercial competition never removes (§34: "two Venetian merchants in CM"); `possess` gives
-    a power areas (§24); `minor_appears` brings a minor power's card into play in that turn, out
+    a power areas (§24); `interfaith_diplomacy` = n: from this turn on, a minor's alliance
+    between a Christian and a Muslim power costs n more unrest, the bid limit unchanged (§34 turn
+    1, RR-I253); `minor_appears` brings a minor power's card into play in that turn, out
     of play before it (§34 turn 3 "The minor power Palatinate appears", RR-I271); `alliance` =
     {powers = [A, B], until_war} allies two powers by the turn — a major and a minor power's
     code makes the major the minor's ally (§34, RR-I272); `objectives` are scored at this turn's
@@ -487,6 +492,7 @@ class SpecialEffect(_Element):
     merchants: Merchants | None = None
     fixed_merchants: dict[str, int] | None = None
     possess: Possession | None = None
+    interfaith_diplomacy: int | None = Field(default=None, ge=1)
     minor_appears: str | None = None  # a minor power's code (§34, RR-I271)
     alliance: Alliance | None = None  # powers allied by the turn (§34, RR-I272)
     objectives: list[Objective] | None = None  # VP at this turn's end (§22, RR-I273)
@@ -669,6 +675,13 @@ class Scenario:
         """The areas of a minor power, in scenario order (§18.3)."""
         return [a.id for a in self.data.areas if a.minor == minor]
 
+    def starting_ally(self, minor: str) -> str | None:
+        """RR-I260: the major a minor starts allied to (§24, §20.3.4): its card's `ally`, or the
+        first power whose `allies` name it by code or name (none: neutral, §20.1)."""
+        card = self.minors[minor]
+        return card.ally or next((p.code for p in self.data.powers
+                                  if card.code in p.allies or card.name in p.allies), None)
+
     def home_box(self, power: str) -> str:
         """The dispersion box of the power's home (§8.2.2, §18.1): the box holding most of
         its home areas; ties go to the scenario's box order (RR-I6)."""
@@ -740,6 +753,15 @@ class Scenario:
     def rough(self, here: str, there: str) -> bool:
         return there in self.areas[here].rough or here in self.areas[there].rough
 
+    def interested_in_theater(self, power: str, theater: str, added: Sequence[str] = ()) -> bool:
+        """§18.4.1: the theater is one of the power's card (a card without interests has them
+        all) or one `added` by events — without the border areas of RR-I27 (§20.3.1, §21.5.3)."""
+        interests = self.powers[power].interests
+        return not interests or theater in [*interests, *added]
+
+    def dotted(self, here: str, there: str) -> bool:
+        return there in self.areas[here].dotted or here in self.areas[there].dotted
+
     def interested(self, power: str, area_id: str, added: Sequence[str] = ()) -> bool:
         """§18.4.1, §18.5: a power may act in a theater of interest (its card's, and `added`
         by events), and in the areas of other theaters that border one (RR-I27)."""
@@ -759,6 +781,12 @@ class Scenario:
         area = self.areas[area_id]
         return card.mercenary or area.theater == card.theater or any(
             self.areas[other].theater == card.theater for other in area.adjacent if other in self.areas)
+
+    def minor_may_base(self, minor: str, area_id: str) -> bool:
+        """§20.2: an allied minor's "fleets cannot use naval bases outside this theater" — no
+        border exception, unlike its troops (RR-I250); a mercenary's are its ally's own (§20.6)."""
+        card = self.minors[minor]
+        return card.mercenary or self.areas[area_id].theater == card.theater
 
     # -- players and cards ------------------------------------------------
     def setup_for(self, players: int) -> PlayerSetup | None:
@@ -969,6 +997,11 @@ def _check_minors(scenario: Scenario) -> list[str]:
                      if scenario.areas[a].theater != minor.theater]
         problems += [f"{where}: card fortress in {a}, which is not one of its areas" for a in minor.fortresses
                      if a not in areas]
+        allied = list(dict.fromkeys([*([minor.ally] if minor.ally else []),
+                                     *[p.code for p in scenario.data.powers
+                                       if minor.code in p.allies or minor.name in p.allies]]))
+        if len(allied) > 1:
+            problems.append(f"{where}: allied at the start to more than one power ({', '.join(allied)}) (§24)")
     return problems
 
 
@@ -1248,12 +1281,16 @@ def _check_merchant(scenario: Scenario, entry: Deployment, who: str) -> list[str
 
 
 def _check_naval(scenario: Scenario) -> list[str]:
-    """Rough passes, trade centers, strategic ports, leaders, wars (§11, §13.3.4, §18.6, §19.2)."""
+    """Rough passes, dotted connections, trade centers, strategic ports, leaders, wars (§11, §13.3.4, §15.2,
+    §18.6, §19.2)."""
     problems = []
     for area in scenario.data.areas:
         for other in area.rough:
             if other not in area.adjacent:
                 problems.append(f"area {area.id}: rough pass to {other!r}, which is not adjacent")
+        for other in area.dotted:
+            if other not in area.adjacent:
+                problems.append(f"area {area.id}: dotted connection to {other!r}, which is not adjacent")
         if area.strategic_port and len(area.seas) != 2:
             problems.append(f"area {area.id}: a strategic port joins two seas (§18.6.3), it has {len(area.seas)}")
         if area.independent and area.possessor:

@@ -15,7 +15,8 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
 from pbem.rules.ratio_regis.movement import Convoy, plan_route
-from pbem.rules.ratio_regis.naval import check_not_pirated, check_stays, own_squadron, resolve_sea, sail_path
+from pbem.rules.ratio_regis.naval import (check_minor_reach, check_not_pirated, check_stays, own_squadron, port_limit,
+                                          resolve_sea, sail_path)
 from pbem.rules.ratio_regis.orders import StratStack, Stop
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -153,10 +154,11 @@ def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack, 
         check_not_pirated(squadron, run)
     check_stays(state, carried)
     route = sail_path(state, scenario, lead, [s.place for s in stops])
+    check_minor_reach(state, scenario, carried, route)
     if any(map_of(scenario, p if p in scenario.areas else p[1:]) != map_of(scenario, route[0].lstrip("@"))
            for p in route):
         raise IllegalOrder("armies and fleets do not move between maps: move single squadrons (§10.4)")
-    for place, stop in zip(route[1:], stops, strict=True):
+    for index, (place, stop) in enumerate(zip(route[1:], stops, strict=True), start=1):
         if not place.startswith("@") and (stop.take or stop.drop):
             raise IllegalOrder(f"a fleet takes and drops squadrons at sea, not in port ({place})")
         here = place[1:]
@@ -171,8 +173,11 @@ def _fleet(state: GameState, scenario: Scenario, power: str, order: StratStack, 
             if squadron.sea != here or squadron.repair:
                 raise IllegalOrder(f"{unit} is not operational at @{here} to be taken")
             check_not_pirated(squadron, run)
+            check_minor_reach(state, scenario, [squadron], route[index:])
             carried.append(squadron)
         _check_limit(len(carried))
+    if lead.port is not None:
+        port_limit(state, scenario, lead.port, order.leader, len(carried))
     for squadron in carried:
         squadron.sea, squadron.port = lead.sea, lead.port
         squadron.base = lead.port or squadron.base

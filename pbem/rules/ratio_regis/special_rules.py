@@ -80,6 +80,10 @@ def apply_effect(ctx: DecisionPort, state: GameState, scenario: Scenario, effect
         there = state.merchants.setdefault(m.trade_center, {})
         there[m.power] = there.get(m.power, 0) + m.count
         return f"{m.count} merchant(s) of {m.power} placed in {m.trade_center} (§19.2)"
+    if effect.interfaith_diplomacy is not None:
+        state.interfaith_diplomacy = effect.interfaith_diplomacy
+        return (f"a minor's alliance between a Christian and a Muslim power costs {effect.interfaith_diplomacy} more "
+                f"unrest, the bid limit unchanged (§20.3.1, RR-I253)")
     if effect.minor_appears is not None:
         return _appear(state, scenario, effect.minor_appears)
     if effect.alliance is not None:

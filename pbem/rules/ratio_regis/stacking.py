@@ -65,7 +65,7 @@ def disperse_excess(state: GameState, scenario: Scenario, judge: DecisionPort) -
                 rule="§15.1.1")
             going = chosen_units(judge.decide(request))
         for unit in going:
-            battles.disperse(state, scenario, unit)
+            battles.disperse(state, scenario, judge, unit)
         texts.append(f"{power} is over the stacking limit in {area}: {', '.join(going)} dispersed (§15.1.1)")
         judge.say(texts[-1], rule="§15.1.1")
     return texts

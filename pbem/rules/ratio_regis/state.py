@@ -213,6 +213,7 @@ class GameState(msgspec.Struct):
     merchants_built: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants built this turn, in a
     # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
     eliminated: list[tuple[int, str, str]] = []  # (turn, power, "troop"/"squadron") eliminated: upkeep (§23.1.1)
+    interfaith_diplomacy: int = 0  # extra unrest of a Christian–Muslim minor alliance, by special rule (§34, RR-I253)
     minors_out: list[str] = []  # minor powers a later turn's special rule makes appear: not in play yet (§34, RR-I271)
     cardless: tuple[int, int] | None = None  # this turn without cards: (impulses a player, actions an impulse) (§33.1)
 
@@ -375,9 +376,10 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     for power in data.powers:
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)
-    state.minors = {m.code: MinorState(m.ally, dict(m.troops), dict(m.squadrons)) for m in data.minors}
-    for minor in data.minors:  # §20.2: an allied minor's areas count as its ally's (RR-I141)
-        for area in scenario.minor_areas(minor.code) if minor.ally else ():
+    state.minors = {m.code: MinorState(scenario.starting_ally(m.code), dict(m.troops), dict(m.squadrons))
+                    for m in data.minors}
+    for code, minor in state.minors.items():  # §20.2: an allied minor's areas count as its ally's (RR-I141)
+        for area in scenario.minor_areas(code) if minor.ally else ():
             state.areas[area].controller = state.areas[area].controller or minor.ally
     return state
 

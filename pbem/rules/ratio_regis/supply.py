@@ -14,13 +14,15 @@ def supplied(state: GameState, scenario: Scenario, power: str, area: str) -> boo
     """§15.2: the area is adjacent to one the power or an ally (§21.2.1) controls; or adjacent to an area
     holding its unbesieged troops, with no enemy fortress in `area` (RR-I28 reads
     "supplied troop" without recursion); or a port on a sea free of fleets of powers at
-    war with it."""
+    war with it. Under v2.1 a dotted connection joins no area for supply (RR-I283)."""
     card = scenario.areas[area]
-    for other in card.adjacent:
+    linked = [other for other in card.adjacent
+              if not (state.options.variant == "v2.1" and scenario.dotted(area, other))]
+    for other in linked:
         if state.areas[other].controller in (power, *state.allies(power)) and not state.areas[other].rebellion:
             return True
     enemy_fort = state.fortress_in(area)
     if enemy_fort is None or enemy_fort.power == power or not enemy_fort.built:
-        if any(t.power == power and not t.besieged for other in card.adjacent for t in state.troops_in(other)):
+        if any(t.power == power and not t.besieged for other in linked for t in state.troops_in(other)):
             return True
     return any(not enemy_fleet_at(state, power, sea) for sea in card.seas)

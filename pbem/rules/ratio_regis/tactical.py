@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, french_wars, land_combat, minimaps, sieges
 from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
                                             stacking_limit)
@@ -38,10 +39,17 @@ def force(state: GameState, power: str, ids: Sequence[str]) -> list[Troop]:
 
 def may_enter(state: GameState, scenario: Scenario, power: str, area: str) -> None:
     """§12.1, §18.2.2, §18.4.1: own areas, areas of powers at war, active independent
-    areas; and only in theaters of interest (or their border areas)."""
+    areas (under v2.1 only if free of units of powers it is not at war with, RR-I282); and
+    only in theaters of interest (or their border areas)."""
     status = state.areas[area]
     if not interested(state, scenario, power, area):
         raise IllegalOrder(f"{power} has no interest in {scenario.areas[area].theater} (§18.4.1)")
+    if status.independent and state.options.variant == "v2.1":
+        strangers = sorted({u.power for u in (*state.troops_in(area), state.fortress_in(area)) if u is not None
+                            and u.power != power and not state.at_war(power, u.power)})
+        if strangers:
+            raise IllegalOrder(f"{area} is independent but holds units of {', '.join(strangers)}, not at war with "
+                               f"{power}: no tactical move into it (v2.1 §12.1)")
     if status.controller == power or status.independent:
         return
     if status.controller is not None and state.at_war(power, status.controller):
@@ -184,7 +192,7 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
                         + (f" ({alone}, §12.4.1)" if alone else ""),
                  rule="§12.4", eligible=eligible)
     if answer.word in DISPOSITIONS:
-        text = dispose(state, scenario, defender, there, present, answer)
+        text = dispose(state, scenario, run.judge, defender, there, present, answer)
     elif answer.word == "INTERCEPT":
         chosen = set(answer.units)
         movers = [t for t in sources[answer.place] if not chosen or t.id in chosen]
@@ -199,8 +207,8 @@ def _react(state: GameState, scenario: Scenario, power: str, defender: str, here
     return text, False
 
 
-def dispose(state: GameState, scenario: Scenario, power: str, area: str, present: Sequence[Troop],
-            answer: Reaction) -> str:
+def dispose(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, area: str,
+            present: Sequence[Troop], answer: Reaction) -> str:
     """§12.4.2, §13.4.1: the troops in the area entered evade — to one or several adjacent
     areas, or by dispersing, all of them or a part — or join the fortress, those named
     (RR-I88); those named nowhere stay and fight."""
@@ -218,7 +226,7 @@ def dispose(state: GameState, scenario: Scenario, power: str, area: str, present
             if part.place:
                 troop.area = part.place
             else:
-                battles.disperse(state, scenario, troop.id)
+                battles.disperse(state, scenario, judge, troop.id)
         texts.append(f"{power} evades from {area}: {ids} to {part.place or 'the dispersion box'} (§12.4.2)")
     return "; ".join(texts)
 

@@ -50,6 +50,7 @@ def turn_start(ctx: DecisionPort, state: GameState) -> None:
     power_cards.change_cards(ctx, state)
     _enter_new_powers(ctx, state, scenario)
     deployment.deploy_by_points(ctx, state)
+    minors.deploy_starting_allies(ctx, state)  # §24, §20.3.2: the starting allies' minors (RR-I260)
     if state.turn != scenario.data.first_turn:
         commerce.adjust_trade(ctx, state, scenario)
     for power in state.powers.values():

@@ -5,7 +5,7 @@ without a casus belli (§21.3.2–§21.3.3), morale counters (§21.3.4) and thei
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import french_wars
+from pbem.rules.ratio_regis import french_wars, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
 from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.errors import IllegalOrder
@@ -78,8 +78,10 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     counter at once and this is the impulse's last action point (RR-I32): "it must be done
     with the last action point of the impulse", so no action point is generated or used
     after it — no card is played after it either, and a player who holds cards plays the
-    impulse's card before (RR-I89)."""
-    target = order.target
+    impulse's card before (RR-I89). An independent minor allied to a major may be the target
+    (§20.5): the war is with its ally, whom it drags in (RR-I254)."""
+    minor = order.target if order.target in scenario.minors else None
+    target = _minor_ally(state, scenario, power, minor) if minor else order.target
     check_other_power(state, scenario, power, target, "declare war on")
     if state.at_war(power, target):
         raise IllegalOrder(f"{power} is already at war with {target}")
@@ -92,17 +94,20 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     if state.in_forced_peace(power, target):
         raise IllegalOrder(f"{power} and {target} are in forced peace until the end of the turn: no declaration of "
                            f"war (§21.5.4)")
-    cb = has_cb(state, power, target) or bool(province_cb(state, scenario, power, target))
+    named = minor or target
+    cb = has_cb(state, power, named) or (minor is None and bool(province_cb(state, scenario, power, target)))
     if not cb and not order.without_cb:
-        raise IllegalOrder(f"{power} has no casus belli against {target} (§21.3.2): declare without one with "
-                           f"DECLARE WAR {target} NOCB, which gives {target} a morale counter (§21.3.3)")
+        raise IllegalOrder(f"{power} has no casus belli against {named} (§21.3.2): declare without one with "
+                           f"DECLARE WAR {named} NOCB, which gives {target} a morale counter (§21.3.3)")
     if not cb and run.ledger.held_cards and not run.ledger.played:
         raise IllegalOrder("a war declared without a casus belli takes the impulse's last action point, and no card "
                            "may be played after it: play this impulse's card first (§8.2.2, §21.3.3, RR-I89)")
     state.wars.append(War((power, target), cause="declaration"))
-    state.casus_belli = [cb_ for cb_ in state.casus_belli if set(cb_) != {power, target}]
-    text = f"{power} declares war on {target}" + (" with a casus belli" if cb else " without a casus belli")
-    run.judge.say(text, rule="§21.3.3")
+    state.casus_belli = [cb_ for cb_ in state.casus_belli if set(cb_) not in ({power, target}, {power, named})]
+    text = f"{power} declares war on {named}" + (" with a casus belli" if cb else " without a casus belli")
+    if minor:
+        text += f": {minor}, an independent minor, drags its ally {target} into the war (§20.5)"
+    run.judge.say(text, rule="§20.5" if minor else "§21.3.3")
     if not cb:
         if french_wars.between(state, scenario, power, target):  # §33.4: "do not cause moral loss" (RR-I275)
             run.judge.say(f"{power} and {target} are contenders of the French Wars of Religion: the declaration "
@@ -110,5 +115,26 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
         else:
             give_morale(state, run.judge, power, target, "war declared without a casus belli", "§21.3.3, §21.3.5")
         run.ledger.closed = True
+    independents.announce(run.judge, state, scenario, state.wars[-1], dragged=minor)
     call_allies(state, scenario, run.judge, power, target)
     return text
+
+
+def _minor_ally(state: GameState, scenario: Scenario, power: str, minor: str) -> str:
+    """§20.5: "major powers may declare war to these minor powers as if they were any major
+    power (as long as they are allied with major powers with which they are not in forced
+    peace)" — an independent minor allied to a major, in no war it stays out of; returns its ally,
+    whose war it becomes (RR-I254). The checks of a declaration on the ally follow."""
+    status = state.minors[minor]
+    if not scenario.minors[minor].independent:
+        raise IllegalOrder(f"{minor} is not an independent minor: only independent minors are declared war on; war "
+                           f"with its ally takes it in (§20.5)")
+    if status.ally is None:
+        raise IllegalOrder(f"{minor} is neutral: war is declared only on an independent minor allied to a major power "
+                           f"(§20.5)")
+    if status.ally == power:
+        raise IllegalOrder(f"{minor} is {power}'s own ally")
+    if status.neutral_in:
+        raise IllegalOrder(f"{minor} is neutral until the end of {status.ally}'s war with {status.neutral_in[0]} "
+                           f"(§20.5)")
+    return status.ally

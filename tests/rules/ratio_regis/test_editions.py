@@ -20,8 +20,9 @@ EDITION = ROOT / "examples/ratio-regis/editions/war-in-france.toml"
 #: The digest of examples/ratio-regis/war.toml when it held its map, cards and leaders itself,
 #: with what was added since: the alliance permissions of its powers' cards, the cards 16–24 and
 #: leader L13 of the edition (alliances and card events, §21.1, §26), Land Technology's effect as the
-#: auction reads it (§19.3), and v2.1's Spanish names as area aliases.
-WAR_BEFORE_THE_SPLIT = "7c4f6abb7082fe5cd6b0eca764fa62d05c7c7f1972e48a28bddd339d3afbe222"
+#: auction reads it (§19.3), v2.1's Spanish names as area aliases, and Zeeland's dotted connections
+#: (v2.1 §15.2).
+WAR_BEFORE_THE_SPLIT = "891bad029e1a44d103e738cd8d2bc31068070200cef5af2ed197d800d4246281"
 
 
 def test_a_scenario_reads_as_its_set_up_with_the_edition_tables_merged_in():

@@ -1,5 +1,6 @@
 """Unit tests of RR-I140…RR-I149: the bid limit and order of the auctions (§19.3.1, §20.3.1), the
-minors' scenario checks, the `auction` and `reinforce` answers, and a minor turning neutral."""
+minors' scenario checks, the `auction` and `reinforce` answers, and a minor turning neutral; of
+RR-I260: the minors allied at the start deploying with their ally."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.bidding import AUCTION_KIND, Lot, bid_limit, bidding_order, limits
 from pbem.rules.ratio_regis.dynasty import change
 from pbem.rules.ratio_regis.economy import account
-from pbem.rules.ratio_regis.minors import REINFORCE_KIND, ally, neutral
+from pbem.rules.ratio_regis.minors import REINFORCE_KIND, ally, deploy_starting_allies, neutral
 from tests.support.judge import Judge
 
 RULES = RatioRegis()
@@ -105,6 +106,31 @@ def test_the_scenario_check_reads_the_minors_cards(change, problem):
     raw = copy.deepcopy(RAW)
     raw["minors"][0].update(change)
     assert any(problem in p for p in RULES.check_scenario(RULES.load_scenario(raw)))
+
+
+def test_a_minor_allied_at_the_start_to_two_powers_is_a_scenario_problem():
+    """RR-I260: a minor starts allied to the power its card names or the power whose `allies`
+    name it (by code or name), never to two."""
+    raw = copy.deepcopy(RAW)
+    next(p for p in raw["powers"] if p["code"] == "ENG")["allies"] = ["Savoy"]
+    assert "minor SAV: allied at the start to more than one power (FRA, ENG) (§24)" \
+        in RULES.check_scenario(RULES.load_scenario(raw))
+
+
+def test_a_minor_allied_to_a_power_entering_later_deploys_when_it_enters():
+    """RR-I260, §8.1.2: Tunis, allied to the Barbary Coast, which enters at turn 7, stays on its card
+    at turn 6 and deploys at turn 7 — a fixed deployment, so at RR-I148's default place."""
+    scenario = RULES.load_scenario(tomllib.loads((ROOT / "examples/ratio-regis/minors-setup.toml").read_text()))
+    state = RULES.initial_state(scenario, {}, [Seat("p1", "p1"), Seat("p2", "p2")])
+    state.powers["BAR"].player = "p2"
+    judge = Judge(scenario)
+    deploy_starting_allies(judge, state)
+    assert state.minors["TUN"].pool == {"2-3": 1}
+    state.turn = 7
+    state.powers["BAR"].active = True
+    deploy_starting_allies(judge, state)
+    assert [(t.area, t.power) for t in state.troops if t.minor == "TUN"] == [("Tunis", "BAR")]
+    assert not judge.asked
 
 
 def test_an_alliance_card_must_name_a_known_minor():

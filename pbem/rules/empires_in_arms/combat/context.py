@@ -1,0 +1,48 @@
+"""What every procedure of one battle shares: the battle, its charts, the port, the two
+forces, and how requests and dice of this battle are named."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core.engine import Request
+from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.combat.charts import Charts
+from pbem.rules.empires_in_arms.combat.forces import Force
+from pbem.rules.empires_in_arms.combat.models import Battle
+
+
+@dataclass
+class Fight:
+    battle: Battle
+    charts: Charts
+    port: DecisionPort
+    attacker: Force
+    defender: Force
+    day: int = 1
+    round: int = 0
+
+    def forces(self) -> tuple[Force, Force]:
+        return self.attacker, self.defender
+
+    def enemy(self, force: Force) -> Force:
+        return self.defender if force is self.attacker else self.attacker
+
+    def roll(self, what: str, rule: str) -> int:
+        return self.port.roll(f"{self.battle.id}/{what}", rule=rule)
+
+    def ask(self, force: Force, *, kind: str, prompt: str, default: Any, options: tuple[str, ...] = (),
+            rule: str, sealed: bool = True, **context: Any) -> Request:
+        facts = {"battle": self.battle.id, "area": self.battle.area, "terrain": self.battle.terrain,
+                 "side": force.name, "enemy": self.enemy(force).power, "day": self.day, **context}
+        return self.port.request(kind=kind, player=force.side.player, power=force.power, prompt=prompt,
+                                 default=default, purpose=f"{self.battle.id}/{kind}", options=options,
+                                 context=facts, sealed=sealed, rule=rule)
+
+    def say(self, text: str, rule: str) -> None:
+        """A line of the battle for its two sides only: it tells strengths, which the rules
+        reveal to the combatants (§7.5.2.6.3) and to nobody else (eia-core tells the others
+        the outcome)."""
+        to = tuple(dict.fromkeys(f.side.player for f in self.forces()))
+        self.port.say(f"{self.battle.area}: {text}", to=to, rule=rule)

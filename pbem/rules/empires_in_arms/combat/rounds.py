@@ -1,0 +1,110 @@
+"""One combat round (Steps 7–10 of §7.5.2): guard and artillery, both dice, simultaneous
+losses, breaking and elimination. Shared by field, trivial, assault and garrison attack
+combats, which differ in what their `Procedure` switches on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.rules.empires_in_arms.combat.casualties import take_losses
+from pbem.rules.empires_in_arms.combat.chits import field_table, terrain_table
+from pbem.rules.empires_in_arms.combat.commander import die_modifiers
+from pbem.rules.empires_in_arms.combat.context import Fight
+from pbem.rules.empires_in_arms.combat.forces import Force
+from pbem.rules.empires_in_arms.combat.guard import MILITIA_LIMIT, bombard, commit_guards
+from pbem.rules.empires_in_arms.combat.leaders import capture_all
+from pbem.rules.empires_in_arms.combat.models import show_tenths
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """What a kind of combat uses of the field combat procedure."""
+
+    kind: str
+    chits: bool = True
+    tables: tuple[str, str] | None = None  # fixed (attacker, defender) tables, without chits
+    terrain: bool = True
+    leaders: bool = True
+    cavalry: bool = True
+    loss_rules: bool = True  # §7.5.2.9.2.1–2 (militia, cavalry on breaking)
+    pursuit: bool = True
+    reinforcements: bool = True
+    optional_rules: bool = True  # guard, artillery, leader casualties
+    max_days: int | None = None
+    political: bool = True
+    #: Sides whose survivors surrender when they lose (§7.5.3.4, §7.5.4.1.3.5).
+    surrender_on_loss: tuple[str, ...] = ()
+    #: Units whose cavalry does not pursue (a sortieing garrison in a relief, §7.5.4.2.3).
+    not_pursuing: tuple[str, ...] = ()
+
+
+def table_for(fight: Fight, proc: Procedure, force: Force, guard_shift: int) -> str:
+    if proc.chits:
+        return field_table(fight, force, guard_shift)
+    fixed = proc.tables[0 if force is fight.attacker else 1]
+    return terrain_table(fight, force, fixed, guard_shift) if proc.terrain else fixed
+
+
+def fight_round(fight: Fight, proc: Procedure) -> bool:
+    """Fight round `fight.round`; True when a side broke or was eliminated."""
+    shifts = commit_guards(fight) if proc.optional_rules else {}
+    if proc.optional_rules:
+        bombard(fight)
+    for force in fight.forces():
+        force.mark_used()
+    modifiers = die_modifiers(fight.charts, fight.attacker, fight.defender, fight.battle.options,
+                              leaders=proc.leaders, cavalry=proc.cavalry)
+    inflicted = {}
+    for force, modifier in zip(fight.forces(), modifiers):
+        if shifts.get(force.name, 1) == 0:
+            continue  # its guard was lost whole: it breaks without fighting (12.3.4.5)
+        table = table_for(fight, proc, force, shifts.get(force.name, 0))
+        die = fight.roll(f"day{fight.day}/round{fight.round}/{force.name}", "§7.5.2.9") + modifier
+        percent, morale = fight.charts.resolve(table, die)
+        losses = fight.charts.casualty(percent, force.inflicting())
+        inflicted[force.name] = (losses, morale)
+        fight.say(f"day {fight.day} round {fight.round}: {force.name} on {table}, die {die}: {percent}% of "
+                  f"{force.inflicting()} = {losses} losses, morale -{show_tenths(morale)}", "§7.5.2.9")
+    for force in fight.forces():
+        enemy = fight.enemy(force)
+        losses, morale = inflicted.get(enemy.name, (0, 0))
+        force.morale_loss += morale
+        force.total_morale_loss += morale
+        force.broken = force.morale_loss >= force.final_morale or shifts.get(force.name) == 0
+        take(fight, proc, force, losses)
+    enemy_broke = {f.name: fight.enemy(f).broken for f in fight.forces()}
+    for force in fight.forces():
+        if shifts.get(force.name) and not enemy_broke[force.name]:
+            force.broken = True  # 12.3.4.6
+        settle(fight, force)
+    return any(f.broken or not f.present() for f in fight.forces())
+
+
+def take(fight: Fight, proc: Procedure, force: Force, losses: int) -> None:
+    """The owner's losses: from the pinning force while an outflank is on its way, the excess
+    on the outflanking force once the pinning force is gone (§7.5.2.10.1.2.2)."""
+    militia = not proc.loss_rules or force.morale_loss < MILITIA_LIMIT
+    cavalry_first = proc.loss_rules and force.broken
+    left = take_losses(force.fighting(), losses, force.side.loss_order, fight.charts, militia=militia,
+                       cavalry_first=cavalry_first)
+    if left and force.flank_arrived is False:
+        take_losses(force.flank(), left, force.side.loss_order, fight.charts)
+
+
+def settle(fight: Fight, force: Force) -> None:
+    """A pinning force broken or eliminated before its outflank arrives breaks the whole side;
+    eliminated, its leaders are captured (§7.5.2.10.1.2); a side of artillery alone breaks
+    (12.3.5.6)."""
+    if force.flank_arrived is False and not force.pinning():
+        force.broken = True
+        capture_all(force)
+    fighting = force.fighting()
+    if fight.battle.options.artillery and fighting and all(t.unit.artillery_corps for t in fighting):
+        force.broken = True
+    if force.broken:
+        fight.say(f"{force.name} breaks (morale loss {show_tenths(force.morale_loss)} against "
+                  f"{show_tenths(force.final_morale)})", "§7.5.2.10.1.1")
+
+
+def pinning_gone(force: Force) -> bool:
+    return force.flank_arrived is False and not force.pinning()
