@@ -52,13 +52,19 @@ def declare_alliance(state: GameState, scenario: Scenario, power: str, order: Al
         text = f"{other} refuses the alliance {power} proposes (§21.1)"
         run.judge.say(text, rule="§21.1")
         return text
-    state.alliances.append((power, other))
     text = f"{power} and {other} are allied until the end of the turn, in forced peace with each other (§21.1)"
     run.judge.say(text, rule="§21.1")
+    ally_powers(state, scenario, run.judge, power, other)
+    return text
+
+
+def ally_powers(state: GameState, scenario: Scenario, judge: DecisionPort, power: str, other: str) -> list[str]:
+    """§21.1: the two are allied; each may at once enter the other's wars. Returns the
+    chronicle lines of those decisions."""
+    state.alliances.append((power, other))
     offers = [(power, war.enemy(other), other) for war in state.wars if other in war.sides]
     offers += [(other, war.enemy(power), power) for war in state.wars if power in war.sides]
-    offer_wars(state, scenario, run.judge, offers)
-    return text
+    return offer_wars(state, scenario, judge, offers)
 
 
 def call_allies(state: GameState, scenario: Scenario, judge: DecisionPort, first: str, second: str) -> list[str]:
@@ -124,7 +130,7 @@ def end_alliances(ctx: DecisionPort, state: GameState) -> None:
     if released:
         ctx.say(f"The combined fleets dissolve: {', '.join(released)} return to their powers (§21.2.3)",
                 rule="§21.2.3")
-    lasting = {frozenset(a.powers) for a in ctx.scenario.data.alliances if a.until_war}
+    lasting = ctx.scenario.alliances_until_war()
     ending = [pair for pair in state.alliances if frozenset(pair) not in lasting]
     if ending:
         pairs = ", ".join(f"{first}–{second}" for first, second in ending)

@@ -1,12 +1,14 @@
 """Collapse of a major power (§21.6; example §32.10): an event makes a power collapse. It
 cannot end its wars voluntarily; a war it loses leaves the areas the winner controls to the
-winner for good; once it is at peace with all its enemies it is removed from the game. The
-negotiations themselves are `negotiation.py`'s; this module holds what is collapse's own."""
+winner for good; once it is at peace with all its enemies it is removed from the game. So do
+the contenders of the French Wars of Religion that lose in a turn of collapse or are left
+without possessions (§33.4, RR-I275). The negotiations themselves are `negotiation.py`'s; this
+module holds what is collapse's own."""
 
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import minors
+from pbem.rules.ratio_regis import french_wars, minors
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
@@ -62,3 +64,31 @@ def remove(state: GameState, scenario: Scenario, judge: DecisionPort, power: str
             f"; {', '.join(independent) or 'no area'} become(s) active A3 independent areas")
     judge.say(text, rule="§21.6")
     return text
+
+
+def after_french_peace(state: GameState, scenario: Scenario, judge: DecisionPort, loser: str | None) -> None:
+    """After a peace between contenders: §33.4 "Turn 7: Huguenots and Catholic League apply
+    collapse rules (provided that peace is not reached with the card Catherine de Medici) …
+    Turn 8: French contenders apply the collapse rules" — a loser the turn names collapses
+    (§21.6: its other wars end in peace and it leaves the game, `negotiation.py`), unless the
+    turn's sparing card has been played this turn; then the contenders left without possessions
+    disappear."""
+    wars = scenario.french_wars(state.turn)
+    spared = wars.spared_by is not None and any(scenario.cards[n].title == wars.spared_by for n in state.discard)
+    if spared and loser in wars.collapse:
+        judge.say(f"{loser} loses, but {wars.spared_by} has been played this turn: it does not collapse (§33.4)",
+                  rule="§33.4")
+    elif loser is not None and loser in wars.collapse and loser not in state.collapsing:
+        judge.say(f"{loser} loses a war of the French Wars of Religion in a turn of collapse: "
+                  f"{begin(state, loser)}", rule="§33.4, §21.6")
+    _disappear(state, scenario, judge)
+
+
+def _disappear(state: GameState, scenario: Scenario, judge: DecisionPort) -> None:
+    """§33.4 "French powers without possessions disappear immediately": a contender that
+    possesses no area leaves the game as a collapsed power does (§21.6, `collapse.remove`)."""
+    for power in french_wars.contenders(state, scenario):
+        if not any(status.possessor == power for status in state.areas.values()):
+            judge.say(f"{power} has no possessions left: it disappears (§33.4, RR-I275)", rule="§33.4")
+            state.wars = [war for war in state.wars if power not in war.sides]
+            remove(state, scenario, judge, power)

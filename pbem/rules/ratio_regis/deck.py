@@ -18,13 +18,15 @@ def build_and_deal(ctx: DecisionPort, state: GameState) -> None:
 
     RR-I7: cards are dealt one at a time in game order. If the historical cards alone
     exceed the deck size, the deck is all of them and the first players in game order
-    get one card more.
+    get one card more. A turn played without cards deals none (§33.1, RR-I270).
     """
     scenario: Scenario = ctx.scenario
     players = state.by_game_order()
     size = scenario.deck_size(len(players)) or 0
     out = {*state.excluded, *state.excluded_turn}  # removed by the turn's special rules (§34)
     historical = [c.number for c in scenario.historical_cards(state.turn) if c.number not in out]
+    if state.cardless is not None:  # §33.1 "played without cards" (RR-I270): not even the turn's events
+        size, historical = 0, []
     wanted = max(0, size - len(historical))
     generic_pool = [c.number for c in scenario.generic_cards() if c.number not in out]
     generic = ctx.shuffle("deck-generic", generic_pool, rule="§8.1.4")[:wanted]

@@ -345,7 +345,7 @@ def _buy(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, p:
     if p.what == "LEADER":
         return _leader(ctx, state, scenario, power, p)
     if p.what == "MERCHANT":
-        return _merchant(ctx, state, scenario, power, p)
+        return place_merchants(state, scenario, power, p.place, p.count)
     status = state.powers[power]
     status.unrest = max(0, status.unrest - p.count)
     return f"unrest lowered by {p.count}"
@@ -371,18 +371,25 @@ def _leader(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
     return f"leader {drawn} ({card.ability}) on {host}, ordinary side"
 
 
-def _merchant(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, p: Purchase) -> str:
+def enter_merchants(state: GameState, scenario: Scenario, power: str) -> list[str]:
+    """§24: a power entering with a fixed deployment places the merchants its scenario
+    deployment names, as a power deploying by points does (RR-I205, RR-I270)."""
+    return [place_merchants(state, scenario, power, entry.trade_center, entry.count)
+            for entry in scenario.data.deployment if entry.power == power and entry.unit == "merchant"]
+
+
+def place_merchants(state: GameState, scenario: Scenario, power: str, center: str, count: int) -> str:
     """§24: merchants go straight into their trade center; in a later turn than the game's
     first, the powers whose merchants were there already gain a casus belli against the
     deploying power (§21.3.2). Simultaneous deployments fill a center in the scenario's
     power order; a merchant that no longer fits is lost (RR-I205)."""
-    room = _merchant_room(state, scenario, p.place, power)
-    placed = min(room, p.count)
-    there = state.merchants.setdefault(p.place, {})
-    others = [other for other, count in there.items() if other != power and count]
+    room = _merchant_room(state, scenario, center, power)
+    placed = min(room, count)
+    there = state.merchants.setdefault(center, {})
+    others = [other for other, n in there.items() if other != power and n]
     if placed:
         there[power] = there.get(power, 0) + placed
-    text = f"{placed} merchant(s) in {p.place}" + (f" ({p.count - placed} found it full)" if placed < p.count else "")
+    text = f"{placed} merchant(s) in {center}" + (f" ({count - placed} found it full)" if placed < count else "")
     if placed and state.turn != scenario.data.first_turn:
         for other in others:
             if (other, power) not in state.casus_belli:

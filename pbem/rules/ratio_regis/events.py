@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse, independents, minors, rebellions, technology
+from pbem.rules.ratio_regis import collapse, french_wars, independents, minors, rebellions, technology
 from pbem.rules.ratio_regis.control import place_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.naval import release
@@ -52,6 +52,10 @@ def apply_event(state: GameState, scenario: Scenario, judge: DecisionPort, card:
     for effect in card.effects:
         if effect.technology is not None:
             texts.append(technology.auction(judge, state, player, card, effect.technology))
+            continue
+        if effect.minor_alliance in state.minors_out:  # RR-I271: a minor that has not appeared yet
+            texts.append(f"{scenario.minors[effect.minor_alliance].name} is not in play yet: no auction (§34)")
+            judge.say(f"{card.title}: {texts[-1]}", rule="§34")
             continue
         if effect.minor_alliance is not None:
             texts.append(minors.alliance_auction(judge, state, player, card, effect.minor_alliance))
@@ -115,6 +119,11 @@ def _apply(state: GameState, scenario: Scenario, judge: DecisionPort, card: Card
         said(f"{order.power} must repatriate its units from {', '.join(order.places)} (§14)", rule="§14")
         repatriate(state, scenario, judge, order.power, order.places, why=card.title)
         return f"{order.power} repatriates its units from {', '.join(order.places)} (§14)"
+    religious = french_wars.card_casus_belli(state, scenario, *effect.casus_belli) if effect.casus_belli else []
+    if religious:  # §33.4: a CB card naming France, during the French Wars of Religion (RR-I275)
+        given = [f"{holder} against {against}" for holder, against in religious if add_cb(state, holder, against)]
+        return said(f"a casus belli card naming France: casus belli between the contenders instead — "
+                    f"{', '.join(given) or 'none new'} (§33.4)", rule="§33.4")
     return said(*_apply_to_powers(state, card, effect))
 
 

@@ -67,7 +67,7 @@ def _advance(state: GameState) -> None:
     any hand is played; until then impulses rotate in seating order, players without
     cards taking cardless impulses (§8.2.3)."""
     half = state.half
-    if all(not p.hand for p in state.players):
+    if _half_turn_over(state):
         state.phase = TURN_END
         half.current = None
         return
@@ -75,6 +75,14 @@ def _advance(state: GameState) -> None:
     step = 1 if half.direction == CLOCKWISE else -1
     half.current = ids[(ids.index(half.current) + step) % len(ids)]
     half.impulse += 1
+
+
+def _half_turn_over(state: GameState) -> bool:
+    """§8.3: the last card left in any hand has been played; a turn without cards ends after
+    each player's impulses (§33.1, RR-I270)."""
+    if state.cardless is not None:
+        return state.half.impulse >= state.cardless[0] * len(state.players)
+    return all(not p.hand for p in state.players)
 
 
 # -- one impulse --------------------------------------------------------------
@@ -85,7 +93,7 @@ class Ledger:
     held_cards: bool
     intrinsic: set[str] = field(default_factory=set)
     card_points: dict[str, list[int]] = field(default_factory=dict)  # power -> [card, points left]
-    extra_used: bool = False
+    extra_used: int = 0  # extra actions X taken: one a cardless impulse, or the scenario's (§8.2.3, §33.1)
     at_war_moves: set[str] = field(default_factory=set)
     home_moves: set[str] = field(default_factory=set)
     leader_moves: set[str] = field(default_factory=set)  # v2.1: powers that moved a leader at the impulse's end
@@ -392,9 +400,11 @@ def _spend(state: GameState, order: Action, ledger: Ledger) -> None:
     elif budget == "X":
         if ledger.held_cards:
             raise IllegalOrder("the extra action X belongs to cardless impulses (§8.2.3)")
-        if ledger.extra_used:
-            raise IllegalOrder("the extra action of a cardless impulse is used already (§8.2.3)")
-        ledger.extra_used = True
+        allowed = state.cardless[1] if state.cardless is not None else 1
+        if ledger.extra_used >= allowed:
+            raise IllegalOrder("the extra action of a cardless impulse is used already (§8.2.3)" if allowed == 1 else
+                               f"the impulse's {allowed} actions are used already (§33.1, RR-I270)")
+        ledger.extra_used += 1
     else:
         card = order.card
         taken = ledger.card_points.get(power)
@@ -441,8 +451,9 @@ def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request
     hand = state.player(player).hand
     cardless = not hand
     playable = deck.playable(scenario, hand)
+    extra = "one extra action X (§8.2.3)" if state.cardless is None else f"{state.cardless[1]} actions X (§33.1)"
     prompt = (f"Your impulse ({scenario.turn_label(state.turn)}, impulse {state.half.impulse}): "
-              + ("a cardless impulse: intrinsic actions, one extra action X (§8.2.3)" if cardless else
+              + (f"a cardless impulse: intrinsic actions, {extra}" if cardless else
                  "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"))
     return ctx.request(kind="impulse", player=player, purpose="impulse",
                        default=default_script(state, scenario, player, playable),

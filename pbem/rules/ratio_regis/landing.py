@@ -10,7 +10,7 @@ go back to the departure area. Between maps: NOD 2 at least, one troop (§12.3.3
 
 from __future__ import annotations
 
-from pbem.rules.ratio_regis import tactical
+from pbem.rules.ratio_regis import french_wars, tactical
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
@@ -31,6 +31,7 @@ def land(state: GameState, scenario: Scenario, power: str, order: Land, run: Imp
     if not scenario.coastal(target):
         raise IllegalOrder(f"{target} is not a coastal area: a landing goes from coast to coast (§12.3)")
     tactical.may_enter(state, scenario, power, target)
+    french_wars.check_entry(state, scenario, power, target)  # §33.4 (RR-I275)
     seas = crossing(state, scenario, source, target, order.via, len(troops))
     convoy = Convoy(power, order.escort, order.fights)
     check_escort(state, scenario, convoy, source)

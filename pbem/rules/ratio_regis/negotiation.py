@@ -20,7 +20,7 @@ from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse, independents
+from pbem.rules.ratio_regis import collapse, french_wars, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import PeaceTalks
@@ -115,11 +115,14 @@ def make_peace(state: GameState, scenario: Scenario, judge: DecisionPort, war: W
     state.powers[a].morale += war.morale.get(b, 0)
     state.powers[b].morale += war.morale.get(a, 0)
     _return_areas(state, scenario, judge, war, winner, ceded)
-    if (a, b) not in state.forced_peace and (b, a) not in state.forced_peace:
+    religious = french_wars.between(state, scenario, a, b)  # §33.4: "peace … is not compulsory" (RR-I275)
+    if not religious and (a, b) not in state.forced_peace and (b, a) not in state.forced_peace:
         state.forced_peace.append((a, b))
-    judge.say(f"{a} and {b} are at peace, in forced peace until the end of the turn (§21.5.4); each recovers its "
-              f"morale counters (§21.3.4): {a} has {state.powers[a].morale}, {b} {state.powers[b].morale}",
-              rule="§21.5.4")
+    judge.say(f"{a} and {b} are at peace, " + ("free to declare war again this turn (§33.4)" if religious else
+              "in forced peace until the end of the turn (§21.5.4)") + "; each recovers its morale counters "
+              f"(§21.3.4): {a} has {state.powers[a].morale}, {b} {state.powers[b].morale}", rule="§21.5.4")
+    if religious:
+        collapse.after_french_peace(state, scenario, judge, war.enemy(winner) if winner else None)
     for side in war.sides:
         if side in state.collapsing:
             _collapse(state, scenario, judge, side, at_turn_end=requester is None)
@@ -184,6 +187,10 @@ def _return_areas(state: GameState, scenario: Scenario, judge: DecisionPort, war
     kept = collapse.keep_conquests(state, scenario, loser, winner) if loser in state.collapsing else []
     if kept:
         judge.say(f"{loser} collapses: {', '.join(kept)} become {winner}'s possessions (§21.6)", rule="§21.6")
+    if loser is not None and french_wars.between(state, scenario, loser, winner):
+        kept = french_wars.keep_conquests(state, scenario, loser, winner)
+        judge.say(f"Peace between contenders of the French Wars of Religion: {', '.join(kept) or 'no area'} "
+                  f"taken from {loser} become {winner}'s possessions (§33.4)", rule="§33.4")
     returned = []
     for area in scenario.data.areas:
         status = state.areas[area.id]

@@ -16,7 +16,7 @@ from typing import Any
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import minors
+from pbem.rules.ratio_regis import french_wars, minors
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 
@@ -162,7 +162,8 @@ def offer(state: GameState, scenario: Scenario, winner: str, loser: str, conditi
              and not state.areas[a.id].razed]
     shared = [tc for tc, held in state.merchants.items() if held.get(loser, 0) > 0 and held.get(winner, 0) > 0]
     return {"winner": winner, "loser": loser, "conditions": conditions,
-            "vp_cost": 1 if loser in scenario.powers[winner].military_victory else 2,
+            "vp_cost": 1 if loser in scenario.powers[winner].military_victory
+            or french_wars.between(state, scenario, winner, loser) else 2,  # §33.4 (RR-I275)
             "domains": domains, "home": tuple(home), "ports": tuple(ports), "eliminate": tuple(shared),
             "replace": tuple(shared), "minors": _minors(state, scenario, winner, loser)}
 

@@ -237,11 +237,12 @@ class Deployment(_Element):
 
     `unit` says what: a troop (`counter`, `veteran`), a squadron (`quality`, in port at
     `area` or at `sea`, `status` operational or repair), a fortress (`area`, `status`
-    operational or construction) or a leader (`leader` from the pool, on the power's
-    first unit at `area`/`sea`, `extraordinary`)."""
+    operational or construction), a leader (`leader` from the pool, on the power's
+    first unit at `area`/`sea`, `extraordinary`) or, for a power entering later, merchants
+    (`trade_center`, §24)."""
 
     power: str
-    unit: Literal["troop", "squadron", "fortress", "leader"] = "troop"
+    unit: Literal["troop", "squadron", "fortress", "leader", "merchant"] = "troop"
     counter: Literal["2-3", "3-4"] | None = None
     quality: int | None = Field(default=None, ge=2, le=3)
     area: str | None = None
@@ -253,6 +254,7 @@ class Deployment(_Element):
     leader: str | None = None
     extraordinary: bool = False
     base: str | None = None  # a squadron at sea: its home port (RR-I51)
+    trade_center: str | None = None  # a merchant's trade center (§24: an entering power places its merchants)
 
 
 class ControlMarkers(_Element):
@@ -438,6 +440,29 @@ class Merchants(_Element):
     count: int = Field(default=1, ge=1, le=2)
 
 
+class Cardless(_Element):
+    """A turn played without cards (§33.1 "It is played without cards, … 3 impulses of 2
+    actions each"): each player has `impulses` impulses, each with `actions` actions (RR-I270)."""
+
+    impulses: int = Field(ge=1)
+    actions: int = Field(ge=1)
+
+
+class FrenchWars(_Element):
+    """The French Wars of Religion in force this turn (§33.4 "Special rules: French Wars of
+    Religion (Turns 6, 7 and 8)", RR-I275): the contenders, France first (its home areas are
+    "French"), whether a peace between them returns France's key areas (turn 6), which of
+    them collapse when they lose a war to another contender (turns 7 and 8), and whether the
+    wars end with the turn, with the alliances France then makes by winner (turn 8)."""
+
+    contenders: list[str] = Field(min_length=2)
+    return_key_areas: bool = False
+    collapse: list[str] = []  # contenders applying the collapse rules this turn (turn 7: HUG, CLG; turn 8: all)
+    decide: bool = False  # the wars end at this turn's end: the winner takes France's place (turn 8)
+    spared_by: str | None = None  # a card whose play this turn spares losers the collapse (turn 7: Catherine de Medici)
+    allies: dict[str, list[str]] = {}  # by winner, the powers France is allied with for the next turn
+
+
 class SpecialEffect(_Element):
     """One effect of a turn's special rule (§8.1.1, §34), applied at turn start: `activate`
     and `deactivate` parts of the map (§7.2, §18.2.1); `markers` places independents or
@@ -448,7 +473,14 @@ class SpecialEffect(_Element):
     commercial competition never removes (§34: "two Venetian merchants in CM"); `possess` gives
     a power areas (§24); `interfaith_diplomacy` = n: from this turn on, a minor's alliance
     between a Christian and a Muslim power costs n more unrest, the bid limit unchanged (§34 turn
-    1, RR-I253). Exactly one per entry."""
+    1, RR-I253); `minor_appears` brings a minor power's card into play in that turn, out
+    of play before it (§34 turn 3 "The minor power Palatinate appears", RR-I271); `alliance` =
+    {powers = [A, B], until_war} allies two powers by the turn — a major and a minor power's
+    code makes the major the minor's ally (§34, RR-I272); `objectives` are scored at this turn's
+    end like an event's (§22, RR-I273); `cardless` plays the turn without cards (§33.1,
+    RR-I270); `french_wars` makes the turn one of the French Wars of Religion (§33.4, RR-I275);
+    `revolt_at_end` = {level, parts} turns, at the turn's end, the independent areas of those
+    parts into revolts of that level (§33.4 "Turn 9", RR-I276). Exactly one per entry."""
 
     activate: Parts | None = None
     deactivate: Parts | None = None
@@ -461,6 +493,12 @@ class SpecialEffect(_Element):
     fixed_merchants: dict[str, int] | None = None
     possess: Possession | None = None
     interfaith_diplomacy: int | None = Field(default=None, ge=1)
+    minor_appears: str | None = None  # a minor power's code (§34, RR-I271)
+    alliance: Alliance | None = None  # powers allied by the turn (§34, RR-I272)
+    objectives: list[Objective] | None = None  # VP at this turn's end (§22, RR-I273)
+    cardless: Cardless | None = None  # the turn's impulses without cards (§33.1, RR-I270)
+    french_wars: FrenchWars | None = None  # the French Wars of Religion this turn (§33.4, RR-I275)
+    revolt_at_end: Markers | None = None  # at the turn's end, independent areas there revolt (§33.4 turn 9, RR-I276)
 
     _one = _exactly_one("a special rule's effect")
 
@@ -511,7 +549,8 @@ class VictoryRules(_Element):
 
 class Alliance(_Element):
     """Two major powers allied at the start (§21.1, §33.4 "until war breaks out, the
-    Netherlands and Spain are allied"); read by the alliances' rules."""
+    Netherlands and Spain are allied"), or by a turn's special rule (where the second may
+    be a minor power, RR-I272); read by the alliances' rules."""
 
     powers: tuple[str, str]
     until_war: bool = False
@@ -767,10 +806,30 @@ class Scenario:
         return [c for c in self.data.cards if c.kind == "generic" and c.number not in excluded]
 
     def objectives(self) -> list[Objective]:
-        """The objectives of the power cards, the event cards and the minor powers (§22)."""
+        """The objectives of the power cards, the event cards, the minor powers and the turns'
+        special rules (§22)."""
         return ([o for p in self.data.powers for o in p.objectives]
                 + [o for c in self.data.cards for o in c.objectives]
-                + [o for objectives in self.data.victory.minor_objectives.values() for o in objectives])
+                + [o for objectives in self.data.victory.minor_objectives.values() for o in objectives]
+                + [o for turn in range(self.data.first_turn, self.data.last_turn + 1)
+                   for o in self.turn_objectives(turn)])
+
+    def turn_objectives(self, turn: int) -> list[Objective]:
+        """The objectives a turn's special rules score at its end (RR-I273)."""
+        return [o for rule in self.data.turn_rules if rule.turn == turn
+                for e in rule.effects for o in e.objectives or []]
+
+    def french_wars(self, turn: int) -> FrenchWars | None:
+        """The French Wars of Religion in force in `turn`, if a special rule of it says so (RR-I275)."""
+        return next((e.french_wars for rule in self.data.turn_rules if rule.turn == turn for e in rule.effects
+                     if e.french_wars is not None), None)
+
+    def alliances_until_war(self) -> set[frozenset[str]]:
+        """The pairs allied "until war breaks out" (§33.4), at the start or by a turn's special
+        rule (RR-I188, RR-I272)."""
+        return ({frozenset(a.powers) for a in self.data.alliances if a.until_war}
+                | {frozenset(e.alliance.powers) for rule in self.data.turn_rules for e in rule.effects
+                   if e.alliance is not None and e.alliance.until_war})
 
     def turn_label(self, turn: int) -> str:
         start = FIRST_GAME_YEAR + (turn - 1) * YEARS_PER_TURN
@@ -946,6 +1005,10 @@ def _check_minors(scenario: Scenario) -> list[str]:
     return problems
 
 
+#: The names a scenario gives itself, not its edition's data: an unknown one is the scenario's fault.
+NOT_EDITION = ("power", "minor", "power or minor")
+
+
 def _check_setup_data(scenario: Scenario) -> list[str]:
     """The names the set-up by points, the special rules, the alliances and the active
     events use (§24, §33, §34). A name of the map or the cards missing is what the edition
@@ -954,14 +1017,20 @@ def _check_setup_data(scenario: Scenario) -> list[str]:
     data = scenario.data
     known = {"theater": set(scenario.theaters), "area": set(scenario.areas), "trade center": set(scenario.trade_centers),
              "province": {a.province for a in data.areas if a.province}, "power": set(scenario.powers),
-             "card": {c.title.lower() for c in data.cards}}
+             "card": {c.title.lower() for c in data.cards}, "minor": set(scenario.minors),
+             "power or minor": set(scenario.powers) | set(scenario.minors)}
     wanted: dict[tuple[str, str], list[str]] = {}
     for kind, name, who in _setup_names(data):
         if (name.lower() if kind == "card" else name) not in known[kind]:
             wanted.setdefault((kind, name), []).append(who)
     where = f"edition {data.edition.id} lacks" if data.edition is not None else "unknown"
-    problems = [f"{'unknown' if kind == 'power' else where} {kind} {name!r} (named by {', '.join(dict.fromkeys(who))})"
+    problems = [f"{'unknown' if kind in NOT_EDITION else where} {kind} {name!r} "
+                f"(named by {', '.join(dict.fromkeys(who))})"
                 for (kind, name), who in wanted.items()]
+    problems += [f"turn {rule.turn} special rule: revolt_at_end places a rebellion (R2 or R3), "
+                 f"not {e.revolt_at_end.level}"
+                 for rule in data.turn_rules for e in rule.effects
+                 if e.revolt_at_end is not None and not e.revolt_at_end.level.startswith("R")]
     problems += [f"turn {rule.turn} special rule: trade center {tc} with capacity {capacity} (0 or more, §19.2.1)"
                  for rule in data.turn_rules for effect in rule.effects
                  for tc, capacity in sorted((effect.capacity or {}).items()) if capacity < 0]
@@ -992,7 +1061,8 @@ def _setup_names(data: ScenarioData) -> Iterator[tuple[str, str, str]]:
 def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
     """(kind, name) for the theaters, provinces, areas, cards, trade centers and powers a
     special rule's effect names."""
-    for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None):
+    for parts in (effect.activate, effect.deactivate, effect.markers.parts if effect.markers else None,
+                  effect.revolt_at_end.parts if effect.revolt_at_end else None):
         if parts is not None:
             yield from (("theater", name) for name in parts.theaters)
             yield from (("province", name) for name in parts.provinces)
@@ -1012,6 +1082,21 @@ def _effect_names(effect: SpecialEffect) -> Iterator[tuple[str, str]]:
     if effect.possess is not None:
         yield "power", effect.possess.power
         yield from (("area", area) for area in effect.possess.areas)
+    if effect.minor_appears is not None:
+        yield "minor", effect.minor_appears
+    if effect.alliance is not None:
+        yield "power", effect.alliance.powers[0]
+        yield "power or minor", effect.alliance.powers[1]
+    if effect.french_wars is not None:
+        wars = effect.french_wars
+        yield from (("power", power) for power in [*wars.contenders, *wars.collapse])
+        yield from (("power", power) for winner, allies in sorted(wars.allies.items()) for power in [winner, *allies])
+        if wars.spared_by is not None:
+            yield "card", wars.spared_by
+    for objective in effect.objectives or []:
+        yield from (("area", area) for area in [*objective.areas, *objective.pass_to_possess])
+        yield from (("province", province) for province in objective.provinces)
+        yield from (("power", power) for power in objective.powers)
 
 
 def _check_events(scenario: Scenario) -> list[str]:
@@ -1150,6 +1235,8 @@ def deployment_stacking_limit(scenario: Scenario, area: str, power: str) -> int:
 def _check_deployment(scenario: Scenario, entry: Deployment) -> list[str]:
     """One deployment entry: the fields its kind of unit needs, and known places."""
     who = f"deployment of {entry.power}"
+    if entry.unit == "merchant" or entry.trade_center is not None:
+        return _check_merchant(scenario, entry, who)
     places = [p for p in (entry.area, entry.box, entry.sea) if p is not None]
     if len(places) != 1:
         return [f"{who}: give exactly one of area, box or sea"]
@@ -1177,6 +1264,19 @@ def _check_deployment(scenario: Scenario, entry: Deployment) -> list[str]:
         if entry.leader not in scenario.leaders:
             return [f"{who}: unknown leader {entry.leader!r} (the scenario's leaders: "
                     f"{', '.join(scenario.leaders) or 'none'})"]
+    return []
+
+
+def _check_merchant(scenario: Scenario, entry: Deployment, who: str) -> list[str]:
+    """§24: merchants a power entering later places in a trade center (those of the powers
+    in play at the start are the trade center's `merchants`)."""
+    if entry.unit != "merchant" or entry.trade_center not in scenario.trade_centers:
+        return [f"{who}: a merchant needs a known trade_center, and only a merchant has one"]
+    if any(p is not None for p in (entry.area, entry.box, entry.sea)):
+        return [f"{who}: a merchant goes into its trade center, not an area, box or sea"]
+    if scenario.powers[entry.power].enters is None:
+        return [f"{who}: merchants at the start are the trade center's `merchants`; a deployment's merchant is "
+                f"for a power entering later (§24)"]
     return []
 
 

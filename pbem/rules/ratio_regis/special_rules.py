@@ -9,8 +9,8 @@ scenario starts in is simply not copied there.
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import events, rebellions
-from pbem.rules.ratio_regis.scenario import Activation, Scenario, SpecialEffect
+from pbem.rules.ratio_regis import alliances, events, french_wars, minors, objectives, rebellions
+from pbem.rules.ratio_regis.scenario import Activation, Alliance, Markers, Scenario, SpecialEffect
 from pbem.rules.ratio_regis.state import GameState
 
 #: The card effects that last (§26.1 "events … active"); the others happened once, before
@@ -23,7 +23,10 @@ def apply_turn(ctx: DecisionPort, state: GameState) -> None:
     the scenario's first turn the active events of earlier turns first (§26.1)."""
     scenario: Scenario = ctx.scenario
     state.excluded_turn = []
+    state.cardless = None
     if state.turn == scenario.data.first_turn:
+        state.minors_out = [e.minor_appears for rule in scenario.data.turn_rules if rule.turn > state.turn
+                            for e in rule.effects if e.minor_appears is not None]  # RR-I271
         _active_events(ctx, state, scenario)
     for rule in scenario.data.turn_rules:
         if rule.turn != state.turn:
@@ -81,6 +84,24 @@ def apply_effect(ctx: DecisionPort, state: GameState, scenario: Scenario, effect
         state.interfaith_diplomacy = effect.interfaith_diplomacy
         return (f"a minor's alliance between a Christian and a Muslim power costs {effect.interfaith_diplomacy} more "
                 f"unrest, the bid limit unchanged (§20.3.1, RR-I253)")
+    if effect.minor_appears is not None:
+        return _appear(state, scenario, effect.minor_appears)
+    if effect.alliance is not None:
+        return _alliance(ctx, state, scenario, effect.alliance)
+    if effect.objectives is not None:
+        return "at the end of the turn, VP for: " + "; ".join(
+            f"{objectives.describe(o)} ({o.vp} VP{', ' + ', '.join(o.powers) if o.powers else ''})"
+            for o in effect.objectives) + " (§22)"
+    if effect.cardless is not None:
+        state.cardless = (effect.cardless.impulses, effect.cardless.actions)
+        return (f"played without cards: {effect.cardless.impulses} impulses a player, each of "
+                f"{effect.cardless.actions} actions (§33.1)")
+    if effect.revolt_at_end is not None:
+        return (f"at the end of the turn the independent areas of {', '.join(_parts(scenario, effect.revolt_at_end))} "
+                f"become {effect.revolt_at_end.level} revolts (§33.4)")
+    if effect.french_wars is not None:
+        return (f"the French Wars of Religion this turn, between {', '.join(effect.french_wars.contenders)}: "
+                f"war among them costs no morale and peace is not compulsory (§33.4, RR-I275)")
     taken = [a for a in effect.possess.areas if state.exists(a)]
     for area in taken:
         state.areas[area].possessor = state.areas[area].controller = effect.possess.power
@@ -133,3 +154,67 @@ def _exclude(state: GameState, scenario: Scenario, titles: list[str], game: bool
         if card is not None and card.number not in into:
             into.append(card.number)
     return f"out of the deck {'for the game' if game else 'this turn'}: {', '.join(titles)} (§8.1.4)"
+
+
+def _appear(state: GameState, scenario: Scenario, code: str) -> str:
+    """§34, RR-I271: the minor power comes into play, neutral (§20.1); before, its card was
+    out of play: no event auctioned its alliance."""
+    name = scenario.minors[code].name
+    if code not in state.minors_out:
+        return f"the minor power {name} is in play already"
+    state.minors_out.remove(code)
+    return f"the minor power {name} appears: its card is in play, neutral (§20.1)"
+
+
+def _alliance(ctx: DecisionPort, state: GameState, scenario: Scenario, alliance: Alliance) -> str:
+    """§34, RR-I272: the turn allies two major powers, as an alliance declared at the start of
+    the turn (§21.1: each may enter the other's wars; it ends with the turn unless `until_war`),
+    or makes a major power a minor power's ally, as an alliance card would (§20.3.2). Powers at
+    war do not ally (§21.1), and a minor not in play yet has no ally (RR-I271)."""
+    power, other = alliance.powers
+    if other in scenario.minors:
+        name = scenario.minors[other].name
+        if other in state.minors_out:
+            return f"{name} is not in play yet: no alliance with {power} (RR-I271)"
+        if state.minors[other].ally == power:
+            return f"{name} is {power}'s ally already"
+        minors.ally(ctx, state, scenario, other, power, "the turn's special rule")  # says what follows from it
+        return f"{name} is now {power}'s ally (§20.3.2)"
+    if state.at_war(power, other):
+        return f"{power} and {other} are at war: they do not ally (§21.1)"
+    if state.allied(power, other):
+        return f"{power} and {other} are allied already"
+    lasting = "until war breaks out between them" if alliance.until_war else "until the end of the turn"
+    joined = alliances.ally_powers(state, scenario, ctx, power, other)
+    return "; ".join([f"{power} and {other} are allied {lasting}, in forced peace with each other (§21.1)", *joined])
+
+
+def end_of_turn(ctx: DecisionPort, state: GameState) -> None:
+    """The turn's special rules that act at its end, after its peace negotiations and the end of
+    its alliances (E1): the French Wars of Religion's end (§33.4, RR-I275), and independent areas
+    turning into revolts (§33.4 "Turn 9: At the end of the turn, independent A3 areas in France
+    become R3 rebellions", RR-I276)."""
+    scenario: Scenario = ctx.scenario
+    french_wars.end_of_wars(ctx, state, scenario)
+    for rule in scenario.data.turn_rules:
+        for effect in rule.effects if rule.turn == state.turn else ():
+            if effect.revolt_at_end is not None:
+                ctx.say(_revolt(state, scenario, effect.revolt_at_end), rule="§33.4")
+
+
+def _parts(scenario: Scenario, markers: Markers) -> list[str]:
+    return [*markers.parts.theaters, *markers.parts.provinces, *markers.parts.areas]
+
+
+def _revolt(state: GameState, scenario: Scenario, markers: Markers) -> str:
+    """RR-I276: each independent area of the parts in play whose level matches the revolt's (A3
+    for R3, A2 for R2) goes back to the power whose home area it is, in revolt at that level."""
+    level = markers.level
+    turned = []
+    for area in scenario.parts(markers.parts):
+        status = state.areas[area]
+        owner = next((p.code for p in scenario.data.powers if area in p.home_areas), None)
+        if state.exists(area) and status.independent == "A" + level[1:] and owner is not None:
+            status.independent, status.possessor, status.controller, status.rebellion = None, owner, owner, level
+            turned.append(f"{area} ({owner})")
+    return f"Independent areas become {level} revolts: {', '.join(turned) or 'none'} (§33.4, §18.3)"

@@ -214,6 +214,8 @@ class GameState(msgspec.Struct):
     # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
     eliminated: list[tuple[int, str, str]] = []  # (turn, power, "troop"/"squadron") eliminated: upkeep (§23.1.1)
     interfaith_diplomacy: int = 0  # extra unrest of a Christian–Muslim minor alliance, by special rule (§34, RR-I253)
+    minors_out: list[str] = []  # minor powers a later turn's special rule makes appear: not in play yet (§34, RR-I271)
+    cardless: tuple[int, int] | None = None  # this turn without cards: (impulses a player, actions an impulse) (§33.1)
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -388,7 +390,7 @@ def deploy(state: GameState, scenario: Scenario, power: str) -> list[str]:
     state.powers[power].active = True
     placed = []
     for entry in scenario.data.deployment:
-        if entry.power != power:
+        if entry.power != power or entry.unit == "merchant":  # merchants: `deployment.enter_merchants` (§24)
             continue
         for _ in range(entry.count):
             if entry.unit == "troop":

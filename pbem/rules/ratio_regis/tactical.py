@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import battles, land_combat, minimaps, sieges
+from pbem.rules.ratio_regis import battles, french_wars, land_combat, minimaps, sieges
 from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
@@ -132,6 +132,7 @@ def _step(state: GameState, scenario: Scenario, power: str, troops: list[Troop],
     if there not in scenario.areas[here].adjacent and not amphibious:
         raise IllegalOrder(f"{there} is not adjacent to {here}")
     may_enter(state, scenario, power, there)
+    french_wars.check_entry(state, scenario, power, there)  # §33.4 (RR-I275)
     keep_minors_home(state, scenario, [t.id for t in troops], there)
     ids = ", ".join(t.id for t in troops)
     defender = state.areas[there].controller

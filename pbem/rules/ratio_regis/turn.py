@@ -67,7 +67,7 @@ def _enter_new_powers(ctx: DecisionPort, state: GameState, scenario: Scenario) -
     for code in scenario.power_order:
         if scenario.powers[code].enters == state.turn and not state.powers[code].active \
                 and scenario.powers[code].points is None:
-            placed = deploy(state, scenario, code)
+            placed = deploy(state, scenario, code) + deployment.enter_merchants(state, scenario, code)
             ctx.say(f"{scenario.powers[code].name} enters the game: "
                     + (", ".join(placed) or "no units"), rule="§8.1.2")
 
@@ -83,6 +83,7 @@ def turn_end(ctx: DecisionPort, state: GameState) -> None:
     state.forced_peace = []  # §21.5.4: forced peace lasts until the end of the turn
     expeditions.repatriate_all(ctx, state, scenario)  # §21.2.2: the expeditionary corps go home
     alliances.end_alliances(ctx, state)  # §23: every alliance ends with the turn
+    special_rules.end_of_turn(ctx, state)  # §33.4: the turn's rules that act at its end (RR-I275, RR-I276)
     commerce.compete(ctx, state, scenario)  # E2 (§19.2.4)
     economy.economic_phase(ctx, state, scenario)  # E3 (§23.1.1)
     veterans.degrade(ctx, state, scenario)  # E4 (§23.1.2)

@@ -49,7 +49,8 @@ def score(state: GameState, line: VPLine) -> None:
 def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player: PlayerState,
                  power: str) -> list[tuple[str, int, str]]:
     """One power's VP as (what for, VP, rule): its card's objectives (those it misses are said
-    too), the objectives of the event cards played this turn and of its allied minors (§22),
+    too), the objectives of the event cards played this turn, of the turn's special rules and
+    of its allied minors (§22),
     presence, monopolies, and under v2.1 on the last turn the scenario's final bonus less
     unrest (v2.1 §9.1, RR-I228)."""
     lines = []
@@ -61,8 +62,8 @@ def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player
             missed.append(objectives.describe(objective))
     if missed:
         ctx.say(f"{player.name}: {power} does not meet the objective(s) {'; '.join(missed)}", rule="§22")
-    lines += [(f"objective of the event {card} ({objectives.describe(objective)})", objective.vp, "§22")
-              for card, objective in _event_objectives(state, scenario)
+    lines += [(f"objective of {source} ({objectives.describe(objective)})", objective.vp, "§22")
+              for source, objective in _one_turn_objectives(state, scenario)
               if (not objective.powers or power in objective.powers)
               and objectives.met(state, scenario, power, objective)]
     lines += [(f"objective of its ally {minor} ({objectives.describe(objective)})", objective.vp, "§22")
@@ -82,10 +83,12 @@ def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player
     return lines
 
 
-def _event_objectives(state: GameState, scenario: Scenario) -> list[tuple[str, Objective]]:
+def _one_turn_objectives(state: GameState, scenario: Scenario) -> list[tuple[str, Objective]]:
     """§22 "objectives in event cards … normally a duration of one turn": those of the cards
-    played this turn, in the order played (RR-I225)."""
-    return [(scenario.cards[n].title, o) for n in state.discard for o in scenario.cards[n].objectives]
+    played this turn, in the order played (RR-I225); then those of this turn's special rules
+    (§8.1.1, RR-I273)."""
+    return ([(f"the event {scenario.cards[n].title}", o) for n in state.discard for o in scenario.cards[n].objectives]
+            + [("the turn's special rule", o) for o in scenario.turn_objectives(state.turn)])
 
 
 def _minor_objectives(state: GameState, scenario: Scenario, power: str) -> list[tuple[str, Objective]]:

@@ -5,7 +5,7 @@ without a casus belli (§21.3.2–§21.3.3), morale counters (§21.3.4) and thei
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import independents
+from pbem.rules.ratio_regis import french_wars, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
 from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.errors import IllegalOrder
@@ -109,7 +109,11 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
         text += f": {minor}, an independent minor, drags its ally {target} into the war (§20.5)"
     run.judge.say(text, rule="§20.5" if minor else "§21.3.3")
     if not cb:
-        give_morale(state, run.judge, power, target, "war declared without a casus belli", "§21.3.3, §21.3.5")
+        if french_wars.between(state, scenario, power, target):  # §33.4: "do not cause moral loss" (RR-I275)
+            run.judge.say(f"{power} and {target} are contenders of the French Wars of Religion: the declaration "
+                          f"costs no morale (§33.4)", rule="§33.4")
+        else:
+            give_morale(state, run.judge, power, target, "war declared without a casus belli", "§21.3.3, §21.3.5")
         run.ledger.closed = True
     independents.announce(run.judge, state, scenario, state.wars[-1], dragged=minor)
     call_allies(state, scenario, run.judge, power, target)
