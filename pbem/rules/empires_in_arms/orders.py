@@ -1,0 +1,99 @@
+"""Reading land order lines (research §3.4): `orders.lark`, one line at a time, into small
+commands whose `text()` is the canonical line echoed to the player and stored as the
+answer. Whether the names exist and the order is legal is decided against the state
+(`sequence.py`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from lark import Lark, Token, Transformer, UnexpectedInput
+
+
+class OrderSyntaxError(ValueError):
+    """A line the grammar cannot read; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class Move:
+    corps: str
+    path: tuple[str, ...]
+    force: bool = False
+
+    def text(self) -> str:
+        return f"MOVE {self.corps} {'>'.join(self.path)}" + (" FORCE" if self.force else "")
+
+
+@dataclass(frozen=True)
+class Forage:
+    corps: str
+
+    def text(self) -> str:
+        return f"FORAGE {self.corps}"
+
+
+@dataclass(frozen=True)
+class PlaceDepot:
+    area: str
+
+    def text(self) -> str:
+        return f"DEPOT {self.area}"
+
+
+@dataclass(frozen=True)
+class RemoveDepot:
+    area: str
+
+    def text(self) -> str:
+        return f"REMOVE DEPOT {self.area}"
+
+
+@dataclass(frozen=True)
+class Stand:
+    def text(self) -> str:
+        return "STAND"
+
+
+Command = Move | Forage | PlaceDepot | RemoveDepot | Stand
+
+
+class _ToCommand(Transformer):
+    def move(self, items: list) -> Move:
+        return Move(str(items[0]), items[1], any(isinstance(i, Token) and i.type == "FORCE" for i in items[2:]))
+
+    def path(self, items: list[Token]) -> tuple[str, ...]:
+        return tuple(str(i) for i in items)
+
+    def forage(self, items: list[Token]) -> Forage:
+        return Forage(str(items[0]))
+
+    def depot(self, items: list[Token]) -> PlaceDepot:
+        return PlaceDepot(str(items[0]))
+
+    def remove(self, items: list[Token]) -> RemoveDepot:
+        return RemoveDepot(str(items[0]))
+
+    def stand(self, items: list) -> Stand:
+        return Stand()
+
+
+@cache
+def _parser() -> Lark:
+    grammar = files("pbem.rules.empires_in_arms").joinpath("orders.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", transformer=_ToCommand())
+
+
+def parse_line(text: str) -> Command:
+    """One order line as a command, or `OrderSyntaxError` saying what the line lacks."""
+    try:
+        return _parser().parse(text.strip())
+    except UnexpectedInput as error:
+        expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
+        words = {"NAME": "a name", "FORCE": "FORCE", "MORETHAN": ">", "$END": "the end of the line"}
+        hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
+        raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
+                               + (f" (expected {hint})" if hint else "")
+                               + "; land orders are MOVE <corps> <area>><area>… [FORCE], FORAGE <corps>, "
+                                 "DEPOT <area>, REMOVE DEPOT <area> or STAND") from None
