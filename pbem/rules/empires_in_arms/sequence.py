@@ -79,9 +79,10 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
                 elif isinstance(command, Move):
-                    corps, legs = trace(trial, scenario, power, command)
+                    corps = own_corps(trial, power, command.corps)
                     if corps.id in moved:
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
+                    corps, legs = trace(trial, scenario, power, command)
                     moved[corps.id] = number
                     corps.area = legs[-1].area if legs else corps.area
                 else:
