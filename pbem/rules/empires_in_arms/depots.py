@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Depot, GameState, Garrison
+from pbem.rules.empires_in_arms.garrisons import garrison_into_city
+from pbem.rules.empires_in_arms.state import Depot, GameState
 from pbem.rules.empires_in_arms.supply import blocked, enemy_corps_in, enemy_forces_in, reach, valid_depots
 
 
@@ -55,22 +56,3 @@ def place_depot(state: GameState, scenario: Scenario, power: str, name: str) -> 
     state.powers[power].money -= chart.depot_price
     state.depots.append(Depot(power, area, 0, state.turn))
     return f"{power} places a depot in {title} for {chart.depot_price} money point"
-
-
-def garrison_into_city(state: GameState, scenario: Scenario, power: str, area: str, factors: int) -> int:
-    """Move up to `factors` depot garrison factors (counted as infantry, EIA-I5) into the
-    area's city if it is the power's or vacant, as far as its capacity (§7.3.3.4) allows;
-    how many went in."""
-    city = scenario.areas[area].city
-    garrison = state.garrison_in(area)
-    if city is None or factors <= 0 or (garrison is not None and garrison.power != power):
-        return 0
-    if garrison is None:
-        garrison = Garrison(power, area, {})
-        state.garrisons.append(garrison)
-    room = max(0, 5 * city.spires - garrison.strength)
-    moved = min(room, factors)
-    if moved:
-        garrison.factors["INF"] = garrison.factors.get("INF", 0) + moved
-        garrison.factors = dict(sorted(garrison.factors.items()))
-    return moved

@@ -19,9 +19,14 @@ class OrderError(ValueError):
 
 @dataclass(frozen=True)
 class Leg:
+    """One area of a move: entered at `cost` (0 for the start area a path may open with),
+    why the corps must stop there, and what it detaches there (§7.3.3)."""
+
     area: str
     cost: int
     stops: str = ""  # why the corps must stop here ("" when it need not)
+    detach: tuple[int, str] | None = None
+    entered: bool = True
 
 
 def allowance(scenario: Scenario, corps: Corps, force: bool) -> int:
@@ -64,9 +69,12 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
     left = allowance(scenario, corps, move.force)
     chart = scenario.charts.movement
     here, legs = corps.area, []
-    for name in move.path:
-        area = area_named(scenario, name)
+    for i, stop in enumerate(move.path):
+        area = area_named(scenario, stop.area)
         title = scenario.areas[area].title
+        if i == 0 and area == corps.area:  # the path opens where the corps stands (to detach there)
+            legs.append(Leg(area, 0, detach=stop.detach, entered=False))
+            continue
         if legs and legs[-1].stops:
             raise OrderError(f"{corps.id} must stop in {scenario.areas[here].title}: {legs[-1].stops}")
         if area not in scenario.neighbours[here]:
@@ -82,6 +90,6 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
             raise OrderError(f"entering {title} costs {cost} movement points and {corps.id} has {left} left (§7.3.2.3)")
         left -= cost
         stops = f"enemy corps there (§7.3.2.1)" if enemies else ""
-        legs.append(Leg(area, cost, stops))
+        legs.append(Leg(area, cost, stops, stop.detach))
         here = area
     return corps, legs

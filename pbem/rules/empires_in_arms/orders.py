@@ -17,13 +17,24 @@ class OrderSyntaxError(ValueError):
 
 
 @dataclass(frozen=True)
+class Stop:
+    """An area of a path, and the factors the corps detaches there (§7.3.3): (count, type)."""
+
+    area: str
+    detach: tuple[int, str] | None = None
+
+    def text(self) -> str:
+        return self.area + (f"(DETACH {self.detach[0]} {self.detach[1]})" if self.detach else "")
+
+
+@dataclass(frozen=True)
 class Move:
     corps: str
-    path: tuple[str, ...]
+    path: tuple[Stop, ...]
     force: bool = False
 
     def text(self) -> str:
-        return f"MOVE {self.corps} {'>'.join(self.path)}" + (" FORCE" if self.force else "")
+        return f"MOVE {self.corps} {'>'.join(stop.text() for stop in self.path)}" + (" FORCE" if self.force else "")
 
 
 @dataclass(frozen=True)
@@ -63,8 +74,14 @@ class _ToCommand(Transformer):
     def move(self, items: list) -> Move:
         return Move(str(items[0]), items[1], any(isinstance(i, Token) and i.type == "FORCE" for i in items[2:]))
 
-    def path(self, items: list[Token]) -> tuple[str, ...]:
-        return tuple(str(i) for i in items)
+    def path(self, items: list[Stop]) -> tuple[Stop, ...]:
+        return tuple(items)
+
+    def stop(self, items: list) -> Stop:
+        return Stop(str(items[0]), items[1] if len(items) > 1 else None)
+
+    def detach(self, items: list[Token]) -> tuple[int, str]:
+        return int(items[0]), str(items[1]).upper()
 
     def forage(self, items: list[Token]) -> Forage:
         return Forage(str(items[0]))
@@ -91,9 +108,11 @@ def parse_line(text: str) -> Command:
         return _parser().parse(text.strip())
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
-        words = {"NAME": "a name", "FORCE": "FORCE", "MORETHAN": ">", "$END": "the end of the line"}
+        words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
+                 "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
                                + (f" (expected {hint})" if hint else "")
-                               + "; land orders are MOVE <corps> <area>><area>… [FORCE], FORAGE <corps>, "
+                               + "; land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH <n> <type>)), "
+                                 "FORAGE <corps>, "
                                  "DEPOT <area>, REMOVE DEPOT <area> or STAND") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms.depots import garrison_into_city
+from pbem.rules.empires_in_arms.garrisons import garrison_into_city
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.scenario import Reinforcement, Scenario
-from pbem.rules.empires_in_arms.state import Corps, GameState, Garrison, Leader
+from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room
+from pbem.rules.empires_in_arms.state import Corps, GameState, Leader
 from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_forces_in
 
-#: Factor types that may garrison a city (§7.3.3.3).
-GARRISON_TYPES = ("INF", "MIL")
 
 
 def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
@@ -70,7 +69,7 @@ def place_factors(ctx: DecisionPort, state: GameState, scenario: Scenario, entry
                 corps.factors = dict(sorted(corps.factors.items()))
                 placed.append(f"{taken} {kind} to {corps.id}")
                 count -= taken
-        if count and kind in GARRISON_TYPES:
+        if count and kind in ("INF", "MIL"):  # garrison factors (§7.3.3.3)
             count -= _to_garrison(state, scenario, entry, kind, count, placed)
         lost += count
     ctx.say(f"{entry.power} reinforcements in {title}: " + (", ".join(placed) or "none placed")
@@ -80,18 +79,12 @@ def place_factors(ctx: DecisionPort, state: GameState, scenario: Scenario, entry
 
 def _to_garrison(state: GameState, scenario: Scenario, entry: Reinforcement, kind: str, count: int,
                  placed: list[str]) -> int:
-    city = scenario.areas[entry.area].city
-    garrison = state.garrison_in(entry.area)
-    if city is None or (garrison is not None and garrison.power != entry.power) \
-            or enemy_corps_in(state, scenario, entry.power, entry.area):
+    """Into the area's own or vacant city as far as it holds them, while no enemy corps
+    stands in the area (EIA-I3: the city is then not the enemy's to refuse them)."""
+    if enemy_corps_in(state, scenario, entry.power, entry.area):
         return 0
-    if garrison is None:
-        garrison = Garrison(entry.power, entry.area, {})
-        state.garrisons.append(garrison)
-    taken = min(count, 5 * city.spires - garrison.strength)
+    taken = min(count, city_room(state, scenario, entry.power, entry.area))
     if taken > 0:
-        garrison.factors[kind] = garrison.factors.get(kind, 0) + taken
-        garrison.factors = dict(sorted(garrison.factors.items()))
-        placed.append(f"{taken} {kind} to the garrison of {city.name}")
-        return taken
-    return 0
+        add_to_city(state, entry.power, entry.area, kind, taken)
+        placed.append(f"{taken} {kind} to the garrison of {scenario.areas[entry.area].city.name}")
+    return max(taken, 0)

@@ -23,12 +23,14 @@ from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
+from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
+from pbem.rules.empires_in_arms.garrisons import detach
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
 from pbem.rules.empires_in_arms.orders import (Command, Forage, Move, OrderSyntaxError, PlaceDepot, RemoveDepot,
                                                Stand, parse_line)
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
-from pbem.rules.empires_in_arms.supply import (March, depot_distance, forage, supply_cost_halves, take_losses)
+from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
 
 
 # -- the orders of one sequence -------------------------------------------------------
@@ -84,7 +86,10 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
                     corps, legs = trace(trial, scenario, power, command)
                     moved[corps.id] = number
-                    corps.area = legs[-1].area if legs else corps.area
+                    for leg in legs:
+                        corps.area = leg.area
+                        if leg.detach:
+                            detach(trial, scenario, corps, *leg.detach)
                 else:
                     own_corps(trial, power, command.corps)
             except OrderError as error:
@@ -197,10 +202,15 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
         march = March(corps.area, [], allowance(scenario, corps, move.force), move.force,
                       scenario.areas[corps.area].owner != power)
         for leg in legs:
-            enter(ctx, state, scenario, corps, leg, march)
+            if leg.entered:
+                enter(ctx, state, scenario, corps, leg, march)
+            if leg.detach:
+                leave_garrison(ctx, state, scenario, corps, leg, march)
         marches[corps.id] = march
-        ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title for a in [march.start, *march.entered])
-                + (" (force march)" if move.force else ""), rule="§7.3.2")
+        if march.moved:
+            ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
+                                                             for a in [march.start, *march.entered])
+                    + (" (force march)" if move.force else ""), rule="§7.3.2")
         ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps)
         if ravaged:
             march.foraged = True
@@ -219,6 +229,21 @@ def enter(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps,
     reactions.depot_entered(ctx, state, scenario, corps)
 
 
+def leave_garrison(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg,
+                   march: March) -> None:
+    """§7.3.3: factors detached as the corps passes, at no movement cost."""
+    count, kind = leg.detach
+    try:
+        left = detach(state, scenario, corps, count, kind)
+    except OrderError as error:
+        _dropped(ctx, state, corps.power, f"{corps.id} detaching {count} {kind}", error)
+        return
+    march.detached.append(left)
+    where = "on its depot" if left.on_depot else "in the city"
+    ctx.say(f"{corps.power} {corps.id} leaves {count} {left.kind} as a garrison {where} of "
+            f"{scenario.areas[leg.area].title}", rule="§7.3.3")
+
+
 def must_forage(state: GameState, scenario: Scenario, corps: Corps, march: March) -> bool:
     """§7.4.1: a corps that force marched, or is four or more areas from a depot of a valid
     chain, must forage."""
@@ -230,7 +255,7 @@ def forage_now(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: C
     loss = forage(ctx, state, scenario, corps, march, month)
     if not loss:
         return
-    take_losses(scenario, corps, loss)
+    take_losses(state, scenario, corps, march, loss)
     if not corps.strength:
         remove_corps(ctx, state, scenario, corps)
 

@@ -1,12 +1,10 @@
-"""Depots, supply chains, foraging and depot supply (§7.2, §7.4; research §4.3)."""
+"""Supply sources, depot supply chains and what depot supply costs (§7.2.3, §7.4.2;
+research §4.3)."""
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass
 
-from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.calendar import is_winter
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, Depot, GameState
@@ -98,88 +96,3 @@ def supply_cost_halves(scenario: Scenario, distance: int, month: int, area: str)
     if is_winter(month) and scenario.areas[area].winter_zone:
         cost *= chart.winter_multiplier
     return cost
-
-
-# -- foraging (§7.4.1) ----------------------------------------------------------------
-@dataclass
-class March:
-    """What a corps did in its Land Movement Step, as foraging needs it (§7.4.1.1–2)."""
-
-    start: str
-    entered: list[str]
-    unused: int
-    force_marched: bool = False
-    left_own_territory: bool = False
-    foraged: bool = False  # foraged already, or fed by a ravaged enemy depot (§7.3.6.1)
-
-    @property
-    def moved(self) -> bool:
-        return bool(self.entered)
-
-
-def forage_value(scenario: Scenario, corps: Corps, march: March) -> int:
-    """§7.4.1.1: the lowest forage value of the areas passed through or stopped in, not
-    counting the start area unless the corps did not move."""
-    areas = march.entered if march.moved else [corps.area]
-    return min(scenario.areas[a].forage for a in areas)
-
-
-def forage_modifiers(state: GameState, scenario: Scenario, corps: Corps, march: March, month: int) -> list[tuple[str, int]]:
-    """§7.4.1.2: the modifiers that apply, each with its reason."""
-    chart = scenario.charts.forage
-    mods = []
-    others = len([c for c in state.corps_in(corps.area) if c.id != corps.id])
-    if others:
-        mods.append((f"{others} other corps in the area (§7.4.1.2.1)",
-                     min(others * chart.per_other_corps, chart.other_corps_max)))
-    if march.unused:
-        mods.append((f"{march.unused} unused movement points (§7.4.1.2.2)", march.unused * chart.per_unused_mp))
-    if march.force_marched:
-        mods.append(("force marched (§7.4.1.2.3)", chart.force_marched))
-    if is_winter(month) and scenario.areas[corps.area].winter_zone:
-        mods.append(("winter (§7.4.1.2.4)", chart.winter))
-    if not march.left_own_territory and scenario.areas[corps.area].owner == corps.power:
-        mods.append(("in own territory (§7.4.1.2.5)", chart.own_territory))
-    return mods
-
-
-def forage(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, march: March, month: int) -> int:
-    """§7.4.1.1: one die; one factor lost for each point the modified die is above the
-    forage value. Returns the loss (the factors are taken by `take_losses`)."""
-    die = ctx.roll("forage", rule="§7.4.1.1")
-    mods = forage_modifiers(state, scenario, corps, march, month)
-    total = die + sum(value for _, value in mods)
-    value = forage_value(scenario, corps, march)
-    loss = max(0, total - value)
-    said = ", ".join(f"{value:+d} {reason}" for reason, value in mods)
-    ctx.say(f"{corps.id} forages in {scenario.areas[corps.area].title}: die {die}" + (f" {said}" if said else "")
-            + f" = {total} against forage value {value}: " + (f"loses {loss} factors" if loss else "no loss"),
-            to=_owner_and_gm(state, corps.power), rule="§7.4.1.1")
-    return loss
-
-
-def take_losses(scenario: Scenario, corps: Corps, loss: int) -> dict[str, int]:
-    """Remove `loss` factors from the corps in the chart's loss order (EIA-I6); the corps
-    is emptied only by a loss as large as its strength (§7.4.1.3.2). Returns what went."""
-    taken: dict[str, int] = {}
-    for kind in _loss_order(scenario, corps.factors):
-        if loss <= 0:
-            break
-        lost = min(loss, corps.factors.get(kind, 0))
-        if lost:
-            corps.factors[kind] -= lost
-            taken[kind] = lost
-            loss -= lost
-    corps.factors = {k: n for k, n in corps.factors.items() if n}
-    return taken
-
-
-def _loss_order(scenario: Scenario, factors: Iterable[str]) -> list[str]:
-    order = list(scenario.charts.forage.loss_order)
-    return order + sorted(k for k in factors if k not in order)
-
-
-def _owner_and_gm(state: GameState, power: str) -> tuple[str, ...]:
-    """Forage rolls and losses tell a corps' strength: its owner sees them (the GM sees all)."""
-    holder = state.holder(power)
-    return (holder,) if holder else ()
