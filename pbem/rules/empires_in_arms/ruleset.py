@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.core.engine import Request
 from pbem.core.ruleset import RulingError, ScenarioError, Seat, Step
+from pbem.rules.empires_in_arms import bench
 from pbem.rules.empires_in_arms import scenario as scenarios
 from pbem.rules.empires_in_arms import state as states
 from pbem.rules.empires_in_arms import turn, views
@@ -64,3 +66,14 @@ class EmpiresInArms:
 
     def scenario_map(self, scenario: scenarios.Scenario) -> dict:
         return views.scenario_map(scenario)
+
+    # -- bench hooks (pbem bench replay) ------------------------------------------
+    def bench_scenario(self) -> dict:
+        return bench.bench_scenario()
+
+    def bench_policies(self) -> list[tuple[str, str]]:
+        return bench.bench_policies()
+
+    def bench_orders(self, request: Request, state: states.GameState, scenario: scenarios.Scenario,
+                     n: int) -> list[str]:
+        return bench.bench_orders(self, request, state, scenario, n)
