@@ -3,8 +3,8 @@
 A scenario names its powers in the fixed orders of the Land Phase (§7.1) and the Army
 Reinforcement Step (§5.2), the wars it fixes, the map (areas with terrain, forage value,
 owner, city; borders with rivers), the corps, leaders, depots and garrisons at the start,
-the reinforcements and money that arrive month by month (§5.2.2.1, §5.2.5) and its charts
-(`charts.py`). Invented data is marked `synthetic = true`.
+the reinforcements and money that arrive month by month (§5.2.2.1, §5.2.5), its victory
+conditions and its charts (`charts.py`). Invented data is marked `synthetic = true`.
 """
 
 from __future__ import annotations
@@ -116,6 +116,14 @@ class Money(Date):
     amount: int = Field(ge=0)
 
 
+class Victory(Strict):
+    """What a power must hold when the scenario ends to win it (EIA-I21)."""
+
+    power: str
+    holds: list[str]
+    text: str = ""
+
+
 class ScenarioData(Strict):
     id: str
     title: str
@@ -135,6 +143,7 @@ class ScenarioData(Strict):
     garrisons: list[GarrisonSetup] = []
     reinforcements: list[Reinforcement] = []
     money: list[Money] = []
+    victory: list[Victory] = []
     charts: Charts = Charts()
 
 
@@ -276,4 +285,8 @@ def check_scenario(scenario: Scenario) -> list[str]:
         factors(f"reinforcement {r.year}-{r.month}", r.factors)
     for m in data.money:
         power(f"money {m.year}-{m.month}", m.power)
+    for v in data.victory:
+        power("victory", v.power)
+        for name in v.holds:
+            area(f"victory of {v.power}", name)
     return problems

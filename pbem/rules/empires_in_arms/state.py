@@ -76,6 +76,7 @@ class GameState(msgspec.Struct):
     depots: list[Depot] = []
     garrisons: list[Garrison] = []
     battles: list[str] = []  # combats declared this month, "<area>: <powers>" (resolved by the combat join)
+    winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
 
     # -- lookups ----------------------------------------------------------------
     def corps_by_id(self, corps_id: str) -> Corps | None:

@@ -17,6 +17,7 @@ from pbem.rules.empires_in_arms.calendar import ends_quarter, is_winter, label
 from pbem.rules.empires_in_arms.reinforcement import army_reinforcement
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import FINISHED, LAND, REINFORCEMENT, TIME_RECORD, GameState
+from pbem.rules.empires_in_arms.victory import decide_victory
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ def time_record(ctx: DecisionPort, state: GameState) -> None:
     if state.turn >= scenario.months:
         state.phase = FINISHED
         ctx.say(f"{label(year, month)} was the scenario's last month: the game is over", rule="§9")
+        decide_victory(ctx, state, scenario)
         return
     state.turn += 1
     state.phase = REINFORCEMENT

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pbem.rules.empires_in_arms.calendar import is_winter, label
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import FINISHED, LAND, GameState
+from pbem.rules.empires_in_arms.victory import describe, met
 
 HIDDEN = "hidden"
 
@@ -37,6 +38,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "depots": {d.area: {"power": d.power, "garrison": d.garrison} for d in state.depots},
         "garrisons": {g.area: {"power": g.power, "factors": dict(g.factors)} for g in state.garrisons if g.strength},
         "battles": list(state.battles),
+        "winners": list(state.winners),
         "sections": _sections(state, scenario, viewer),
         "map": _map(scenario, state),
     }
@@ -69,6 +71,11 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
          "rows": [[scenario.areas[g.area].city.name, g.power, _strength(g.factors)]
                   for g in state.garrisons if g.strength and scenario.areas[g.area].city]},
     ]
+    if scenario.data.victory:
+        sections.append({"title": "Victory conditions (at the end of the last month)",
+                         "columns": ["Power", "Must", "Met now"],
+                         "rows": [[c.power, describe(scenario, c), "yes" if met(state, scenario, c) else "no"]
+                                  for c in scenario.data.victory]})
     off_map = [lead.id for lead in state.leaders if lead.corps is None]
     if off_map:
         sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
