@@ -1,11 +1,12 @@
 """Garrisons (§7.3.3): factors a corps detaches into a city or onto its own depot as it
-moves, and depot garrisons that take refuge in a city."""
+moves, or absorbs from them, and depot garrisons that take refuge in a city."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from pbem.rules.empires_in_arms.movement import OrderError
+from pbem.rules.empires_in_arms.orders import Change
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState, Garrison
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
@@ -84,6 +85,39 @@ def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
     corps.factors[kind] -= count
     corps.factors = {k: n for k, n in corps.factors.items() if n}
     return Detached(corps.area, garrison_kind, count, on_depot)
+
+
+def absorb(state: GameState, scenario: Scenario, corps: Corps, count: int, kind: str) -> None:
+    """§7.3.3: a corps takes factors from its power's garrison in the area's city, or else
+    from its own depot there, as far as its capacity allows; never infantry or militia where
+    enemy corps stand outside the city (§7.3.3.1)."""
+    title = scenario.areas[corps.area].title
+    if kind not in ("INF", "MIL"):
+        raise OrderError(f"garrisons hold infantry and militia only, not {kind} (§7.3.3.3)")
+    room = corps.capacity.get(kind, 0) - corps.factors.get(kind, 0)
+    if count < 1 or count > room:
+        raise OrderError(f"{corps.id} has room for {max(room, 0)} more {kind}, not {count} (§7.3.3)")
+    if enemy_corps_in(state, scenario, corps.power, corps.area):
+        raise OrderError(f"infantry and militia cannot be absorbed in {title}: enemy corps are there (§7.3.3.1)")
+    garrison = state.garrison_in(corps.area)
+    depot = state.depot_in(corps.area)
+    if garrison is not None and garrison.power == corps.power and garrison.factors.get(kind, 0) >= count:
+        garrison.factors[kind] -= count
+        garrison.factors = {k: n for k, n in garrison.factors.items() if n}
+    elif kind == "INF" and depot is not None and depot.power == corps.power and depot.garrison >= count:
+        depot.garrison -= count  # depot garrisons are infantry (EIA-I5)
+    else:
+        raise OrderError(f"no garrison of {corps.power} in {title} holds {count} {kind} (§7.3.3)")
+    corps.factors[kind] = corps.factors.get(kind, 0) + count
+    corps.factors = dict(sorted(corps.factors.items()))
+
+
+def change_garrison(state: GameState, scenario: Scenario, corps: Corps, change: Change) -> Detached | None:
+    """A path's DETACH or ABSORB (§7.3.3); what was detached, if anything."""
+    if change.verb == "DETACH":
+        return detach(state, scenario, corps, change.count, change.kind)
+    absorb(state, scenario, corps, change.count, change.kind)
+    return None
 
 
 def take_back(state: GameState, detached: Detached, count: int) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.core.orders import unknown_name
-from pbem.rules.empires_in_arms.orders import Move
+from pbem.rules.empires_in_arms.orders import Change, Move
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
@@ -20,12 +20,12 @@ class OrderError(ValueError):
 @dataclass(frozen=True)
 class Leg:
     """One area of a move: entered at `cost` (0 for the start area a path may open with),
-    why the corps must stop there, and what it detaches there (§7.3.3)."""
+    why the corps must stop there, and the garrison change it makes there (§7.3.3)."""
 
     area: str
     cost: int
     stops: str = ""  # why the corps must stop here ("" when it need not)
-    detach: tuple[int, str] | None = None
+    change: Change | None = None
     entered: bool = True
 
 
@@ -72,8 +72,8 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
     for i, stop in enumerate(move.path):
         area = area_named(scenario, stop.area)
         title = scenario.areas[area].title
-        if i == 0 and area == corps.area:  # the path opens where the corps stands (to detach there)
-            legs.append(Leg(area, 0, detach=stop.detach, entered=False))
+        if i == 0 and area == corps.area:  # the path opens where the corps stands (to detach or absorb there)
+            legs.append(Leg(area, 0, change=stop.change, entered=False))
             continue
         if legs and legs[-1].stops:
             raise OrderError(f"{corps.id} must stop in {scenario.areas[here].title}: {legs[-1].stops}")
@@ -90,6 +90,6 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
             raise OrderError(f"entering {title} costs {cost} movement points and {corps.id} has {left} left (§7.3.2.3)")
         left -= cost
         stops = f"enemy corps there (§7.3.2.1)" if enemies else ""
-        legs.append(Leg(area, cost, stops, stop.detach))
+        legs.append(Leg(area, cost, stops, stop.change))
         here = area
     return corps, legs

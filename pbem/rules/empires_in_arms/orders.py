@@ -17,14 +17,26 @@ class OrderSyntaxError(ValueError):
 
 
 @dataclass(frozen=True)
-class Stop:
-    """An area of a path, and the factors the corps detaches there (§7.3.3): (count, type)."""
+class Change:
+    """Factors a corps leaves as a garrison (DETACH) or takes from one (ABSORB) (§7.3.3)."""
 
-    area: str
-    detach: tuple[int, str] | None = None
+    verb: str
+    count: int
+    kind: str
 
     def text(self) -> str:
-        return self.area + (f"(DETACH {self.detach[0]} {self.detach[1]})" if self.detach else "")
+        return f"({self.verb} {self.count} {self.kind})"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """An area of a path, and the garrison change the corps makes there."""
+
+    area: str
+    change: Change | None = None
+
+    def text(self) -> str:
+        return self.area + (self.change.text() if self.change else "")
 
 
 @dataclass(frozen=True)
@@ -80,8 +92,8 @@ class _ToCommand(Transformer):
     def stop(self, items: list) -> Stop:
         return Stop(str(items[0]), items[1] if len(items) > 1 else None)
 
-    def detach(self, items: list[Token]) -> tuple[int, str]:
-        return int(items[0]), str(items[1]).upper()
+    def change(self, items: list[Token]) -> Change:
+        return Change(str(items[0]).upper(), int(items[1]), str(items[2]).upper())
 
     def forage(self, items: list[Token]) -> Forage:
         return Forage(str(items[0]))
@@ -109,10 +121,10 @@ def parse_line(text: str) -> Command:
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
-                 "$END": "the end of the line"}
+                 "GARRISON_VERB": "DETACH or ABSORB", "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
                                + (f" (expected {hint})" if hint else "")
-                               + "; land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH <n> <type>)), "
+                               + "; land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
                                  "FORAGE <corps>, "
                                  "DEPOT <area>, REMOVE DEPOT <area> or STAND") from None

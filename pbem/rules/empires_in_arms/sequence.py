@@ -24,7 +24,7 @@ from pbem.rules.empires_in_arms import battles, reactions
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
-from pbem.rules.empires_in_arms.garrisons import detach
+from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
 from pbem.rules.empires_in_arms.orders import (Command, Forage, Move, OrderSyntaxError, PlaceDepot, RemoveDepot,
                                                Stand, parse_line)
@@ -88,8 +88,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     moved[corps.id] = number
                     for leg in legs:
                         corps.area = leg.area
-                        if leg.detach:
-                            detach(trial, scenario, corps, *leg.detach)
+                        if leg.change:
+                            change_garrison(trial, scenario, corps, leg.change)
                 else:
                     own_corps(trial, power, command.corps)
             except OrderError as error:
@@ -199,13 +199,12 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
         except OrderError as error:
             _dropped(ctx, state, power, move.text(), error)
             continue
-        march = March(corps.area, [], allowance(scenario, corps, move.force), move.force,
-                      scenario.areas[corps.area].owner != power)
+        march = March(corps.area, [], allowance(scenario, corps, move.force), move.force)
         for leg in legs:
             if leg.entered:
                 enter(ctx, state, scenario, corps, leg, march)
-            if leg.detach:
-                leave_garrison(ctx, state, scenario, corps, leg, march)
+            if leg.change:
+                garrison_change(ctx, state, scenario, corps, leg, march)
         marches[corps.id] = march
         if march.moved:
             ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
@@ -229,19 +228,24 @@ def enter(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps,
     reactions.depot_entered(ctx, state, scenario, corps)
 
 
-def leave_garrison(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg,
-                   march: March) -> None:
-    """§7.3.3: factors detached as the corps passes, at no movement cost."""
-    count, kind = leg.detach
+def garrison_change(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg,
+                    march: March) -> None:
+    """§7.3.3: factors detached or absorbed as the corps passes, at no movement cost."""
+    change = leg.change
     try:
-        left = detach(state, scenario, corps, count, kind)
+        left = change_garrison(state, scenario, corps, change)
     except OrderError as error:
-        _dropped(ctx, state, corps.power, f"{corps.id} detaching {count} {kind}", error)
+        _dropped(ctx, state, corps.power, f"{corps.id} {change.verb} {change.count} {change.kind}", error)
+        return
+    title = scenario.areas[leg.area].title
+    if left is None:
+        ctx.say(f"{corps.power} {corps.id} absorbs {change.count} {change.kind} from its garrison in {title}",
+                rule="§7.3.3")
         return
     march.detached.append(left)
     where = "on its depot" if left.on_depot else "in the city"
-    ctx.say(f"{corps.power} {corps.id} leaves {count} {left.kind} as a garrison {where} of "
-            f"{scenario.areas[leg.area].title}", rule="§7.3.3")
+    ctx.say(f"{corps.power} {corps.id} leaves {change.count} {left.kind} as a garrison {where} of {title}",
+            rule="§7.3.3")
 
 
 def must_forage(state: GameState, scenario: Scenario, corps: Corps, march: March) -> bool:
