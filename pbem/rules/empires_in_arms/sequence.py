@@ -41,7 +41,7 @@ class Plan:
     removals: list[RemoveDepot] = field(default_factory=list)
     depots: list[PlaceDepot] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
-    foraging: list[str] = field(default_factory=list)
+    foraging: list[str] = field(default_factory=list)  # corps ids, lower case
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -54,7 +54,7 @@ def plan_of(commands: Sequence[Command]) -> Plan:
         elif isinstance(command, Move):
             plan.moves.append(command)
         elif isinstance(command, Forage):
-            plan.foraging.append(command.corps)
+            plan.foraging.append(command.corps.lower())  # names are read in any case
     return plan
 
 
@@ -213,7 +213,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
         ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps)
         if ravaged:
             march.foraged = True
-        elif corps.id in plan.foraging or must_forage(state, scenario, corps, march):
+        elif corps.id.lower() in plan.foraging or must_forage(state, scenario, corps, march):
             march.foraged = True
             forage_now(ctx, state, scenario, corps, march, month)
     return marches
@@ -291,7 +291,7 @@ def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
             continue
         distance = depot_distance(state, scenario, power, corps.area)
         cost = None if distance is None else supply_cost_halves(scenario, distance, month, corps.area)
-        if corps.id in plan.foraging or cost is None or (halves + cost + 1) // 2 > money:
+        if corps.id.lower() in plan.foraging or cost is None or (halves + cost + 1) // 2 > money:
             forage_now(ctx, state, scenario, corps, march, month)
             continue
         halves += cost
