@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.engine import Request
-from pbem.core.ruleset import RulingError, ScenarioError, Seat, Step
-from pbem.rules.empires_in_arms import bench
+from pbem.core.ruleset import ScenarioError, Seat, Step
+from pbem.rules.empires_in_arms import bench, rulings
 from pbem.rules.empires_in_arms import scenario as scenarios
 from pbem.rules.empires_in_arms import state as states
 from pbem.rules.empires_in_arms import turn, views
@@ -25,7 +25,7 @@ class EmpiresInArms:
     title = "Empires in Arms"
     version = "1986"
     decision_kinds = DECISION_KINDS
-    rulings: Mapping[str, str] = {}
+    rulings = rulings.RULINGS
 
     def load_scenario(self, data: Mapping[str, Any]) -> scenarios.Scenario:
         return scenarios.load_scenario(data)
@@ -57,7 +57,7 @@ class EmpiresInArms:
 
     def apply_ruling(self, state: states.GameState, scenario: scenarios.Scenario, kind: str,
                      args: Mapping[str, Any]) -> None:
-        raise RulingError(f"Empires in Arms has no typed rulings yet, so {kind!r} cannot be ruled")
+        rulings.apply_ruling(state, scenario, kind, args)
 
     def turn_of(self, step: str) -> int | None:
         """Steps are keyed `m<turn>/…`: the month of the scenario."""
