@@ -36,7 +36,8 @@ def place_depot(state: GameState, scenario: Scenario, power: str, name: str) -> 
     if len([d for d in state.depots if d.power == power]) >= chart.depot_limit:
         raise OrderError(f"{power} has all its {chart.depot_limit} depot counters on the map (§7.2)")
     if state.powers[power].money < chart.depot_price:
-        raise OrderError(f"a depot costs {chart.depot_price} money point and {power} has {state.powers[power].money} (§7.2)")
+        raise OrderError(f"a depot costs {chart.depot_price} money point and {power} has "
+                         f"{state.powers[power].money} (§7.2)")
     own_corps = any(c.power == power for c in state.corps_in(area))
     if enemy_corps_in(state, scenario, power, area) and not own_corps:
         raise OrderError(f"enemy corps are in {title} and no corps of {power} (§7.2)")

@@ -25,6 +25,7 @@ class March:
     left_own_territory: bool = False
     foraged: bool = False  # foraged already, or fed by a ravaged enemy depot (§7.3.6.1)
     detached: list[Detached] = field(default_factory=list)  # garrisons left on the way (§7.3.3)
+    crossed_river: str = ""  # the area it entered last, when it entered it across a river (§7.5.2.7.1)
 
     @property
     def moved(self) -> bool:
@@ -38,7 +39,8 @@ def forage_value(scenario: Scenario, corps: Corps, march: March) -> int:
     return min(scenario.areas[a].forage for a in areas)
 
 
-def forage_modifiers(state: GameState, scenario: Scenario, corps: Corps, march: March, month: int) -> list[tuple[str, int]]:
+def forage_modifiers(state: GameState, scenario: Scenario, corps: Corps, march: March,
+                     month: int) -> list[tuple[str, int]]:
     """§7.4.1.2: the modifiers that apply, each with its reason."""
     chart = scenario.charts.forage
     mods = []
@@ -65,7 +67,7 @@ def forage(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps
     total = die + sum(value for _, value in mods)
     value = forage_value(scenario, corps, march)
     loss = max(0, total - value)
-    said = ", ".join(f"{value:+d} {reason}" for reason, value in mods)
+    said = ", ".join(f"{mod:+d} {reason}" for reason, mod in mods)
     ctx.say(f"{corps.id} forages in {scenario.areas[corps.area].title}: die {die}" + (f" {said}" if said else "")
             + f" = {total} against forage value {value}: " + (f"loses {loss} factors" if loss else "no loss"),
             to=_owner_and_gm(state, corps.power), rule="§7.4.1.1")

@@ -87,7 +87,8 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
         if enemies and scenario.crosses_river(here, area):
             cost += chart.river_into_enemy  # §7.3.1.3.2
         if cost > left:
-            raise OrderError(f"entering {title} costs {cost} movement points and {corps.id} has {left} left (§7.3.2.3)")
+            raise OrderError(f"entering {title} costs {cost} movement points and {corps.id} has {left} left "
+                             "(§7.3.2.3)")
         left -= cost
         stops = f"enemy corps there (§7.3.2.1)" if enemies else ""
         legs.append(Leg(area, cost, stops, stop.change))

@@ -125,6 +125,6 @@ def parse_line(text: str) -> Command:
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
                                + (f" (expected {hint})" if hint else "")
-                               + "; land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-                                 "FORAGE <corps>, "
-                                 "DEPOT <area>, REMOVE DEPOT <area> or STAND") from None
+                               + "; land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add "
+                                 "(DETACH|ABSORB <n> <type>)), FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area> "
+                                 "or STAND") from None

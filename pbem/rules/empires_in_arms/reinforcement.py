@@ -22,7 +22,8 @@ def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) 
             holder = state.holder(power)
             ctx.say(f"{power} receives {amount} money points", to=(holder,) if holder else (), rule="§5.2.5")
         for counter in scenario.data.corps:
-            if counter.power == power and counter.enters and (counter.enters.year, counter.enters.month) == (year, month):
+            entry = counter.enters
+            if counter.power == power and entry is not None and (entry.year, entry.month) == (year, month):
                 place_corps(ctx, state, scenario, counter.id)
         for entry in scenario.data.reinforcements:
             if (entry.power, entry.year, entry.month) == (power, year, month):

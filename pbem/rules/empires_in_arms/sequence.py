@@ -162,7 +162,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
-    battles.declare_combats(ctx, state, scenario, power)
+    battles.declare_combats(ctx, state, scenario, power,
+                            {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river})
     state.land_index += 1
     if state.land_index >= len(scenario.power_order):
         state.land_index = 0
@@ -220,6 +221,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
 
 
 def enter(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg, march: March) -> None:
+    march.crossed_river = leg.area if scenario.crosses_river(corps.area, leg.area) else ""
     corps.area = leg.area
     march.entered.append(leg.area)
     march.unused -= leg.cost

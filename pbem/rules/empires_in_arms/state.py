@@ -66,6 +66,20 @@ class Garrison(msgspec.Struct):
         return sum(self.factors.values())
 
 
+class Battle(msgspec.Struct):
+    """A combat a power sequence declared (§7.3.7), as the combat procedures will need it:
+    where, who attacks with which corps, who defends, and whether an attacking corps came
+    across a river (§7.5.2.7.1). `kind` is `field` (§7.3.7.1) or `depot-garrison` (§7.3.7.2)."""
+
+    area: str
+    kind: str
+    attacker: str
+    attacking: list[str]
+    defenders: list[str]
+    defending: list[str] = []
+    across_river: list[str] = []  # attacking corps that entered the area across a river this sequence
+
+
 class GameState(msgspec.Struct):
     turn: int = 1  # the month of the scenario, 1 = its first
     phase: str = REINFORCEMENT
@@ -75,7 +89,7 @@ class GameState(msgspec.Struct):
     leaders: list[Leader] = []
     depots: list[Depot] = []
     garrisons: list[Garrison] = []
-    battles: list[str] = []  # combats declared this month, "<area>: <powers>" (resolved by the combat join)
+    battles: list[Battle] = []  # combats declared this month (their resolution is the combat join's)
     winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
 
     # -- lookups ----------------------------------------------------------------
@@ -125,8 +139,8 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat]) -> GameState:
     data = scenario.data
     return GameState(
         powers={p.code: PowerState(p.code, owners[p.code], p.money) for p in data.powers},
-        corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())), dict(sorted(c.capacity.items())))
-               for c in data.corps if c.area is not None],
+        corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())),
+                     dict(sorted(c.capacity.items()))) for c in data.corps if c.area is not None],
         leaders=[Leader(lead.id, lead.power, lead.corps if scenario.counters[lead.corps].area else None)
                  for lead in data.leaders],
         depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],

@@ -1,9 +1,11 @@
 """What each viewer may see (research §7.3). Leaders, depots, garrisons and a corps'
 counter (its power, where it stands) are public; a corps' strength and composition are
-its owner's and the GM's alone (§2.4.2), and so is a power's treasury. The map is drawn from the scenario's areas and borders."""
+its owner's and the GM's alone (§2.4.2), and so is a power's treasury. The map is drawn
+from the scenario's areas and borders."""
 
 from __future__ import annotations
 
+from pbem.rules.empires_in_arms.battles import describe as describe_battle
 from pbem.rules.empires_in_arms.calendar import is_winter, label
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import FINISHED, LAND, GameState
@@ -37,7 +39,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "leaders": {lead.id: lead.corps for lead in state.leaders},
         "depots": {d.area: {"power": d.power, "garrison": d.garrison} for d in state.depots},
         "garrisons": {g.area: {"power": g.power, "factors": dict(g.factors)} for g in state.garrisons if g.strength},
-        "battles": list(state.battles),
+        "battles": [describe_battle(scenario, b) for b in state.battles],
         "winners": list(state.winners),
         "sections": _sections(state, scenario, viewer),
         "map": _map(scenario, state),
@@ -62,7 +64,8 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
                    str(state.powers[code].money) if _sees(state, viewer, code) else "?",
                    " ".join(p for p in scenario.power_order if scenario.at_war(code, p)) or "-"]
                   for code in scenario.power_order]},
-        {"title": "Corps (strengths are shown to their owner only)", "columns": ["Corps", "Power", "Area", "Leader", "Strength"],
+        {"title": "Corps (strengths are shown to their owner only)",
+         "columns": ["Corps", "Power", "Area", "Leader", "Strength"],
          "rows": [[c.id, c.power, scenario.areas[c.area].title, " ".join(leaders.get(c.id, [])) or "-",
                    _strength(c.factors) if _sees(state, viewer, c.power) else "?"] for c in state.corps]},
         {"title": "Depots", "columns": ["Area", "Power", "Garrison"],
@@ -81,7 +84,7 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
         sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
     if state.battles:
         sections.append({"title": "Combats declared this month", "columns": ["Combat"],
-                         "rows": [[b] for b in state.battles]})
+                         "rows": [[describe_battle(scenario, b)] for b in state.battles]})
     return sections
 
 
