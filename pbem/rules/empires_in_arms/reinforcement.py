@@ -13,7 +13,7 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_forces_in
 
 def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§5.2 in the scenario's reinforcement order: money first (§5.2.5), then new corps
-    counters (§5.2.1.1), then army factors (§5.2.2.1)."""
+    counters (§5.2.1.1), then army factors (§5.2.2.1), then leaders off the map (§5.3)."""
     year, month = scenario.date(state.turn)
     for power in scenario.data.reinforcement_order:
         amount = sum(m.amount for m in scenario.data.money if (m.power, m.year, m.month) == (power, year, month))
@@ -28,6 +28,17 @@ def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) 
         for entry in scenario.data.reinforcements:
             if (entry.power, entry.year, entry.month) == (power, year, month):
                 place_factors(ctx, state, scenario, entry)
+        return_leaders(ctx, state, power)
+
+
+def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
+    """§5.3: leaders off the map return in a later Army Reinforcement Step, placed with a
+    corps of their power; EIA-I7: with its first corps on the map, not asked."""
+    corps = next((c for c in state.corps if c.power == power), None)
+    for leader in state.leaders:
+        if leader.power == power and leader.corps is None and corps is not None:
+            leader.corps = corps.id
+            ctx.say(f"{leader.id} returns to the map with {power} {corps.id}", rule="§5.3")
 
 
 def place_corps(ctx: DecisionPort, state: GameState, scenario: Scenario, corps_id: str) -> None:
@@ -46,9 +57,6 @@ def place_corps(ctx: DecisionPort, state: GameState, scenario: Scenario, corps_i
     for leader in scenario.data.leaders:
         if leader.corps == corps_id and not any(lead.id == leader.id for lead in state.leaders):
             state.leaders.append(Leader(leader.id, leader.power, corps_id))
-    for leader in state.leaders:
-        if leader.corps is None and leader.power == counter.power:
-            leader.corps = corps_id  # §5.3: a leader off the map returns with a new corps
     ctx.say(f"{counter.power} places corps {corps_id} in {title}", rule="§5.2.1.1")
 
 
