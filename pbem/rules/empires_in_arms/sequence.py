@@ -135,7 +135,10 @@ class LandKind(DecisionKind):
         return ""
 
     def order_form(self, request: Request) -> str:
-        return "\n".join(request.default) or "STAND"
+        """The default (STAND), after a comment naming the power's corps and where they stand."""
+        corps = request.context.get("corps") or {}
+        where = [f"# {request.power}'s corps: " + ", ".join(f"{c} in {a}" for c, a in corps.items())] if corps else []
+        return "\n".join([*where, *(request.default or ["STAND"])])
 
 
 LAND_KIND = LandKind()
@@ -157,7 +160,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
         lines = ctx.decide(ctx.request(
             kind="land", player=holder, power=power, purpose=f"land:{power}", default=[], rule="§7.1.3",
             prompt=f"{scenario.powers[power].name}'s land orders for {label(year, month)}",
-            context={"power": power, "month": month, "year": year}))
+            context={"power": power, "month": month, "year": year,
+                     "corps": {c.id: c.area for c in state.corps if c.power == power}}))
     plan = plan_of([parse_line(text) for text in lines])
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
