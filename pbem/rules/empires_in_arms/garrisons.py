@@ -57,17 +57,19 @@ def garrison_into_city(state: GameState, scenario: Scenario, power: str, area: s
     return moved
 
 
-def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind: str) -> Detached:
+def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind: str, *,
+           may_empty: bool = False) -> Detached:
     """§7.3.3: a corps leaves `count` factors of `kind` as a garrison in an unbesieged
     friendly or vacant city of its area, or else on its own depot there; never artillery
     (§7.3.3.2), never infantry or militia where enemy corps stand outside the city
-    (§7.3.3.1), never the corps' last factor (§7.3.3.1.2)."""
+    (§7.3.3.1), never the corps' last factor while moving (§7.3.3.1.2; `may_empty` in the
+    Army Reinforcement Step, which then removes the corps, §5.2.3)."""
     title = scenario.areas[corps.area].title
     if kind not in AS_GARRISON:
         raise OrderError(f"{kind} factors cannot be detached as a garrison (§7.3.3.2, §7.3.3.3)")
     if count < 1 or corps.factors.get(kind, 0) < count:
         raise OrderError(f"{corps.id} has {corps.factors.get(kind, 0)} {kind} to detach, not {count}")
-    if count >= corps.strength:
+    if count >= corps.strength and not may_empty:
         raise OrderError(f"detaching cannot empty {corps.id}: a corps keeps at least one factor (§7.3.3.1.2)")
     if AS_GARRISON[kind] in ("INF", "MIL") and enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"infantry and militia cannot be detached in {title}: enemy corps are there (§7.3.3.1)")

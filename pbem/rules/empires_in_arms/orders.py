@@ -79,7 +79,30 @@ class Stand:
         return "STAND"
 
 
+@dataclass(frozen=True)
+class Transfer:
+    count: int
+    kind: str
+    source: str  # a corps, or GARRISON
+    target: str
+
+    def text(self) -> str:
+        return f"TRANSFER {self.count} {self.kind} FROM {self.source} TO {self.target}"
+
+
+@dataclass(frozen=True)
+class Demobilize:
+    corps: str = ""  # the whole corps, or
+    count: int = 0  # garrison factors of a type in an area
+    kind: str = ""
+    area: str = ""
+
+    def text(self) -> str:
+        return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
+
+
 Command = Move | Forage | PlaceDepot | RemoveDepot | Stand
+ArmyCommand = Transfer | Demobilize | Stand
 
 
 class _ToCommand(Transformer):
@@ -107,24 +130,45 @@ class _ToCommand(Transformer):
     def stand(self, items: list) -> Stand:
         return Stand()
 
+    def transfer(self, items: list[Token]) -> Transfer:
+        source, target = (str(i).upper() if str(i).upper() == "GARRISON" else str(i) for i in items[2:4])
+        return Transfer(int(items[0]), str(items[1]).upper(), source, target)
+
+    def demobilize(self, items: list[Token]) -> Demobilize:
+        if len(items) == 1:
+            return Demobilize(corps=str(items[0]))
+        return Demobilize(count=int(items[0]), kind=str(items[1]).upper(), area=str(items[2]))
+
 
 @cache
 def _parser() -> Lark:
     grammar = files("pbem.rules.empires_in_arms").joinpath("orders.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", transformer=_ToCommand())
+    return Lark(grammar, parser="lalr", transformer=_ToCommand(), start=["start", "army"])
 
 
 def parse_line(text: str) -> Command:
-    """One order line as a command, or `OrderSyntaxError` saying what the line lacks."""
+    """One land order line as a command, or `OrderSyntaxError` saying what the line lacks."""
+    return _parse(text, "start", LAND_FORMS)
+
+
+def parse_army_line(text: str) -> ArmyCommand:
+    """One order line of the Army Reinforcement Step (§5.2.3, §5.2.4)."""
+    return _parse(text, "army", ARMY_FORMS)
+
+
+LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area> or STAND")
+ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
+              "DEMOBILIZE <n> <type> IN <area> or STAND")
+
+
+def _parse(text: str, start: str, forms: str):
     try:
-        return _parser().parse(text.strip())
+        return _parser().parse(text.strip(), start=start)
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
                  "GARRISON_VERB": "DETACH or ABSORB", "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
-                               + (f" (expected {hint})" if hint else "")
-                               + "; land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add "
-                                 "(DETACH|ABSORB <n> <type>)), FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area> "
-                                 "or STAND") from None
+                               + (f" (expected {hint})" if hint else "") + f"; {forms}") from None

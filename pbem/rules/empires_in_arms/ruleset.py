@@ -12,12 +12,14 @@ from pbem.rules.empires_in_arms import bench, rulings
 from pbem.rules.empires_in_arms import scenario as scenarios
 from pbem.rules.empires_in_arms import state as states
 from pbem.rules.empires_in_arms import turn, views
+from pbem.rules.empires_in_arms.army import ARMY_KIND
+from pbem.rules.empires_in_arms.options import read_options
 from pbem.rules.empires_in_arms.reactions import DEPOT_ENTRY_KIND
 from pbem.rules.empires_in_arms.sequence import LAND_KIND
 
 #: Every decision the game asks, in the order an order line is offered to them: a reaction
-#: by its keyword first, the land orders (a block that takes every other line) last.
-DECISION_KINDS = (DEPOT_ENTRY_KIND, LAND_KIND)
+#: by its keyword first, then the two blocks, each taking every other line while it is owed.
+DECISION_KINDS = (DEPOT_ENTRY_KIND, ARMY_KIND, LAND_KIND)
 
 
 class EmpiresInArms:
@@ -34,14 +36,14 @@ class EmpiresInArms:
         return scenarios.check_scenario(scenario)
 
     def check_options(self, options: Mapping[str, Any]) -> list[str]:
-        return [f"unknown option {name!r}: Empires in Arms has no campaign options yet" for name in sorted(options)]
+        return read_options(options)[1]
 
     def initial_state(self, scenario: scenarios.Scenario, options: Mapping[str, Any],
                       seats: Sequence[Seat]) -> states.GameState:
-        problems = self.check_options(options)
+        values, problems = read_options(options)
         if problems:
             raise ScenarioError(problems)
-        return states.initial_state(scenario, seats)
+        return states.initial_state(scenario, seats, army_orders=values["army_orders"] == "yes")
 
     def encode_state(self, state: states.GameState) -> bytes:
         return states.encode_state(state)

@@ -91,6 +91,7 @@ class GameState(msgspec.Struct):
     garrisons: list[Garrison] = []
     battles: list[Battle] = []  # combats declared this month (their resolution is the combat join's)
     winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
+    army_orders: bool = False  # the campaign option army_orders: the Army Reinforcement Step asks (§5.2.3–4)
 
     # -- lookups ----------------------------------------------------------------
     def corps_by_id(self, corps_id: str) -> Corps | None:
@@ -133,7 +134,7 @@ def holders(scenario: Scenario, seats: Sequence[Seat]) -> dict[str, str | None]:
     return {code: seats[i % len(seats)].id for i, code in enumerate(scenario.power_order)}
 
 
-def initial_state(scenario: Scenario, seats: Sequence[Seat]) -> GameState:
+def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False) -> GameState:
     """The scenario's set-up: corps on the map, leaders with their corps, depots, garrisons."""
     owners = holders(scenario, seats)
     data = scenario.data
@@ -145,4 +146,5 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat]) -> GameState:
                  for lead in data.leaders],
         depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],
         garrisons=[Garrison(g.power, g.area, dict(sorted(g.factors.items()))) for g in data.garrisons],
+        army_orders=army_orders,
     )

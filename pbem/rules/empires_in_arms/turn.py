@@ -14,6 +14,7 @@ from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Step
 from pbem.rules.empires_in_arms import sequence
 from pbem.rules.empires_in_arms.calendar import ends_quarter, is_winter, label
+from pbem.rules.empires_in_arms.army import army_orders
 from pbem.rules.empires_in_arms.reinforcement import army_reinforcement
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import FINISHED, LAND, REINFORCEMENT, TIME_RECORD, GameState
@@ -71,6 +72,8 @@ def reinforcement_phase(ctx: DecisionPort, state: GameState) -> None:
     ctx.say(f"{label(year, month)} begins" + (" (winter, §9.1)" if is_winter(month) else ""), rule="§3")
     _not_in_scenario(ctx, BEFORE_LAND, month)
     army_reinforcement(ctx, state, scenario)
+    if state.army_orders:
+        army_orders(ctx, state, scenario)
     state.battles = []
     state.phase = LAND
     state.land_index = 0

@@ -62,3 +62,11 @@ def test_a_schema_error_names_the_field():
 def test_the_replay_bench_plays_the_example_month_after_month():
     figures = run_replay_bench("empires-in-arms", 400)
     assert figures["events"] >= 400 and figures["steps"] > 20
+
+
+def test_campaign_options_are_checked_by_name_and_value():
+    ruleset = load("empires-in-arms")
+    assert ruleset.check_options({"army_orders": "yes"}) == []
+    assert ruleset.check_options({"army_orders": True}) == []
+    assert ruleset.check_options({"army_orders": "maybe"}) == ["option army_orders must be one of no, yes, not 'maybe'"]
+    assert ruleset.check_options({"fog": "yes"}) == ["unknown option 'fog' (known: army_orders)"]
