@@ -1,0 +1,174 @@
+"""Reading land order lines (research §3.4): `orders.lark`, one line at a time, into small
+commands whose `text()` is the canonical line echoed to the player and stored as the
+answer. Whether the names exist and the order is legal is decided against the state
+(`sequence.py`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from lark import Lark, Token, Transformer, UnexpectedInput
+
+
+class OrderSyntaxError(ValueError):
+    """A line the grammar cannot read; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """Factors a corps leaves as a garrison (DETACH) or takes from one (ABSORB) (§7.3.3)."""
+
+    verb: str
+    count: int
+    kind: str
+
+    def text(self) -> str:
+        return f"({self.verb} {self.count} {self.kind})"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """An area of a path, and the garrison change the corps makes there."""
+
+    area: str
+    change: Change | None = None
+
+    def text(self) -> str:
+        return self.area + (self.change.text() if self.change else "")
+
+
+@dataclass(frozen=True)
+class Move:
+    corps: str
+    path: tuple[Stop, ...]
+    force: bool = False
+
+    def text(self) -> str:
+        return f"MOVE {self.corps} {'>'.join(stop.text() for stop in self.path)}" + (" FORCE" if self.force else "")
+
+
+@dataclass(frozen=True)
+class Forage:
+    corps: str
+
+    def text(self) -> str:
+        return f"FORAGE {self.corps}"
+
+
+@dataclass(frozen=True)
+class PlaceDepot:
+    area: str
+
+    def text(self) -> str:
+        return f"DEPOT {self.area}"
+
+
+@dataclass(frozen=True)
+class RemoveDepot:
+    area: str
+
+    def text(self) -> str:
+        return f"REMOVE DEPOT {self.area}"
+
+
+@dataclass(frozen=True)
+class Stand:
+    def text(self) -> str:
+        return "STAND"
+
+
+@dataclass(frozen=True)
+class Transfer:
+    count: int
+    kind: str
+    source: str  # a corps, or GARRISON
+    target: str
+
+    def text(self) -> str:
+        return f"TRANSFER {self.count} {self.kind} FROM {self.source} TO {self.target}"
+
+
+@dataclass(frozen=True)
+class Demobilize:
+    corps: str = ""  # the whole corps, or
+    count: int = 0  # garrison factors of a type in an area
+    kind: str = ""
+    area: str = ""
+
+    def text(self) -> str:
+        return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
+
+
+Command = Move | Forage | PlaceDepot | RemoveDepot | Stand
+ArmyCommand = Transfer | Demobilize | Stand
+
+
+class _ToCommand(Transformer):
+    def move(self, items: list) -> Move:
+        return Move(str(items[0]), items[1], any(isinstance(i, Token) and i.type == "FORCE" for i in items[2:]))
+
+    def path(self, items: list[Stop]) -> tuple[Stop, ...]:
+        return tuple(items)
+
+    def stop(self, items: list) -> Stop:
+        return Stop(str(items[0]), items[1] if len(items) > 1 else None)
+
+    def change(self, items: list[Token]) -> Change:
+        return Change(str(items[0]).upper(), int(items[1]), str(items[2]).upper())
+
+    def forage(self, items: list[Token]) -> Forage:
+        return Forage(str(items[0]))
+
+    def depot(self, items: list[Token]) -> PlaceDepot:
+        return PlaceDepot(str(items[0]))
+
+    def remove(self, items: list[Token]) -> RemoveDepot:
+        return RemoveDepot(str(items[0]))
+
+    def stand(self, items: list) -> Stand:
+        return Stand()
+
+    def transfer(self, items: list[Token]) -> Transfer:
+        source, target = (str(i).upper() if str(i).upper() == "GARRISON" else str(i) for i in items[2:4])
+        return Transfer(int(items[0]), str(items[1]).upper(), source, target)
+
+    def demobilize(self, items: list[Token]) -> Demobilize:
+        if len(items) == 1:
+            return Demobilize(corps=str(items[0]))
+        return Demobilize(count=int(items[0]), kind=str(items[1]).upper(), area=str(items[2]))
+
+
+@cache
+def _parser() -> Lark:
+    grammar = files("pbem.rules.empires_in_arms").joinpath("orders.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", transformer=_ToCommand(), start=["start", "army"])
+
+
+def parse_line(text: str) -> Command:
+    """One land order line as a command, or `OrderSyntaxError` saying what the line lacks."""
+    return _parse(text, "start", LAND_FORMS)
+
+
+def parse_army_line(text: str) -> ArmyCommand:
+    """One order line of the Army Reinforcement Step (§5.2.3, §5.2.4)."""
+    return _parse(text, "army", ARMY_FORMS)
+
+
+LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area> or STAND")
+ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
+              "DEMOBILIZE <n> <type> IN <area> or STAND")
+
+
+def _parse(text: str, start: str, forms: str):
+    try:
+        return _parser().parse(text.strip(), start=start)
+    except UnexpectedInput as error:
+        expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
+        words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
+                 "GARRISON_VERB": "DETACH or ABSORB", "$END": "the end of the line"}
+        hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
+        raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
+                               + (f" (expected {hint})" if hint else "") + f"; {forms}") from None

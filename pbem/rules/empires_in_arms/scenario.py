@@ -1,0 +1,292 @@
+"""A scenario of Empires in Arms as data (§1.3: a land-only game), validated by pydantic.
+
+A scenario names its powers in the fixed orders of the Land Phase (§7.1) and the Army
+Reinforcement Step (§5.2), the wars it fixes, the map (areas with terrain, forage value,
+owner, city; borders with rivers), the corps, leaders, depots and garrisons at the start,
+the reinforcements and money that arrive month by month (§5.2.2.1, §5.2.5), its victory
+conditions and its charts (`charts.py`). Invented data is marked `synthetic = true`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pbem.core.ruleset import ScenarioError
+from pbem.rules.empires_in_arms.calendar import date_of, turn_of_date
+from pbem.rules.empires_in_arms.charts import FACTOR_TYPES, Charts
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Date(Strict):
+    year: int
+    month: int = Field(ge=1, le=12)
+
+
+class Entry(Date):
+    """When and where a corps counter enters as a reinforcement (§5.2.1.1)."""
+
+    area: str
+
+
+class Power(Strict):
+    code: str = Field(pattern=r"^[A-Z]{2,3}$")
+    name: str
+    money: int = Field(0, ge=0)  # money points at the start (§5.2.5)
+    synthetic: bool = False
+
+
+class City(Strict):
+    name: str
+    spires: int = Field(ge=1)  # supply value; garrison capacity 5 × spires (§7.3.3.4)
+    fleches: int = Field(0, ge=0)  # siege value: a fortress has fleches
+    capital: bool = False
+
+
+class Area(Strict):
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    name: str = ""
+    terrain: str
+    forage: int = Field(ge=0)
+    owner: str | None = None  # the power whose territory it is (None: no power's)
+    winter_zone: bool = True  # §9.2
+    city: City | None = None
+    x: float | None = None
+    y: float | None = None
+    synthetic: bool = False
+
+    @property
+    def title(self) -> str:
+        return self.name or self.id
+
+
+class Link(Strict):
+    a: str
+    b: str
+    river: bool = False
+
+
+class CorpsCounter(Strict):
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    power: str
+    movement: str  # a kind of the movement chart's allowances (§7.3.1.1)
+    area: str | None = None  # on the map at the start, or
+    enters: Entry | None = None  # placed by the scenario later (§5.2.1.1)
+    factors: dict[str, int] = {}
+    capacity: dict[str, int] = {}
+    synthetic: bool = False
+
+
+class Leader(Strict):
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    power: str
+    corps: str
+    strategic: int = Field(ge=0)
+    tactical: int = Field(ge=0)
+    synthetic: bool = False
+
+
+class DepotSetup(Strict):
+    power: str
+    area: str
+    garrison: int = Field(0, ge=0)
+
+
+class GarrisonSetup(Strict):
+    power: str
+    area: str
+    factors: dict[str, int]
+
+
+class Reinforcement(Date):
+    power: str
+    area: str
+    factors: dict[str, int]
+
+
+class Money(Date):
+    power: str
+    amount: int = Field(ge=0)
+
+
+class Victory(Strict):
+    """What a power must hold when the scenario ends to win it (EIA-I21)."""
+
+    power: str
+    holds: list[str]
+    text: str = ""
+
+
+class ScenarioData(Strict):
+    id: str
+    title: str
+    ruleset: str = "empires-in-arms"
+    synthetic: bool = False
+    start: Date
+    end: Date
+    land_order: list[str]
+    reinforcement_order: list[str]
+    wars: list[tuple[str, str]] = []
+    powers: list[Power]
+    areas: list[Area]
+    links: list[Link]
+    corps: list[CorpsCounter] = []
+    leaders: list[Leader] = []
+    depots: list[DepotSetup] = []
+    garrisons: list[GarrisonSetup] = []
+    reinforcements: list[Reinforcement] = []
+    money: list[Money] = []
+    victory: list[Victory] = []
+    charts: Charts = Charts()
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    """A validated scenario with its lookups."""
+
+    data: ScenarioData
+    areas: dict[str, Area] = field(init=False)
+    neighbours: dict[str, tuple[str, ...]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "areas", {a.id: a for a in self.data.areas})
+        adjacent: dict[str, list[str]] = {a.id: [] for a in self.data.areas}
+        for link in self.data.links:
+            adjacent.setdefault(link.a, []).append(link.b)
+            adjacent.setdefault(link.b, []).append(link.a)
+        object.__setattr__(self, "neighbours", {a: tuple(sorted(n)) for a, n in adjacent.items()})
+
+    @cached_property
+    def rivers(self) -> frozenset[frozenset[str]]:
+        return frozenset(frozenset((link.a, link.b)) for link in self.data.links if link.river)
+
+    @cached_property
+    def powers(self) -> dict[str, Power]:
+        return {p.code: p for p in self.data.powers}
+
+    @cached_property
+    def counters(self) -> dict[str, CorpsCounter]:
+        return {c.id: c for c in self.data.corps}
+
+    @property
+    def power_order(self) -> list[str]:
+        """The powers in the scenario's fixed order (the Land Phase's, §7.1)."""
+        return list(self.data.land_order)
+
+    @property
+    def charts(self) -> Charts:
+        return self.data.charts
+
+    @property
+    def months(self) -> int:
+        """How many monthly turns the scenario lasts."""
+        start, end = self.data.start, self.data.end
+        return turn_of_date(start.year, start.month, end.year, end.month)
+
+    def date(self, turn: int) -> tuple[int, int]:
+        return date_of(self.data.start.year, self.data.start.month, turn)
+
+    def turn_of(self, year: int, month: int) -> int:
+        return turn_of_date(self.data.start.year, self.data.start.month, year, month)
+
+    def at_war(self, a: str, b: str) -> bool:
+        return (a, b) in self.data.wars or (b, a) in self.data.wars
+
+    def crosses_river(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.rivers
+
+
+def load_scenario(raw: Mapping[str, Any]) -> Scenario:
+    """Validate scenario data; every problem is listed."""
+    try:
+        data = ScenarioData.model_validate(dict(raw))
+    except ValidationError as error:
+        raise ScenarioError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]) from None
+    scenario = Scenario(data)
+    problems = check_scenario(scenario)
+    if problems:
+        raise ScenarioError(problems)
+    return scenario
+
+
+def check_scenario(scenario: Scenario) -> list[str]:
+    """What a schema cannot see: unknown names, duplicate ids, orders that are not the powers."""
+    data, problems = scenario.data, []
+    codes = [p.code for p in data.powers]
+    for what, ids in (("power", codes), ("area", [a.id for a in data.areas]), ("corps", [c.id for c in data.corps]),
+                      ("leader", [lead.id for lead in data.leaders])):
+        problems += [f"{what} {i} is given twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    for name, order in (("land_order", data.land_order), ("reinforcement_order", data.reinforcement_order)):
+        if sorted(order) != sorted(codes):
+            problems.append(f"{name} must name every power once ({', '.join(codes)}), not {', '.join(order)}")
+    problems += [f"war {a}–{b}: unknown power" for a, b in data.wars if a not in codes or b not in codes]
+    if (data.end.year, data.end.month) < (data.start.year, data.start.month):
+        problems.append("the scenario ends before it starts")
+
+    def area(where: str, name: str | None) -> None:
+        if name is not None and name not in scenario.areas:
+            problems.append(f"{where}: unknown area {name!r}")
+
+    def power(where: str, code: str | None) -> None:
+        if code is not None and code not in codes:
+            problems.append(f"{where}: unknown power {code!r}")
+
+    def factors(where: str, counts: Mapping[str, int]) -> None:
+        for kind, count in counts.items():
+            if kind not in FACTOR_TYPES:
+                problems.append(f"{where}: unknown factor type {kind!r} (known: {', '.join(FACTOR_TYPES)})")
+            if count < 0:
+                problems.append(f"{where}: {kind} is negative")
+
+    for a in data.areas:
+        power(f"area {a.id}", a.owner)
+        if a.terrain not in data.charts.movement.terrain_cost:
+            problems.append(f"area {a.id}: terrain {a.terrain!r} is not on the movement chart")
+    for link in data.links:
+        area(f"link {link.a}–{link.b}", link.a)
+        area(f"link {link.a}–{link.b}", link.b)
+    for c in data.corps:
+        power(f"corps {c.id}", c.power)
+        area(f"corps {c.id}", c.area)
+        area(f"corps {c.id}", c.enters.area if c.enters else None)
+        factors(f"corps {c.id}", c.factors)
+        factors(f"corps {c.id} capacity", c.capacity)
+        if (c.area is None) == (c.enters is None):
+            problems.append(f"corps {c.id}: give either its area or when it enters")
+        if c.movement not in data.charts.movement.allowance:
+            problems.append(f"corps {c.id}: movement {c.movement!r} is not on the movement chart")
+        over = [k for k, n in c.factors.items() if n > c.capacity.get(k, 0)]
+        if over:
+            problems.append(f"corps {c.id}: more {', '.join(over)} than its capacity")
+    counters = {c.id: c for c in data.corps}
+    for lead in data.leaders:
+        power(f"leader {lead.id}", lead.power)
+        if lead.corps not in counters or counters[lead.corps].power != lead.power:
+            problems.append(f"leader {lead.id}: {lead.corps!r} is not a corps of {lead.power}")
+    for d in data.depots:
+        power(f"depot at {d.area}", d.power)
+        area(f"depot of {d.power}", d.area)
+    for g in data.garrisons:
+        power(f"garrison at {g.area}", g.power)
+        area(f"garrison of {g.power}", g.area)
+        factors(f"garrison at {g.area}", g.factors)
+        if g.area in scenario.areas and scenario.areas[g.area].city is None:
+            problems.append(f"garrison at {g.area}: the area has no city")
+    for r in data.reinforcements:
+        power(f"reinforcement {r.year}-{r.month}", r.power)
+        area(f"reinforcement {r.year}-{r.month}", r.area)
+        factors(f"reinforcement {r.year}-{r.month}", r.factors)
+    for m in data.money:
+        power(f"money {m.year}-{m.month}", m.power)
+    for v in data.victory:
+        power("victory", v.power)
+        for name in v.holds:
+            area(f"victory of {v.power}", name)
+    return problems

@@ -1,0 +1,310 @@
+"""A major power's sequence of the Land Phase (§7.1.3): Depot Creation/Removal, Land
+Movement, Supply, Land Combat and Guerrilla Steps, the powers one after another in the
+scenario's fixed order.
+
+The phasing player answers one request for the whole sequence: a block of land orders,
+checked on a copy of the state when it arrives and refused whole, with the reason of every
+bad line, when one is illegal (research §2.3: batched). What another power must decide
+while it runs — a depot garrison entered by the enemy (§7.3.6.2) — is asked of that power
+alone, answered first by its standing order (`POLICY depot-entry DO DESTROY`) and only
+then by a pause (`reactions.py`). An order that has become illegal by the time it is
+carried out (a reaction changed the map) is dropped with a chronicle line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refused, not_owed, verdict
+from pbem.core.engine import Request
+from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms import battles, reactions
+from pbem.rules.empires_in_arms.calendar import label
+from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
+from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
+from pbem.rules.empires_in_arms.garrisons import change_garrison
+from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
+from pbem.rules.empires_in_arms.orders import (Command, Forage, Move, OrderSyntaxError, PlaceDepot, RemoveDepot,
+                                               Stand, parse_line)
+from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
+from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
+
+
+# -- the orders of one sequence -------------------------------------------------------
+@dataclass
+class Plan:
+    """A power's land orders in the order they are carried out (§7.1.3)."""
+
+    removals: list[RemoveDepot] = field(default_factory=list)
+    depots: list[PlaceDepot] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    foraging: list[str] = field(default_factory=list)  # corps ids, lower case
+
+
+def plan_of(commands: Sequence[Command]) -> Plan:
+    plan = Plan()
+    for command in commands:
+        if isinstance(command, RemoveDepot):
+            plan.removals.append(command)
+        elif isinstance(command, PlaceDepot):
+            plan.depots.append(command)
+        elif isinstance(command, Move):
+            plan.moves.append(command)
+        elif isinstance(command, Forage):
+            plan.foraging.append(command.corps.lower())  # names are read in any case
+    return plan
+
+
+def check_orders(state: GameState, scenario: Scenario, power: str,
+                 lines: Sequence[tuple[int, str]]) -> tuple[list[tuple[int, str, Command | None, str]], bool]:
+    """Each line read and tried on a copy of the state in the order the sequence carries
+    them out (depots removed, depots placed, moves): (number, text, command, why not)."""
+    trial = copy_state(state)
+    read: list[tuple[int, str, Command | None, str]] = []
+    for number, text in lines:
+        try:
+            read.append((number, text, parse_line(text), ""))
+        except OrderSyntaxError as error:
+            read.append((number, text, None, str(error)))
+    phases = (RemoveDepot, PlaceDepot, Move, Forage)
+    moved: dict[str, int] = {}
+    for kind in phases:
+        for i, (number, text, command, why) in enumerate(read):
+            if why or not isinstance(command, kind):
+                continue
+            try:
+                if isinstance(command, RemoveDepot):
+                    remove_depot(trial, scenario, power, command.area)
+                elif isinstance(command, PlaceDepot):
+                    place_depot(trial, scenario, power, command.area)
+                elif isinstance(command, Move):
+                    corps = own_corps(trial, power, command.corps)
+                    if corps.id in moved:
+                        raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
+                    corps, legs = trace(trial, scenario, power, command)
+                    moved[corps.id] = number
+                    for leg in legs:
+                        corps.area = leg.area
+                        if leg.change:
+                            change_garrison(trial, scenario, corps, leg.change)
+                else:
+                    own_corps(trial, power, command.corps)
+            except OrderError as error:
+                read[i] = (number, text, command, str(error))
+    return read, all(not why for _, _, _, why in read)
+
+
+class LandKind(DecisionKind):
+    """A power's whole land sequence as one block of lines (§7.1.3)."""
+
+    name = "land"
+    description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
+                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, or STAND")
+
+    def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
+        if any(r.kind == self.name for r in owed):
+            return InBlock(self.name)
+        try:
+            parse_line(text)
+        except OrderSyntaxError:
+            return None
+        return Refused(not_owed(self.name, owed))
+
+    def read_block(self, lines: Sequence[tuple[int, str]], request: Request, state: GameState, scenario: Scenario,
+                   player: str) -> BlockRead:
+        read, legal = check_orders(state, scenario, request.power or "", lines)
+        verdicts = [verdict(n, text, not why, "" if command is None else f"land: {command.text()}", why)
+                    for n, text, command, why in read]
+        if not legal:
+            first = next(f"line {n}: {why}" for n, _, _, why in read if why)
+            return BlockRead(verdicts, refused=f"your land orders were refused and nothing was carried out: {first}; "
+                                               "correct them and send them all again")
+        return BlockRead(verdicts, answer=[c.text() for _, _, c, _ in read
+                                           if c is not None and not isinstance(c, Stand)])
+
+    def answer_policy(self, text: str, request: Request) -> list[str] | None:
+        return [] if text.strip().upper() in ("STAND", "DEFAULT") else None
+
+    def check_policy(self, text: str) -> str:
+        if text.strip().upper() not in ("STAND", "DEFAULT"):
+            return ("land orders are checked against the map of their own month, so a standing policy can only "
+                    "say DO STAND")
+        return ""
+
+    def order_form(self, request: Request) -> str:
+        """The default (STAND), after a comment naming the power's corps and where they stand."""
+        corps = request.context.get("corps") or {}
+        where = [f"# {request.power}'s corps: " + ", ".join(f"{c} in {a}" for c, a in corps.items())] if corps else []
+        return "\n".join([*where, *(request.default or ["STAND"])])
+
+
+LAND_KIND = LandKind()
+
+
+# -- carrying the sequence out --------------------------------------------------------
+def phasing_power(state: GameState, scenario: Scenario) -> str:
+    return scenario.power_order[state.land_index]
+
+
+def power_sequence(ctx: DecisionPort, state: GameState) -> None:
+    """§7.1.3: the phasing power's Depot, Movement, Supply, Combat and Guerrilla Steps."""
+    scenario: Scenario = ctx.scenario
+    power = phasing_power(state, scenario)
+    year, month = scenario.date(state.turn)
+    holder = state.holder(power)
+    lines: list[str] = []
+    if holder is not None:
+        lines = ctx.decide(ctx.request(
+            kind="land", player=holder, power=power, purpose=f"land:{power}", default=[], rule="§7.1.3",
+            prompt=f"{scenario.powers[power].name}'s land orders for {label(year, month)}",
+            context={"power": power, "month": month, "year": year,
+                     "corps": {c.id: c.area for c in state.corps if c.power == power}}))
+    plan = plan_of([parse_line(text) for text in lines])
+    depot_step(ctx, state, scenario, power, plan)
+    marches = movement_step(ctx, state, scenario, power, plan, month)
+    supply_step(ctx, state, scenario, power, plan, marches, month)
+    battles.declare_combats(ctx, state, scenario, power,
+                            {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river})
+    state.land_index += 1
+    if state.land_index >= len(scenario.power_order):
+        state.land_index = 0
+        state.phase = TIME_RECORD
+    else:
+        state.phase = LAND
+
+
+def _dropped(ctx: DecisionPort, state: GameState, power: str, text: str, error: OrderError) -> None:
+    holder = state.holder(power)
+    ctx.say(f"{power}: {text} is not carried out: {error}", to=(holder,) if holder else (), rule="§7.1.3")
+
+
+def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan) -> None:
+    """§7.2: depots removed, then placed."""
+    for command in [*plan.removals, *plan.depots]:
+        try:
+            done = (remove_depot if isinstance(command, RemoveDepot) else place_depot)(
+                state, scenario, power, command.area)
+        except OrderError as error:
+            _dropped(ctx, state, power, command.text(), error)
+            continue
+        ctx.say(done, rule="§7.2")
+
+
+def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
+                  month: int) -> dict[str, March]:
+    """§7.3: each corps moved on its own, area by area; a corps that forages rolls as it
+    completes its move (§7.3.1.4)."""
+    marches: dict[str, March] = {}
+    for move in plan.moves:
+        try:
+            corps, legs = trace(state, scenario, power, move)
+        except OrderError as error:
+            _dropped(ctx, state, power, move.text(), error)
+            continue
+        march = March(corps.area, [], allowance(scenario, corps, move.force), move.force)
+        for leg in legs:
+            if leg.entered:
+                enter(ctx, state, scenario, corps, leg, march)
+            if leg.change:
+                garrison_change(ctx, state, scenario, corps, leg, march)
+        marches[corps.id] = march
+        if march.moved:
+            ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
+                                                             for a in [march.start, *march.entered])
+                    + (" (force march)" if move.force else ""), rule="§7.3.2")
+        ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps)
+        if ravaged:
+            march.foraged = True
+        elif corps.id.lower() in plan.foraging or must_forage(state, scenario, corps, march):
+            march.foraged = True
+            forage_now(ctx, state, scenario, corps, march, month)
+    return marches
+
+
+def enter(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg, march: March) -> None:
+    march.crossed_river = leg.area if scenario.crosses_river(corps.area, leg.area) else ""
+    corps.area = leg.area
+    march.entered.append(leg.area)
+    march.unused -= leg.cost
+    if scenario.areas[leg.area].owner != corps.power:
+        march.left_own_territory = True
+    reactions.depot_entered(ctx, state, scenario, corps)
+
+
+def garrison_change(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg,
+                    march: March) -> None:
+    """§7.3.3: factors detached or absorbed as the corps passes, at no movement cost."""
+    change = leg.change
+    try:
+        left = change_garrison(state, scenario, corps, change)
+    except OrderError as error:
+        _dropped(ctx, state, corps.power, f"{corps.id} {change.verb} {change.count} {change.kind}", error)
+        return
+    title = scenario.areas[leg.area].title
+    if left is None:
+        ctx.say(f"{corps.power} {corps.id} absorbs {change.count} {change.kind} from its garrison in {title}",
+                rule="§7.3.3")
+        return
+    march.detached.append(left)
+    where = "on its depot" if left.on_depot else "in the city"
+    ctx.say(f"{corps.power} {corps.id} leaves {change.count} {left.kind} as a garrison {where} of {title}",
+            rule="§7.3.3")
+
+
+def must_forage(state: GameState, scenario: Scenario, corps: Corps, march: March) -> bool:
+    """§7.4.1: a corps that force marched, or is four or more areas from a depot of a valid
+    chain, must forage."""
+    return march.force_marched or depot_distance(state, scenario, corps.power, corps.area) is None
+
+
+def forage_now(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, march: March,
+               month: int) -> None:
+    loss = forage(ctx, state, scenario, corps, march, month)
+    if not loss:
+        return
+    take_losses(state, scenario, corps, march, loss)
+    if not corps.strength:
+        remove_corps(ctx, state, scenario, corps)
+
+
+def remove_corps(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:
+    """§7.4.1.3.2–3: a corps that lost every factor leaves the map; its leaders join another
+    corps of their power in the area (EIA-I7) or, when none is left, leave the map (§5.3)."""
+    state.corps.remove(corps)
+    ctx.say(f"{corps.power} {corps.id} is eliminated by foraging", rule="§7.4.1.3.2")
+    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power), None)
+    for leader in state.leaders:
+        if leader.corps == corps.id:
+            leader.corps = other.id if other else None
+            ctx.say(f"{leader.id} " + (f"joins {other.id}" if other else "leaves the map until a later Army "
+                                                                         "Reinforcement Step"), rule="§7.4.1.3.3")
+
+
+def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
+                marches: dict[str, March], month: int) -> None:
+    """§7.4: every corps that did not forage pays for depot supply, costs summed in half
+    money points and rounded up once for the power (EIA-I8); a corps four or more areas
+    from a depot, or that the money left cannot pay for, forages (§7.4.1, §7.4.2.1)."""
+    halves = 0
+    money = state.powers[power].money
+    supplied = []
+    for corps in [c for c in state.corps if c.power == power]:
+        march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
+        if march.foraged:
+            continue
+        distance = depot_distance(state, scenario, power, corps.area)
+        cost = None if distance is None else supply_cost_halves(scenario, distance, month, corps.area)
+        if corps.id.lower() in plan.foraging or cost is None or (halves + cost + 1) // 2 > money:
+            forage_now(ctx, state, scenario, corps, march, month)
+            continue
+        halves += cost
+        supplied.append(corps.id)
+    paid = (halves + 1) // 2
+    state.powers[power].money -= paid
+    if supplied:
+        holder = state.holder(power)
+        ctx.say(f"{power} pays {paid} money points for the depot supply of {', '.join(supplied)}",
+                to=(holder,) if holder else (), rule="§7.4.2.1")

@@ -1,0 +1,150 @@
+"""The game state of an Empires in Arms scenario as plain data (research §5).
+
+Every part is a `msgspec.Struct`, so the state encodes to canonical JSON (hashed at every
+resolved step) and decodes to a fresh copy for every run of a step. Corps strengths live
+here and leave only through `views.py`, which shows them to their owner and the GM alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from pbem.core.ruleset import Seat
+from pbem.rules.empires_in_arms.scenario import Scenario
+
+# Where the month stands (§3): the Army Reinforcement Step, the Land Phase (one power
+# sequence after another, `land_index`), the Time Record Phase; then the game is over.
+REINFORCEMENT = "reinforcement"
+LAND = "land"
+TIME_RECORD = "time-record"
+FINISHED = "finished"
+
+
+class PowerState(msgspec.Struct):
+    code: str
+    player: str | None = None
+    money: int = 0  # money points (§5.2.5); depot costs are summed in halves and rounded up (§7.4.2.1)
+
+
+class Corps(msgspec.Struct):
+    id: str
+    power: str
+    movement: str
+    area: str
+    factors: dict[str, int] = {}
+    capacity: dict[str, int] = {}
+
+    @property
+    def strength(self) -> int:
+        return sum(self.factors.values())
+
+
+class Leader(msgspec.Struct):
+    id: str
+    power: str
+    corps: str | None = None  # the corps it commands and moves with; None: off the map (§5.3)
+
+
+class Depot(msgspec.Struct):
+    power: str
+    area: str
+    garrison: int = 0  # army factors of its own power (§7.3.3.5)
+    placed: int = 0  # the turn it was placed (0: at the start)
+
+
+class Garrison(msgspec.Struct):
+    """A city's garrison factors (§7.3.3.3)."""
+
+    power: str
+    area: str
+    factors: dict[str, int] = {}
+
+    @property
+    def strength(self) -> int:
+        return sum(self.factors.values())
+
+
+class Battle(msgspec.Struct):
+    """A combat a power sequence declared (§7.3.7), as the combat procedures will need it:
+    where, who attacks with which corps, who defends, and whether an attacking corps came
+    across a river (§7.5.2.7.1). `kind` is `field` (§7.3.7.1) or `depot-garrison` (§7.3.7.2)."""
+
+    area: str
+    kind: str
+    attacker: str
+    attacking: list[str]
+    defenders: list[str]
+    defending: list[str] = []
+    across_river: list[str] = []  # attacking corps that entered the area across a river this sequence
+
+
+class GameState(msgspec.Struct):
+    turn: int = 1  # the month of the scenario, 1 = its first
+    phase: str = REINFORCEMENT
+    land_index: int = 0  # whose power sequence of the Land Phase is next (§7.1)
+    powers: dict[str, PowerState] = {}
+    corps: list[Corps] = []
+    leaders: list[Leader] = []
+    depots: list[Depot] = []
+    garrisons: list[Garrison] = []
+    battles: list[Battle] = []  # combats declared this month (their resolution is the combat join's)
+    winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
+    army_orders: bool = False  # the campaign option army_orders: the Army Reinforcement Step asks (§5.2.3–4)
+
+    # -- lookups ----------------------------------------------------------------
+    def corps_by_id(self, corps_id: str) -> Corps | None:
+        return next((c for c in self.corps if c.id == corps_id), None)
+
+    def corps_in(self, area: str) -> list[Corps]:
+        return [c for c in self.corps if c.area == area]
+
+    def depot_in(self, area: str) -> Depot | None:
+        return next((d for d in self.depots if d.area == area), None)
+
+    def garrison_in(self, area: str) -> Garrison | None:
+        return next((g for g in self.garrisons if g.area == area and g.strength), None)
+
+    def holder(self, power: str) -> str | None:
+        return self.powers[power].player
+
+
+_encoder = msgspec.json.Encoder(order="sorted")
+_decoder = msgspec.json.Decoder(GameState)
+
+
+def encode_state(state: GameState) -> bytes:
+    return _encoder.encode(state)
+
+
+def decode_state(data: bytes) -> GameState:
+    return _decoder.decode(data)
+
+
+def copy_state(state: GameState) -> GameState:
+    return decode_state(encode_state(state))
+
+
+def holders(scenario: Scenario, seats: Sequence[Seat]) -> dict[str, str | None]:
+    """Who holds each power: the seats in order take the powers in the scenario's fixed
+    order, one each, and go round again when there are fewer players than powers (EIA-I1)."""
+    if not seats:
+        return {code: None for code in scenario.power_order}
+    return {code: seats[i % len(seats)].id for i, code in enumerate(scenario.power_order)}
+
+
+def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False) -> GameState:
+    """The scenario's set-up: corps on the map, leaders with their corps, depots, garrisons."""
+    owners = holders(scenario, seats)
+    data = scenario.data
+    return GameState(
+        powers={p.code: PowerState(p.code, owners[p.code], p.money) for p in data.powers},
+        corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())),
+                     dict(sorted(c.capacity.items()))) for c in data.corps if c.area is not None],
+        leaders=[Leader(lead.id, lead.power, lead.corps if scenario.counters[lead.corps].area else None)
+                 for lead in data.leaders],
+        depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],
+        garrisons=[Garrison(g.power, g.area, dict(sorted(g.factors.items()))) for g in data.garrisons],
+        army_orders=army_orders,
+    )

@@ -1,0 +1,98 @@
+"""Supply sources, depot supply chains and what depot supply costs (§7.2.3, §7.4.2;
+research §4.3)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from pbem.rules.empires_in_arms.calendar import is_winter
+from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.state import Corps, Depot, GameState
+
+
+# -- who is where ---------------------------------------------------------------------
+def enemy_corps_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Corps]:
+    """Unbesieged enemy corps in `area` (no corps is ever inside a city in this core)."""
+    return [c for c in state.corps_in(area) if scenario.at_war(power, c.power)]
+
+
+def enemy_forces_in(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
+    """Enemy corps, city garrison or depot garrison in `area` (§7.2.3.2.1)."""
+    garrison = state.garrison_in(area)
+    depot = state.depot_in(area)
+    return bool(enemy_corps_in(state, scenario, power, area)
+                or (garrison is not None and scenario.at_war(power, garrison.power))
+                or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)))
+
+
+def blocked(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
+    """§7.2.3.2.1: enemy forces block an area unless an own corps or garrison is also there."""
+    if not enemy_forces_in(state, scenario, power, area):
+        return False
+    own_garrison = state.garrison_in(area)
+    return not (any(c.power == power for c in state.corps_in(area))
+                or (own_garrison is not None and own_garrison.power == power))
+
+
+def reach(state: GameState, scenario: Scenario, power: str, start: str, furthest: int) -> dict[str, int]:
+    """Every area at most `furthest` areas from `start` by a route whose intervening areas
+    are not blocked (§7.2.3, §7.4.2.1.1), with its distance. The route may end in a blocked
+    area but never passes through one."""
+    found = {start: 0}
+    queue = deque([start])
+    while queue:
+        area = queue.popleft()
+        if found[area] == furthest or (area != start and blocked(state, scenario, power, area)):
+            continue
+        for other in scenario.neighbours[area]:
+            if other not in found:
+                found[other] = found[area] + 1
+                queue.append(other)
+    return found
+
+
+# -- supply sources and chains (§7.2.3) ------------------------------------------------
+def is_source(state: GameState, scenario: Scenario, depot: Depot) -> bool:
+    """§7.2.3.1: a depot in a controlled, unbesieged city area of its power's home nation,
+    unoccupied by enemy forces (EIA-I3: a city is controlled by its power while no enemy
+    garrison holds it)."""
+    area = scenario.areas[depot.area]
+    return (area.city is not None and area.owner == depot.power
+            and not enemy_forces_in(state, scenario, depot.power, depot.area))
+
+
+def valid_depots(state: GameState, scenario: Scenario, power: str, *, before: int | None = None) -> list[Depot]:
+    """The power's depots that are a supply source or in a valid supply chain (§7.2.3.2):
+    depots no more than two unblocked areas apart leading back to a source. `before` keeps
+    only depots placed before that turn (§7.2.3: a new depot's anchor). Another power's
+    depots never join the chain (§7.2.3.3.3)."""
+    own = [d for d in state.depots if d.power == power and (before is None or d.placed < before)]
+    gap = scenario.charts.supply.chain_gap
+    valid = [d for d in own if is_source(state, scenario, d)]
+    queue = deque(valid)
+    while queue:
+        depot = queue.popleft()
+        near = reach(state, scenario, power, depot.area, gap)
+        for other in own:
+            if other not in valid and other.area in near and not blocked(state, scenario, power, other.area):
+                valid.append(other)
+                queue.append(other)
+    return sorted(valid, key=lambda d: [a.id for a in scenario.data.areas].index(d.area))
+
+
+def depot_distance(state: GameState, scenario: Scenario, power: str, area: str) -> int | None:
+    """How many unblocked areas `area` is from the nearest depot of a valid chain, up to the
+    furthest a corps may pay for (§7.4.2.1.1); None when further."""
+    furthest = scenario.charts.supply.furthest
+    near = reach(state, scenario, power, area, furthest)
+    distances = [near[d.area] for d in valid_depots(state, scenario, power) if d.area in near]
+    return min(distances) if distances else None
+
+
+def supply_cost_halves(scenario: Scenario, distance: int, month: int, area: str) -> int:
+    """§7.4.2.1.1 and §7.4.2.1.3: the cost in half money points."""
+    chart = scenario.charts.supply
+    cost = chart.in_depot_area_halves if distance == 0 else chart.per_area_halves * distance
+    if is_winter(month) and scenario.areas[area].winter_zone:
+        cost *= chart.winter_multiplier
+    return cost

@@ -1,0 +1,113 @@
+"""What each viewer may see (research §7.3). Leaders, depots, garrisons and a corps'
+counter (its power, where it stands) are public; a corps' strength and composition are
+its owner's and the GM's alone (§2.4.2), and so is a power's treasury. The map is drawn
+from the scenario's areas and borders."""
+
+from __future__ import annotations
+
+from pbem.rules.empires_in_arms.battles import describe as describe_battle
+from pbem.rules.empires_in_arms.calendar import is_winter, label
+from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.state import FINISHED, LAND, GameState
+from pbem.rules.empires_in_arms.victory import describe, met
+
+HIDDEN = "hidden"
+
+
+def _sees(state: GameState, viewer: str, power: str) -> bool:
+    return viewer == "gm" or state.holder(power) == viewer
+
+
+def _strength(factors: dict[str, int]) -> str:
+    return " ".join(f"{n} {kind}" for kind, n in factors.items() if n) or "-"
+
+
+def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
+    year, month = scenario.date(state.turn)
+    corps = {c.id: {"power": c.power, "area": c.area,
+                    "factors": dict(c.factors) if _sees(state, viewer, c.power) else HIDDEN}
+             for c in state.corps}
+    return {
+        "turn_label": label(year, month) + (" (winter)" if is_winter(month) else ""),
+        "turn": state.turn,
+        "phase": state.phase,
+        "phasing": scenario.power_order[state.land_index] if state.phase == LAND else None,
+        "finished": state.phase == FINISHED,
+        "powers": {code: _power(state, scenario, code, viewer) for code in scenario.power_order},
+        "players": {},
+        "corps": corps,
+        "leaders": {lead.id: lead.corps for lead in state.leaders},
+        "depots": {d.area: {"power": d.power, "garrison": d.garrison} for d in state.depots},
+        "garrisons": {g.area: {"power": g.power, "factors": dict(g.factors)} for g in state.garrisons if g.strength},
+        "battles": [describe_battle(scenario, b) for b in state.battles],
+        "winners": list(state.winners),
+        "sections": _sections(state, scenario, viewer),
+        "map": _map(scenario, state),
+    }
+
+
+def _power(state: GameState, scenario: Scenario, code: str, viewer: str) -> dict:
+    power = state.powers[code]
+    return {"name": scenario.powers[code].name, "player": power.player,
+            "money": power.money if _sees(state, viewer, code) else HIDDEN,
+            "at_war_with": [p for p in scenario.power_order if scenario.at_war(code, p)]}
+
+
+def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
+    leaders: dict[str, list[str]] = {}
+    for lead in state.leaders:
+        if lead.corps:
+            leaders.setdefault(lead.corps, []).append(lead.id)
+    sections = [
+        {"title": "Powers", "columns": ["Power", "Player", "Money", "At war with"],
+         "rows": [[code, state.powers[code].player or "-",
+                   str(state.powers[code].money) if _sees(state, viewer, code) else "?",
+                   " ".join(p for p in scenario.power_order if scenario.at_war(code, p)) or "-"]
+                  for code in scenario.power_order]},
+        {"title": "Corps (strengths are shown to their owner only)",
+         "columns": ["Corps", "Power", "Area", "Leader", "Strength"],
+         "rows": [[c.id, c.power, scenario.areas[c.area].title, " ".join(leaders.get(c.id, [])) or "-",
+                   _strength(c.factors) if _sees(state, viewer, c.power) else "?"] for c in state.corps]},
+        {"title": "Depots", "columns": ["Area", "Power", "Garrison"],
+         "rows": [[scenario.areas[d.area].title, d.power, str(d.garrison)] for d in state.depots]},
+        {"title": "City garrisons", "columns": ["City", "Power", "Factors"],
+         "rows": [[scenario.areas[g.area].city.name, g.power, _strength(g.factors)]
+                  for g in state.garrisons if g.strength and scenario.areas[g.area].city]},
+    ]
+    if scenario.data.victory:
+        sections.append({"title": "Victory conditions (at the end of the last month)",
+                         "columns": ["Power", "Must", "Met now"],
+                         "rows": [[c.power, describe(scenario, c), "yes" if met(state, scenario, c) else "no"]
+                                  for c in scenario.data.victory]})
+    off_map = [lead.id for lead in state.leaders if lead.corps is None]
+    if off_map:
+        sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
+    if state.battles:
+        sections.append({"title": "Combats declared this month", "columns": ["Combat"],
+                         "rows": [[describe_battle(scenario, b)] for b in state.battles]})
+    return sections
+
+
+def _map(scenario: Scenario, state: GameState | None) -> dict:
+    """The areas where the scenario places them, who owns each, the corps counters (public)
+    and depots standing there, and the borders (a river border is drawn as `river`)."""
+    units: dict[str, list[str]] = {}
+    if state is not None:
+        for c in state.corps:
+            units.setdefault(c.area, []).append(c.id)
+        for d in state.depots:
+            units.setdefault(d.area, []).append(f"depot {d.power}")
+    else:
+        for c in scenario.data.corps:
+            if c.area:
+                units.setdefault(c.area, []).append(c.id)
+    areas = [{"id": a.id, "name": a.title + (f" ({a.city.name})" if a.city and a.city.name != a.title else ""),
+              "x": a.x, "y": a.y, "kind": "land", "controller": a.owner, "units": units.get(a.id, []),
+              "synthetic": a.synthetic} for a in scenario.data.areas]
+    links = [{"a": link.a, "b": link.b, "kind": "river" if link.river else "land"} for link in scenario.data.links]
+    return {"areas": areas, "links": links}
+
+
+def scenario_map(scenario: Scenario) -> dict:
+    """The map as the scenario sets it up (`pbem scenario check --draw`)."""
+    return _map(scenario, None)

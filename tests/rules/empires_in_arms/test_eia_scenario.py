@@ -1,0 +1,72 @@
+"""The scenario schema and its checks: every problem of a bad scenario is named, and the
+bench plays the example scenario month after month."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from pbem import resources
+from pbem.core.ruleset import ScenarioError, load
+from pbem.tools.replay_bench import run_replay_bench
+
+EXAMPLE = resources.examples_dir() / "empires-in-arms" / "scenario.toml"
+
+
+def example() -> dict:
+    return tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
+
+
+def problems_of(data: dict) -> list[str]:
+    with pytest.raises(ScenarioError) as error:
+        load("empires-in-arms").load_scenario(data)
+    return error.value.problems
+
+
+def test_the_example_scenario_is_valid_and_lasts_four_months():
+    scenario = load("empires-in-arms").load_scenario(example())
+    assert scenario.months == 4
+    assert scenario.power_order == ["FR", "AU"]
+
+
+def test_unknown_names_are_each_named():
+    data = example()
+    data["links"].append({"a": "Ulm", "b": "Atlantis"})
+    data["corps"][0]["area"] = "Paris"
+    data["areas"][0]["terrain"] = "swamp"
+    problems = problems_of(data)
+    assert "link Ulm–Atlantis: unknown area 'Atlantis'" in problems
+    assert "corps FR-I: unknown area 'Paris'" in problems
+    assert "area Mainz: terrain 'swamp' is not on the movement chart" in problems
+
+
+def test_the_fixed_orders_must_name_every_power_once():
+    data = example()
+    data["land_order"] = ["FR"]
+    assert problems_of(data) == ["land_order must name every power once (FR, AU), not FR"]
+
+
+def test_a_corps_over_its_capacity_is_refused():
+    data = example()
+    data["corps"][0]["factors"]["INF"] = 30
+    assert "corps FR-I: more INF than its capacity" in problems_of(data)
+
+
+def test_a_schema_error_names_the_field():
+    data = example()
+    del data["start"]
+    assert problems_of(data) == ["start: Field required"]
+
+
+def test_the_replay_bench_plays_the_example_month_after_month():
+    figures = run_replay_bench("empires-in-arms", 400)
+    assert figures["events"] >= 400 and figures["steps"] > 20
+
+
+def test_campaign_options_are_checked_by_name_and_value():
+    ruleset = load("empires-in-arms")
+    assert ruleset.check_options({"army_orders": "yes"}) == []
+    assert ruleset.check_options({"army_orders": True}) == []
+    assert ruleset.check_options({"army_orders": "maybe"}) == ["option army_orders must be one of no, yes, not 'maybe'"]
+    assert ruleset.check_options({"fog": "yes"}) == ["unknown option 'fog' (known: army_orders)"]
