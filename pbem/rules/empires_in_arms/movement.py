@@ -90,7 +90,7 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
             raise OrderError(f"entering {title} costs {cost} movement points and {corps.id} has {left} left "
                              "(§7.3.2.3)")
         left -= cost
-        stops = f"enemy corps there (§7.3.2.1)" if enemies else ""
+        stops = "enemy corps there (§7.3.2.1)" if enemies else ""
         legs.append(Leg(area, cost, stops, stop.change))
         here = area
     return corps, legs
