@@ -23,7 +23,8 @@ from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import Convoy, controls, resolve_area
 from pbem.rules.ratio_regis.orders import Cede, Recall
-from pbem.rules.ratio_regis.repatriation import leaders_left, repatriate_troop
+from pbem.rules.ratio_regis.reassignment import leaders_left
+from pbem.rules.ratio_regis.repatriation import repatriate_troop
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
 from pbem.rules.ratio_regis.troops import strategic_move

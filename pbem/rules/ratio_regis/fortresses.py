@@ -12,7 +12,7 @@ from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.movement import resolve_area
 from pbem.rules.ratio_regis.orders import Fort
 from pbem.rules.ratio_regis.scenario import Scenario
-from pbem.rules.ratio_regis.state import GameState
+from pbem.rules.ratio_regis.state import Fortress, GameState
 
 
 @register(Fort)
@@ -47,6 +47,11 @@ def fortress(state: GameState, scenario: Scenario, power: str, order: Fort, run:
     return f"{power} starts building fortress {built.id} in {area}"
 
 
+def in_minor(state: GameState, power: str, areas: Sequence[str]) -> list[Fortress]:
+    """`power`'s own fortresses in a minor's `areas` (its card fortresses are the minor's, §20.2)."""
+    return [f for f in state.fortresses if f.power == power and f.minor is None and f.area in areas]
+
+
 def destroy_in_minor(state: GameState, power: str, areas: Sequence[str]) -> list[str]:
     """§20.2: a major may build fortresses in its allied minor's areas, "although they will be
     destroyed as soon as the alliance ends" (v2.1: "as soon as the alliance is not renewed") —
@@ -54,7 +59,7 @@ def destroy_in_minor(state: GameState, power: str, areas: Sequence[str]) -> list
     minor's), with their leaders (§17.1); a siege of one ends with it (§13.4.5, RR-I252).
     Returns what went."""
     notes = []
-    for fortress in [f for f in state.fortresses if f.power == power and f.minor is None and f.area in areas]:
+    for fortress in in_minor(state, power, areas):
         remove_unit_leader(state, fortress.id)
         state.fortresses.remove(fortress)
         status = state.areas[fortress.area]

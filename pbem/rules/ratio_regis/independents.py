@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.fortresses import destroy_in_minor
+from pbem.rules.ratio_regis.fortresses import destroy_in_minor, in_minor
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
+from pbem.rules.ratio_regis.reassignment import leaders_left
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, War
 
@@ -78,8 +79,11 @@ def stay_out(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str,
     status = state.minors[code]
     power = status.ally
     status.neutral_in += [enemy for enemy in enemies if enemy not in status.neutral_in]
-    notes = [*clear(state, scenario, code), *destroy_in_minor(state, power, scenario.minor_areas(code))]
-    for area in scenario.minor_areas(code):
+    areas = scenario.minor_areas(code)
+    going = [f.id for f in in_minor(state, power, areas)]
+    notes = [*clear(ctx, state, scenario, code, f"{code} stays out of {power}'s war", going),
+             *destroy_in_minor(state, power, areas)]
+    for area in areas:
         if state.areas[area].controller == power:
             state.areas[area].controller = None
     text = (f"{code} stays out of {power}'s war with {', '.join(enemies)}, neutral in it: its units go back on its "
@@ -88,12 +92,14 @@ def stay_out(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str,
     return [text]
 
 
-def clear(state: GameState, scenario: Scenario, code: str) -> list[str]:
+def clear(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, why: str,
+          going: Sequence[str] = ()) -> list[str]:
     """§20.4.1: "the minor power's troops are removed from the board (including those
     eliminated) and placed as available for future alliances. Rebellions in the minor power's
-    areas are eliminated." Returns the rebellions removed, as notes."""
+    areas are eliminated." `going`: the former ally's fortresses destroyed with the alliance
+    (§20.2), where no leader may go. Returns the rebellions removed, as notes."""
     status = state.minors[code]
-    lift_units(state, code)
+    lift_units(ctx, state, code, why, going)
     rebuild(status.eliminated, status.pool, status.squadron_pool)
     notes = []
     for area in scenario.minor_areas(code):
@@ -103,10 +109,15 @@ def clear(state: GameState, scenario: Scenario, code: str) -> list[str]:
     return notes
 
 
-def lift_units(state: GameState, code: str) -> None:
+def lift_units(ctx: DecisionPort, state: GameState, code: str, why: str, going: Sequence[str] = ()) -> None:
     """The minor's troops and squadrons on the map (besieged too, §20.3.2) back to its card, and
-    its card fortresses off the map until rebuilt; leaders on them go back to the pool."""
+    its card fortresses off the map until rebuilt. A major's leader on one of its troops leaves
+    it as §14.3 says of armies of allies — for a troop of its own power beside it, else another
+    unit, never one of the minor's nor of `going` (RR-I286); leaders on its squadrons and
+    fortresses go back to the pool."""
     status = state.minors[code]
+    units = [u.id for u in [*state.troops, *state.squadrons, *state.fortresses] if u.minor == code]
+    leaders_left(state, ctx, [t.id for t in state.troops if t.minor == code], why, going=[*units, *going])
     for troop in [t for t in state.troops if t.minor == code]:
         remove_unit_leader(state, troop.id)
         state.troops.remove(troop)

@@ -18,7 +18,7 @@ from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import bidding, deployment
 from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
-from pbem.rules.ratio_regis.fortresses import alliance_over, destroy_in_minor
+from pbem.rules.ratio_regis.fortresses import alliance_over, destroy_in_minor, in_minor
 from pbem.rules.ratio_regis.independents import clear, join, lift_units, rebuild
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Minor, Scenario
@@ -59,7 +59,8 @@ def ally(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, pow
     minor = scenario.minors[code]
     status = state.minors[code]
     before = status.ally
-    lift_units(state, code)
+    going = [f.id for f in in_minor(state, before, scenario.minor_areas(code))] if before not in (None, power) else []
+    lift_units(ctx, state, code, f"{why}: {minor.name} is allied to {power}", going)
     if minor.mercenary and before != power:
         rebuild(status.eliminated, status.pool, status.squadron_pool)
     status.ally, status.neutral_in = power, []
@@ -185,7 +186,8 @@ def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
     status = state.minors[code]
     before = status.ally
     status.ally, status.neutral_in = None, []
-    notes = clear(state, scenario, code)
+    going = [f.id for f in in_minor(state, before, scenario.minor_areas(code))] if before is not None else []
+    notes = clear(ctx, state, scenario, code, f"{why}: {minor.name} becomes neutral", going)
     for area in scenario.minor_areas(code):
         if before is not None and state.areas[area].controller == before:
             state.areas[area].controller = None
