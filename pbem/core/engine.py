@@ -214,7 +214,11 @@ class KeyedRequests:
 
 
 class StepContext(KeyedRequests):
-    """What a rules procedure may use while it runs one step: the live `DecisionPort`."""
+    """What a rules procedure may use while it runs one step: the live `DecisionPort`.
+
+    `step_start`, when the engine gives it, makes a fresh copy of the state as the step
+    began (the engine keeps it encoded): a rule that may have to go back to it need not
+    save it again."""
 
     def __init__(
         self,
@@ -229,11 +233,13 @@ class StepContext(KeyedRequests):
         by_default: Mapping[str, str] | None = None,
         scenario: Any,
         seats: Mapping[str, Seat],
+        step_start: Callable[[], Any] | None = None,
     ):
         self.campaign = campaign
         self.step = step
         self.scenario = scenario
         self.seats = seats
+        self.step_start = step_start
         self.interrupts = 0  # decisions and dice asked for so far
         self._streams = keyed_streams(secret)
         self._answers = answers

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 import msgspec
@@ -497,6 +498,7 @@ class CampaignProjection:
                 forced=self.data.forced,
                 scenario=self.scenario,
                 seats={seat.id: seat for seat in seats},
+                step_start=partial(self.ruleset.decode_state, self.data.state),  # what `state` was decoded from
             )
             self._run = (run_step(step.procedure, state, ctx), state)
         self._run_valid = True
