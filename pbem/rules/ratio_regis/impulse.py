@@ -164,7 +164,7 @@ class _Checkpoint:
 
 
 def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
-               port: DecisionPort | None = None) -> ScriptRun:
+               port: DecisionPort | None = None, as_found: Callable[[], GameState] | None = None) -> ScriptRun:
     """Carry out an impulse script line by line. An illegal line leaves the state as it
     was before that line and the run goes on, so every fault is reported.
 
@@ -172,12 +172,12 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     line that needs dice or a decision, and the lines from there on are checked when the
     impulse reaches them (RR-I18). Live, the script is carried out on `state` itself (a
     step's state is the engine's own copy; `ScriptRun.undo` puts back a script refused
-    whole), and a line found illegal after an interrupt is skipped and said so. A live
-    script is its step's first change, so the state it found is the one the step began
-    with, which the port gives back (`step_start`) instead of the script saving it."""
+    whole), and a line found illegal after an interrupt is skipped and said so. To go
+    back, the run saves `state` as it found it, unless the caller already has it
+    (`as_found` makes a fresh copy of it: an impulse's state as its step began)."""
     judge = port or Probe(scenario)
     if port is not None:
-        work, found = state, port.step_start or partial(_restored, _saved(state))
+        work, found = state, as_found or partial(_restored, _saved(state))
     else:
         before = _saved(state)
         work, found = _restored(before), partial(_restored, before)
@@ -466,12 +466,13 @@ def impulse(ctx: DecisionPort, state: GameState) -> None:
     name = state.player(player).name
     request = impulse_request(ctx, state, player)
     script = list(ctx.decide(request))
-    run = run_script(state, scenario, player, list(enumerate(script, start=1)), ctx)
+    # Nothing has changed the state since the step began: the engine's copy of it serves to go back.
+    run = run_script(state, scenario, player, list(enumerate(script, start=1)), ctx, ctx.step_start)
     if not run.legal:
         ctx.say(f"{name}'s impulse script cannot be carried out ({run.first_fault()}); the default is used",
                 rule="§8.2.2")
         run.undo()
-        run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx)
+        run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx, ctx.step_start)
     done = [line.understood for line in run.lines if line.accepted and line.understood != "end of impulse"]
     ctx.say(f"{name}'s impulse: " + ("; ".join(done) if done else "no card, no action"), rule="§8.2.2")
     _advance(state)
