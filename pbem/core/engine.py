@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from pbem.core.dice import Roll, keyed_streams
 
 ALL = "*"
@@ -68,8 +70,10 @@ class Seat:
     name: str
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(msgspec.Struct, frozen=True):
+    """An answer and where it came from (structs, like the other records a replay makes
+    for every step: a frozen dataclass is slow to build)."""
+
     value: Any
     source: str
 
@@ -137,8 +141,7 @@ class StepError(Exception):
     """A rules procedure met input it cannot use (a bug or a corrupt log)."""
 
 
-@dataclass(frozen=True)
-class ChronicleEntry:
+class ChronicleEntry(msgspec.Struct, frozen=True):
     """One line of what happened, with who may see it (`ALL` or player ids)."""
 
     step: str
@@ -160,8 +163,7 @@ class ChronicleEntry:
         }
 
 
-@dataclass(frozen=True)
-class UsedAnswer:
+class UsedAnswer(msgspec.Struct, frozen=True):
     """A decision answered during a run, and from where."""
 
     request: Request
@@ -214,7 +216,11 @@ class KeyedRequests:
 
 
 class StepContext(KeyedRequests):
-    """What a rules procedure may use while it runs one step: the live `DecisionPort`."""
+    """What a rules procedure may use while it runs one step: the live `DecisionPort`.
+
+    `step_start`, when the engine gives it, makes a fresh copy of the state as the step
+    began (the engine keeps it encoded): a rule that may have to go back to it need not
+    save it again."""
 
     def __init__(
         self,
@@ -229,11 +235,13 @@ class StepContext(KeyedRequests):
         by_default: Mapping[str, str] | None = None,
         scenario: Any,
         seats: Mapping[str, Seat],
+        step_start: Callable[[], Any] | None = None,
     ):
         self.campaign = campaign
         self.step = step
         self.scenario = scenario
         self.seats = seats
+        self.step_start = step_start
         self.interrupts = 0  # decisions and dice asked for so far
         self._streams = keyed_streams(secret)
         self._answers = answers

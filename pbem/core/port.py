@@ -8,7 +8,7 @@ Requests carry a typed context (`Request.context`): the facts a standing policy 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from pbem.core.engine import ALL, Request, Seat
@@ -23,6 +23,7 @@ class DecisionPort(Protocol):
     step: str
     scenario: Any
     seats: Mapping[str, Seat]
+    step_start: Callable[[], Any] | None  # a fresh copy of the state as the step began; None in a dry run
 
     @property
     def interrupts(self) -> int:

@@ -26,6 +26,7 @@ class Probe(KeyedRequests):
     them, but any decision or die stops the run (`NeedsInput`), and nothing is said."""
 
     interrupts = 0  # the probe stops at the first one
+    step_start = None  # a dry run works on a copy of its own
 
     def __init__(self, scenario: Any, *, step: str = "probe", seats: Mapping[str, Seat] | None = None):
         self.step = step

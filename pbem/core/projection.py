@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 import msgspec
@@ -450,9 +451,12 @@ class CampaignProjection:
         data = self.data
         for table in (data.deadlines, data.opened, data.reminders, data.ready, data.asked):
             table.pop(step, None)
-        data.deadlines_passed = [s for s in data.deadlines_passed if s != step]
-        data.graces_expired = [s for s in data.graces_expired if s != step]
-        data.missed_in = {k: v for k, v in data.missed_in.items() if not k.startswith(step + "@")}
+        if step in data.deadlines_passed:
+            data.deadlines_passed = [s for s in data.deadlines_passed if s != step]
+        if step in data.graces_expired:
+            data.graces_expired = [s for s in data.graces_expired if s != step]
+        if data.missed_in:
+            data.missed_in = {k: v for k, v in data.missed_in.items() if not k.startswith(step + "@")}
 
     # -- running the current step -----------------------------------------
     def seats(self) -> list[Seat]:
@@ -481,6 +485,7 @@ class CampaignProjection:
             self._run = (None, state)
         else:
             self.data.step = step.key
+            seats = self.seats()
             ctx = StepContext(
                 campaign=self.data.campaign,
                 step=step.key,
@@ -492,7 +497,8 @@ class CampaignProjection:
                             for p in self.data.civil_disorder + self.data.dropped},
                 forced=self.data.forced,
                 scenario=self.scenario,
-                seats={seat.id: seat for seat in self.seats()},
+                seats={seat.id: seat for seat in seats},
+                step_start=partial(self.ruleset.decode_state, self.data.state),  # what `state` was decoded from
             )
             self._run = (run_step(step.procedure, state, ctx), state)
         self._run_valid = True

@@ -81,10 +81,12 @@ def stack_sizes(state: GameState, areas: Collection[str] | None = None) -> dict[
     free: dict[tuple[str, str], int] = {}
     inside: dict[tuple[str, str], int] = {}
     for troop in state.troops:
-        if troop.area is not None and (areas is None or troop.area in areas):
-            counts = inside if troop.besieged else free
-            key = (troop.area, troop.power)
-            counts[key] = counts.get(key, 0) + 1
+        area = troop.area
+        if area is None or (areas is not None and area not in areas):
+            continue
+        counts = inside if troop.besieged else free
+        key = (area, troop.power)
+        counts[key] = counts.get(key, 0) + 1
     if not inside:  # no siege on the map: each troop counts one
         return free
     return {key: stack_size(free.get(key, 0), inside.get(key, 0)) for key in {**free, **inside}}

@@ -9,8 +9,9 @@ executes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -121,7 +122,7 @@ class ScriptRun:
     lines: list[LineVerdict]
     later: frozenset[int] = frozenset()  # lines checked when reached, after dice or a decision (RR-I18)
     problem: str = ""  # a fault of the whole script (no card played …)
-    before: bytes = b""  # the state as the script found it, encoded (`_saved`)
+    found: Callable[[], GameState] | None = None  # a fresh copy of the state as the script found it
 
     @property
     def legal(self) -> bool:
@@ -133,7 +134,7 @@ class ScriptRun:
 
     def undo(self) -> None:
         """Put `state` back as the script found it (a live script refused whole)."""
-        adopt(self.state, _restored(self.before))
+        adopt(self.state, self.found())
 
 
 _saver = msgspec.msgpack.Encoder()
@@ -151,18 +152,19 @@ def _restored(saved: bytes) -> GameState:
 
 @dataclass
 class _Checkpoint:
-    """Where a line that turns out illegal goes back to: the state (saved) and a copy of
-    the ledger after the last line that asked for dice or a decision, and the lines carried
-    out since, which asked for nothing and so are carried out again on a copy by a probe.
-    The state is thus saved once a script, not once a line, while its lines ask for
-    nothing."""
+    """Where a line that turns out illegal goes back to: the state (`saved` makes a fresh
+    copy of it) and a copy of the ledger after the last line that asked for dice or a
+    decision, and the lines carried out since, which asked for nothing and so are carried
+    out again on a copy by a probe. The state is thus saved once a script, not once a line,
+    while its lines ask for nothing — and not at all before the first such line of a live
+    script, whose step keeps the state it began with."""
 
-    saved: bytes
+    saved: Callable[[], GameState]
     ledger: Ledger
     since: list[Command] = field(default_factory=list)
 
     def restore(self, scenario: Scenario, player: str, start: ImpulseStart) -> tuple[GameState, Ledger]:
-        work, ledger = _restored(self.saved), self.ledger.copy()
+        work, ledger = self.saved(), self.ledger.copy()
         redo = ImpulseRun(Probe(scenario), start, ledger, player)
         for command in self.since:
             _execute(work, scenario, player, command, redo)
@@ -170,7 +172,7 @@ class _Checkpoint:
 
 
 def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
-               port: DecisionPort | None = None) -> ScriptRun:
+               port: DecisionPort | None = None, as_found: Callable[[], GameState] | None = None) -> ScriptRun:
     """Carry out an impulse script line by line. An illegal line leaves the state as it
     was before that line and the run goes on, so every fault is reported.
 
@@ -178,14 +180,19 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     line that needs dice or a decision, and the lines from there on are checked when the
     impulse reaches them (RR-I18). Live, the script is carried out on `state` itself (a
     step's state is the engine's own copy; `ScriptRun.undo` puts back a script refused
-    whole), and a line found illegal after an interrupt is skipped and said so."""
+    whole), and a line found illegal after an interrupt is skipped and said so. To go
+    back, the run saves `state` as it found it, unless the caller already has it
+    (`as_found` makes a fresh copy of it: an impulse's state as its step began)."""
     judge = port or Probe(scenario)
-    before = _saved(state)
-    work = state if port is not None else _restored(before)
-    found = (lambda: state) if work is not state else (lambda: _restored(before))
-    run = ImpulseRun(judge, ImpulseStart.when_asked(found), Ledger(held_cards=bool(work.player(player).hand)),
-                     player)
-    checkpoint = _Checkpoint(before, run.ledger.copy())
+    if port is not None:
+        work, found = state, as_found or partial(_restored, _saved(state))
+    else:
+        before = _saved(state)
+        work, found = _restored(before), partial(_restored, before)
+    held_cards = bool(work.player(player).hand)
+    start = ImpulseStart.when_asked(found if work is state else (lambda: state))  # a probe leaves `state` as it is
+    run = ImpulseRun(judge, start, Ledger(held_cards=held_cards), player)
+    checkpoint = _Checkpoint(found, Ledger(held_cards=held_cards))
     first = judge.interrupts
     results: list[LineVerdict] = []
     later: set[int] = set()
@@ -224,7 +231,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
             continue
         results.append(verdict(number, text, True, understood))
         if judge.interrupts != before_line:
-            checkpoint = _Checkpoint(_saved(work), run.ledger.copy())
+            checkpoint = _Checkpoint(partial(_restored, _saved(work)), run.ledger.copy())
         else:
             checkpoint.since.append(command)
     ledger = run.ledger
@@ -240,7 +247,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     if port is not None and work is not state:  # a refused line put a restored copy in its place
         adopt(state, work)
         work = state
-    return ScriptRun(work, results, frozenset(later), problem, before)
+    return ScriptRun(work, results, frozenset(later), problem, found)
 
 
 def _deferred(number: int, text: str, later: set[int]) -> LineVerdict:
@@ -470,12 +477,13 @@ def impulse(ctx: DecisionPort, state: GameState) -> None:
     name = state.player(player).name
     request = impulse_request(ctx, state, player)
     script = list(ctx.decide(request))
-    run = run_script(state, scenario, player, list(enumerate(script, start=1)), ctx)
+    # Nothing has changed the state since the step began: the engine's copy of it serves to go back.
+    run = run_script(state, scenario, player, list(enumerate(script, start=1)), ctx, ctx.step_start)
     if not run.legal:
         ctx.say(f"{name}'s impulse script cannot be carried out ({run.first_fault()}); the default is used",
                 rule="§8.2.2")
         run.undo()
-        run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx)
+        run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx, ctx.step_start)
     done = [line.understood for line in run.lines if line.accepted and line.understood != "end of impulse"]
     ctx.say(f"{name}'s impulse: " + ("; ".join(done) if done else "no card, no action"), rule="§8.2.2")
     _advance(state)

@@ -289,6 +289,8 @@ def forced_negotiations(state: GameState, scenario: Scenario, judge: DecisionPor
     written by `give_morale`) and given after each negotiation by whoever recovered counters;
     one owed to the enemy the power negotiates with goes with that war (`make_peace`). A
     power the debts leave with none negotiates again."""
+    if not state.wars:  # only a power at war negotiates: nothing to look for after most actions
+        return []
     texts = []
     while (power := next((p for p in scenario.power_order if must_negotiate(state, p)), None)) is not None:
         enemy = choose_enemy(state, judge, power)

@@ -253,6 +253,10 @@ class GameState(msgspec.Struct):
         return self.areas[area].rebellion is not None
 
     def troop(self, troop_id: str) -> Troop | None:
+        """The troop of that id, as written or in any case (ids differ by more than case)."""
+        for troop in self.troops:
+            if troop.id == troop_id:  # orders echo ids as written: no lowering on the common path
+                return troop
         key = troop_id.lower()
         return next((t for t in self.troops if t.id.lower() == key), None)
 

@@ -7,8 +7,9 @@ from dataclasses import fields
 
 from conftest import CATHOLICS, Game, ordered_deal, three_player_game
 from pbem.core.decisions import kinds_of
+from pbem.core.engine import StepContext
 from pbem.rules.ratio_regis.impulse import Ledger, run_script
-from pbem.rules.ratio_regis.state import encode_state
+from pbem.rules.ratio_regis.state import decode_state, encode_state
 
 
 def play(game: Game, player: str, script: str):
@@ -284,6 +285,23 @@ def test_an_illegal_line_leaves_the_probed_copy_as_the_lines_before_it_made_it()
     assert [line.accepted for line in with_fault.lines] == [True, True, False, True]
     assert "stacking limit" in with_fault.lines[2].reason
     assert encode_state(with_fault.state) == encode_state(without.state)
+
+
+def test_a_live_script_refused_whole_goes_back_to_the_state_its_step_began_with():
+    """Live, the script is carried out on the step's own state and does not save it first:
+    refused whole (a line over Clermont's stacking limit, §15.1.1), `undo` puts back the
+    copy of the step's start the engine gives (`step_start`)."""
+    game = started()
+    state, scenario = game.projection.current()[1], game.projection.scenario
+    start = encode_state(state)
+    ctx = StepContext(campaign="c", step="s", secret=bytes(32), answers={}, policies=[],
+                      answer_policy=lambda policy, request: None, forced={}, scenario=scenario, seats={},
+                      step_start=lambda: decode_state(start))
+    lines = ["PLAY 102 POINTS HUG=2", "HUG I BUILD TROOP Q2 AT Clermont", "HUG C102 BUILD TROOP Q2 AT Clermont"]
+    run = run_script(state, scenario, "p2", list(enumerate(lines, start=1)), ctx, ctx.step_start)
+    assert not run.legal and run.state is state and 102 not in state.player("p2").hand
+    run.undo()
+    assert encode_state(state) == start
 
 
 def test_a_ledger_copy_keeps_every_field_and_shares_nothing_mutable():
