@@ -811,8 +811,9 @@ class Scenario:
         return ([o for p in self.data.powers for o in p.objectives]
                 + [o for c in self.data.cards for o in c.objectives]
                 + [o for objectives in self.data.victory.minor_objectives.values() for o in objectives]
-                + [o for turn in range(self.data.first_turn, self.data.last_turn + 1)
-                   for o in self.turn_objectives(turn)])
+                + [o for rule in sorted(self.data.turn_rules, key=lambda rule: rule.turn)
+                   if self.data.first_turn <= rule.turn <= self.data.last_turn
+                   for e in rule.effects for o in e.objectives or []])
 
     def turn_objectives(self, turn: int) -> list[Objective]:
         """The objectives a turn's special rules score at its end (RR-I273)."""
