@@ -8,7 +8,7 @@ it. Canonical means: sorted keys, no insignificant white space, UTF-8, and no fl
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -26,3 +26,24 @@ def sha256_hex(data: bytes) -> str:
 
 def state_hash(value: Any) -> str:
     return sha256_hex(canonical_json(value))
+
+
+T = TypeVar("T")
+
+
+class StructCodec(Generic[T]):
+    """Canonical JSON of one msgspec struct type and back: how a game keeps its state (and the
+    projection its snapshot) as the bytes that are hashed and stored, and how a step gets a
+    fresh copy."""
+
+    def __init__(self, kind: type[T]):
+        self._decoder = msgspec.json.Decoder(kind)
+
+    def encode(self, value: T) -> bytes:
+        return _encoder.encode(value)
+
+    def decode(self, data: bytes) -> T:
+        return self._decoder.decode(data)
+
+    def copy(self, value: T) -> T:
+        return self.decode(self.encode(value))

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from pbem.core.campaign import Campaign, PlayerRecord, PolicyRecord
-from pbem.core.canonical import sha256_hex
+from pbem.core.canonical import StructCodec, sha256_hex
 from pbem.core.decisions import kinds_of
 from pbem.core.orders import Alternative
 from pbem.core.queues import QueuedBlock
@@ -106,16 +106,9 @@ class ProjectionData(msgspec.Struct):
     reports_due_at: int = 0
 
 
-_snapshot_encoder = msgspec.json.Encoder(order="sorted")
-_snapshot_decoder = msgspec.json.Decoder(ProjectionData)
-
-
-def encode_snapshot(data: ProjectionData) -> bytes:
-    return _snapshot_encoder.encode(data)
-
-
-def decode_snapshot(raw: bytes) -> ProjectionData:
-    return _snapshot_decoder.decode(raw)
+_snapshot_codec = StructCodec(ProjectionData)
+encode_snapshot = _snapshot_codec.encode
+decode_snapshot = _snapshot_codec.decode
 
 
 @dataclass(frozen=True)

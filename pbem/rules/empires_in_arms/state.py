@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from pbem.core.canonical import StructCodec
 from pbem.core.ruleset import Seat
 from pbem.rules.empires_in_arms.scenario import Scenario
 
@@ -110,20 +111,10 @@ class GameState(msgspec.Struct):
         return self.powers[power].player
 
 
-_encoder = msgspec.json.Encoder(order="sorted")
-_decoder = msgspec.json.Decoder(GameState)
-
-
-def encode_state(state: GameState) -> bytes:
-    return _encoder.encode(state)
-
-
-def decode_state(data: bytes) -> GameState:
-    return _decoder.decode(data)
-
-
-def copy_state(state: GameState) -> GameState:
-    return decode_state(encode_state(state))
+_codec = StructCodec(GameState)
+encode_state = _codec.encode
+decode_state = _codec.decode
+copy_state = _codec.copy
 
 
 def holders(scenario: Scenario, seats: Sequence[Seat]) -> dict[str, str | None]:

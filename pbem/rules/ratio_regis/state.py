@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 
 import msgspec
 
+from pbem.core.canonical import StructCodec
 from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis.options import Options
 from pbem.rules.ratio_regis.scenario import Scenario, TradeCenter
@@ -438,13 +439,6 @@ def first_unit(state: GameState, power: str, place: str | None, sea: str | None)
     raise ValueError(f"no unit of {power} at {place or sea} to carry a leader")
 
 
-_encoder = msgspec.json.Encoder(order="sorted")
-_decoder = msgspec.json.Decoder(GameState)
-
-
-def encode_state(state: GameState) -> bytes:
-    return _encoder.encode(state)
-
-
-def decode_state(data: bytes) -> GameState:
-    return _decoder.decode(data)
+_codec = StructCodec(GameState)
+encode_state = _codec.encode
+decode_state = _codec.decode
