@@ -20,7 +20,7 @@ from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse, french_wars, independents
+from pbem.rules.ratio_regis import automatic, collapse, french_wars, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import PeaceTalks
@@ -290,7 +290,8 @@ def forced_negotiations(state: GameState, scenario: Scenario, judge: DecisionPor
     one owed to the enemy the power negotiates with goes with that war (`make_peace`). A
     power the debts leave with none negotiates again."""
     texts = []
-    while (power := next((p for p in scenario.power_order if must_negotiate(state, p)), None)) is not None:
+    while (power := next((p for p in scenario.power_order if must_negotiate(state, p)
+                          and not automatic.is_automatic(scenario, p)), None)) is not None:
         enemy = choose_enemy(state, judge, power)
         judge.say(f"{power} must open peace negotiations (§21.4.2): it chooses {enemy}", rule="§21.4.2")
         texts.append(make_peace(state, scenario, judge, state.war(power, enemy), requester=power))
@@ -376,7 +377,7 @@ def end_of_turn(judge: DecisionPort, state: GameState, scenario: Scenario) -> No
     order = sorted(range(len(state.wars)), key=lambda i: (state.wars[i].card not in played,
                                                           played.get(state.wars[i].card, 0), i))
     for war in [state.wars[i] for i in order]:
-        if war in state.wars:
+        if war in state.wars and not automatic.endless(scenario, war):
             make_peace(state, scenario, judge, war)
     _return_third_powers_areas(state, scenario, judge)
     state.casus_belli = []
