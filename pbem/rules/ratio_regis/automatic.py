@@ -31,6 +31,13 @@ def endless(scenario: Scenario, war: War) -> bool:
     return any(is_automatic(scenario, side) for side in war.sides)
 
 
+def negotiates(state: GameState, scenario: Scenario, power: str) -> bool:
+    """RR-I293: forced negotiations (§21.4.2) are not for an automatic power, nor for a power
+    whose only enemies are automatic."""
+    return not is_automatic(scenario, power) and any(
+        not endless(scenario, war) for war in state.wars if power in war.sides)
+
+
 def after_impulse(ctx: DecisionPort, state: GameState, player: str, run: ImpulseRun) -> None:
     """§33.1: after an impulse of `player`, each automatic power answering one of its powers
     carries out its acts in its card's order (RR-I291)."""

@@ -291,7 +291,7 @@ def forced_negotiations(state: GameState, scenario: Scenario, judge: DecisionPor
     power the debts leave with none negotiates again."""
     texts = []
     while (power := next((p for p in scenario.power_order if must_negotiate(state, p)
-                          and not automatic.is_automatic(scenario, p)), None)) is not None:
+                          and automatic.negotiates(state, scenario, p)), None)) is not None:
         enemy = choose_enemy(state, judge, power)
         judge.say(f"{power} must open peace negotiations (§21.4.2): it chooses {enemy}", rule="§21.4.2")
         texts.append(make_peace(state, scenario, judge, state.war(power, enemy), requester=power))
@@ -372,7 +372,8 @@ def end_of_turn(judge: DecisionPort, state: GameState, scenario: Scenario) -> No
     """§23: "All wars … are terminated" through negotiations without a requester (§21.5),
     in v2.1 §21.5.5's order (a clarification, both editions; RR-I165): wars begun by a card
     first, in the order the cards were played, then the others in the order they broke out.
-    Then the areas held of third powers go back (§13.3.7); casus belli lapse (§21.3.2)."""
+    Then the areas held of third powers go back (§13.3.7); casus belli lapse (§21.3.2). A war
+    with a power the rules play goes on (§33.1, RR-I293)."""
     played = {card: index for index, card in enumerate(state.discard)}
     order = sorted(range(len(state.wars)), key=lambda i: (state.wars[i].card not in played,
                                                           played.get(state.wars[i].card, 0), i))
