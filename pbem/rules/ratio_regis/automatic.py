@@ -54,13 +54,14 @@ def after_impulse(ctx: DecisionPort, state: GameState, player: str, run: Impulse
 def _fall(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, auto: Automatic,
           run: ImpulseRun) -> None:
     """§33.1 "If Aden is taken by Portugal, the minor power disappears": its units leave the
-    map, its wars end, it is out of play (RR-I295)."""
+    map (fortresses too), its wars end, it is out of play (RR-I295)."""
     if state.areas[auto.capital].controller != auto.after:
         return
     gone = [t.id for t in state.troops if t.power == code] + [s.id for s in state.squadrons if s.power == code]
     state.troops = [t for t in state.troops if t.power != code]
     state.squadrons = [s for s in state.squadrons if s.power != code]
     state.leaders = [lead for lead in state.leaders if lead.power != code]
+    state.fortresses = [f for f in state.fortresses if f.power != code]
     state.wars = [w for w in state.wars if code not in w.sides]
     state.powers[code].active = False
     ctx.say(f"{auto.after} has taken {auto.capital}: {scenario.powers[code].name} disappears"
