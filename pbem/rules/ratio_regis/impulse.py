@@ -22,7 +22,7 @@ from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.core.probe import NeedsInput, Probe
-from pbem.rules.ratio_regis import deck, events
+from pbem.rules.ratio_regis import automatic, deck, events
 from pbem.rules.ratio_regis import alliances, expeditions  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, troops, war  # noqa: F401 (they register actions)
 from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
@@ -486,6 +486,7 @@ def impulse(ctx: DecisionPort, state: GameState) -> None:
         run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx, ctx.step_start)
     done = [line.understood for line in run.lines if line.accepted and line.understood != "end of impulse"]
     ctx.say(f"{name}'s impulse: " + ("; ".join(done) if done else "no card, no action"), rule="§8.2.2")
+    automatic.after_impulse(ctx, state, player, ImpulseRun(ctx, ImpulseStart(state), Ledger(held_cards=False), player))
     _advance(state)
 
 

@@ -20,7 +20,7 @@ from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis import collapse, french_wars, independents
+from pbem.rules.ratio_regis import automatic, collapse, french_wars, independents
 from pbem.rules.ratio_regis.actions import ImpulseRun, register
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import PeaceTalks
@@ -292,7 +292,8 @@ def forced_negotiations(state: GameState, scenario: Scenario, judge: DecisionPor
     if not state.wars:  # only a power at war negotiates: nothing to look for after most actions
         return []
     texts = []
-    while (power := next((p for p in scenario.power_order if must_negotiate(state, p)), None)) is not None:
+    while (power := next((p for p in scenario.power_order if must_negotiate(state, p)
+                          and automatic.negotiates(state, scenario, p)), None)) is not None:
         enemy = choose_enemy(state, judge, power)
         judge.say(f"{power} must open peace negotiations (§21.4.2): it chooses {enemy}", rule="§21.4.2")
         texts.append(make_peace(state, scenario, judge, state.war(power, enemy), requester=power))
@@ -373,12 +374,13 @@ def end_of_turn(judge: DecisionPort, state: GameState, scenario: Scenario) -> No
     """§23: "All wars … are terminated" through negotiations without a requester (§21.5),
     in v2.1 §21.5.5's order (a clarification, both editions; RR-I165): wars begun by a card
     first, in the order the cards were played, then the others in the order they broke out.
-    Then the areas held of third powers go back (§13.3.7); casus belli lapse (§21.3.2)."""
+    Then the areas held of third powers go back (§13.3.7); casus belli lapse (§21.3.2). A war
+    with a power the rules play goes on (§33.1, RR-I293)."""
     played = {card: index for index, card in enumerate(state.discard)}
     order = sorted(range(len(state.wars)), key=lambda i: (state.wars[i].card not in played,
                                                           played.get(state.wars[i].card, 0), i))
     for war in [state.wars[i] for i in order]:
-        if war in state.wars:
+        if war in state.wars and not automatic.endless(scenario, war):
             make_peace(state, scenario, judge, war)
     _return_third_powers_areas(state, scenario, judge)
     state.casus_belli = []

@@ -176,6 +176,21 @@ class PowerCardChange(_Element):
     squadrons: dict[Literal["2", "3"], int] = {}
 
 
+class Automatic(_Element):
+    """A power no player runs whose acts the rules carry out (§33.1's Emirates, RR-I290): after
+    each impulse of the player of `after`, its `acts` in their order, each where its condition
+    holds — `fall`: `capital` controlled by `after` removes the power and its units; `pirate`:
+    its squadrons at sea pirate `after` (§11.5); `sortie`: its squadrons in port, repaired, sail
+    to `sea`; `refit`: in the turn's first round of impulses, a squadron destroyed returns under
+    repair to `port` (RR-I291, RR-I292). It never negotiates peace with `after` (RR-I293)."""
+
+    after: str
+    acts: list[Literal["fall", "pirate", "sortie", "refit"]] = Field(min_length=1)
+    sea: str
+    port: str
+    capital: str
+
+
 class Power(_Element):
     """A major power's card (§3.2, §24): the parts the sequence of play needs."""
 
@@ -200,6 +215,7 @@ class Power(_Element):
     unrest: int | None = Field(default=None, ge=0)  # starting unrest instead of its vitality (§34 turn 1, turn 8)
     cards: list[PowerCardChange] = []  # a new power card from a turn on: its forces (§8.1.2)
     muslim: bool = False  # ☪ on its card; the others are Christian (§34 turn 1: Christian–Muslim diplomacy, RR-I253)
+    automatic: Automatic | None = None  # run by the rules, not a player (§33.1's Emirates, RR-I290)
 
 class Minor(_Element):
     """A minor power's card (§20, RR-I140): its units and card fortresses, its theater, whether it
@@ -1197,6 +1213,7 @@ def _check_powers(scenario: Scenario) -> list[str]:
                 problems.append(f"power {power.code}: its card's alliances name {ally!r}, not another power (§21.1)")
         problems += [f"power {power.code}: military_victory names unknown power {other!r}"
                      for other in power.military_victory if other not in scenario.powers]
+        problems += _check_automatic(scenario, power)
     placed: dict[tuple[str, str], int] = {}
     stacks: dict[tuple[str, str], int] = {}
     for entry in scenario.data.deployment:
@@ -1374,6 +1391,22 @@ def _check_effect(scenario: Scenario, effect: Effect) -> list[str]:
         if card is None or not card.historical:
             problems.append(f"leader: {effect.leader.leader!r} is not a historical leader of the pool (§17.3.1)")
     return [f"effect names unknown power {power!r}" for power in powers if power not in scenario.powers] + problems
+
+
+def _check_automatic(scenario: Scenario, power: Power) -> list[str]:
+    """RR-I290: an automatic power answers another power's impulses, on its own sea and port,
+    and is run by no player."""
+    auto = power.automatic
+    if auto is None:
+        return []
+    where = f"power {power.code}: automatic"
+    problems = [] if auto.after in scenario.powers and auto.after != power.code else \
+        [f"{where}: after names {auto.after!r}, not another power"]
+    problems += [] if auto.sea in scenario.seas else [f"{where}: unknown sea {auto.sea!r}"]
+    problems += [f"{where}: unknown area {area!r}" for area in (auto.port, auto.capital) if area not in scenario.areas]
+    problems += [f"{where}: {setup.players} players, group {group.name} runs it: an automatic power has no player"
+                 for setup in scenario.data.player_setups for group in setup.groups if power.code in group.powers]
+    return problems
 
 
 def _check_setups(scenario: Scenario) -> list[str]:

@@ -381,6 +381,8 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     for power in data.powers:
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)
+        if power.automatic is not None:  # §33.1: an automatic power holds its capital (RR-I290)
+            state.areas[power.automatic.capital] = AreaState(power.code, power.code)
     state.minors = {m.code: MinorState(scenario.starting_ally(m.code), dict(m.troops), dict(m.squadrons))
                     for m in data.minors}
     for code, minor in state.minors.items():  # §20.2: an allied minor's areas count as its ally's (RR-I141)

@@ -88,3 +88,17 @@ def test_a_scenarios_alliance_until_war_is_in_force_from_the_start_and_outlasts_
     end_alliances(judge, state)
     assert state.alliances == [("NED", "SPA")]
     assert judge.said == ["The alliances end with the turn: ENG–FRA (§21.1, §23)"]
+
+
+def test_scenario_check_refuses_an_automatic_power_a_player_runs_or_on_unknown_places():
+    """RR-I290: the Emirates of §33.1 answer another power's impulses, on a sea and port of the
+    map, and no player runs them."""
+    data = load_data_file(ROOT / "examples/ratio-regis/scenarios/33-1-rise-of-portugal.toml")
+    emirates = next(p for p in data["powers"] if p["code"] == "EMI")
+    emirates["automatic"] = {**emirates["automatic"], "after": "EMI", "sea": "Nowhere", "capital": "Atlantis"}
+    data["player_setups"][0]["groups"][0]["powers"].append("EMI")
+    problems = RULES.check_scenario(RULES.load_scenario(data))
+    assert "power EMI: automatic: after names 'EMI', not another power" in problems
+    assert "power EMI: automatic: unknown sea 'Nowhere'" in problems
+    assert "power EMI: automatic: unknown area 'Atlantis'" in problems
+    assert "power EMI: automatic: 1 players, group Portugal runs it: an automatic power has no player" in problems
