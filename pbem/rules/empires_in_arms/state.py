@@ -26,6 +26,7 @@ class PowerState(msgspec.Struct):
     code: str
     player: str | None = None
     money: int = 0  # money points (§5.2.5); depot costs are summed in halves and rounded up (§7.4.2.1)
+    political: int = 0  # political points won and lost in combat (§7.5.2.10.1.3), the Status Card's
 
 
 class Corps(msgspec.Struct):
@@ -45,6 +46,7 @@ class Leader(msgspec.Struct):
     id: str
     power: str
     corps: str | None = None  # the corps it commands and moves with; None: off the map (§5.3)
+    back: int = 0  # a wounded leader returns no earlier than this month (option 12.7)
 
 
 class Depot(msgspec.Struct):
@@ -78,6 +80,7 @@ class Battle(msgspec.Struct):
     defenders: list[str]
     defending: list[str] = []
     across_river: list[str] = []  # attacking corps that entered the area across a river this sequence
+    outcome: str = ""  # how it ended, as every power may read it (strengths stay hidden)
 
 
 class GameState(msgspec.Struct):
@@ -89,7 +92,7 @@ class GameState(msgspec.Struct):
     leaders: list[Leader] = []
     depots: list[Depot] = []
     garrisons: list[Garrison] = []
-    battles: list[Battle] = []  # combats declared this month (their resolution is the combat join's)
+    battles: list[Battle] = []  # combats fought this month, with their outcomes
     winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
     army_orders: bool = False  # the campaign option army_orders: the Army Reinforcement Step asks (§5.2.3–4)
 
