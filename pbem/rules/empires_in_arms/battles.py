@@ -228,6 +228,7 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
             depot = _depot_of(state, area, unit_id)
             if depot is not None:
                 depot.garrison = max(depot.garrison - lost.total, 0)
+                ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
     for unit_id in outcome.surrendered:
         corps = state.corps_by_id(unit_id)
         if corps is not None:
