@@ -83,7 +83,7 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
     if off_map:
         sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
     if state.battles:
-        sections.append({"title": "Combats declared this month", "columns": ["Combat"],
+        sections.append({"title": "Combats this month", "columns": ["Combat"],
                          "rows": [[describe_battle(scenario, b)] for b in state.battles]})
     return sections
 
