@@ -126,7 +126,7 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
 def build(state: GameState, scenario: Scenario, battle: Battle) -> Combat | None:
     """The combat in `battle.area` (§7.5.1.2): every corps and depot garrison there takes
     part, the phasing power's against its enemies'. Allied defenders fight as one side
-    under the first of them in the fixed order (EIA-I100)."""
+    under the first of them in the fixed order (EIA-I80)."""
     area = battle.area
     attacking = [c for c in state.corps_in(area) if c.power == battle.attacker]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
@@ -154,13 +154,14 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
 
 
 def unit(scenario: Scenario, corps: Corps) -> Unit:
-    """A corps with its factors by type and its morale: the counter's where the scenario
-    gives one, else its power's (§7.5.2.6.1.1)."""
+    """A corps with its factors by type, its morale — the counter's where the scenario gives
+    one, else its power's (§7.5.2.6.1.1) — and the counter's own ratings (§10.6.1)."""
     power, counter = scenario.powers[corps.power], scenario.counters.get(corps.id)
     kinds = {FACTOR_KINDS[kind]: n for kind, n in corps.factors.items() if n}
     return Unit(id=corps.id, power=corps.power, factors=Factors(**kinds),
                 infantry_morale=(counter and counter.infantry_morale) or power.infantry_morale,
                 cavalry_morale=(counter and counter.cavalry_morale) or power.cavalry_morale,
+                strategic=counter.strategic if counter else 0, tactical=counter.tactical if counter else 0,
                 artillery_corps=set(kinds) == {"artillery"})
 
 
@@ -173,7 +174,7 @@ def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
 def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> RetreatMap:
     """What a retreat of `powers`' force needs of the map (§7.5.2.10.3): areas holding
     enemy corps or enemy depot garrisons, depots of a nationality in the force (EIA-I56),
-    and the force's capitals (its powers' own capital cities, EIA-I101)."""
+    and the force's capitals (its powers' own capital cities, EIA-I81)."""
     def enemy(power: str) -> bool:
         return any(scenario.at_war(power, own) for own in powers)
 
@@ -269,7 +270,7 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     """The side's survivors that must leave — all of them after a lost combat, a
     withdrawal or an end-of-day retreat, or the units that withdrew in Step 5 or 12 —
     move whole along the retreat route (§7.5.2.10.3); the owner's own moves are taken by
-    the same route (EIA-I102). With no route left they surrender (§7.5.2.10.3.6)."""
+    the same route (EIA-I82). With no route left they surrender (§7.5.2.10.3.6)."""
     leaving = [u.id for u in fought.units] if outcome.retreat != "none" else list(outcome.withdrew)
     corps = [c for c in state.corps_in(area) if c.id in leaving]
     if not corps:
@@ -291,7 +292,7 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
 
 def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle) -> None:
     """§7.5.2.14: an enemy depot in an area where only the attacker's forces remain is
-    destroyed (EIA-I103: never converted)."""
+    destroyed (EIA-I83: never converted)."""
     depot = state.depot_in(battle.area)
     if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
         return

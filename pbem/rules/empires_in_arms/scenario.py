@@ -87,6 +87,9 @@ class CorpsCounter(Strict):
     # The counter back's morale where it is not its power's (§7.5.2.6.1.1: feudal, Janissary …).
     infantry_morale: str | None = None
     cavalry_morale: str | None = None
+    # Its own ratings, which command a combat where no leader is present (§10.6.1).
+    strategic: int = Field(0, ge=0)
+    tactical: int = Field(0, ge=0)
     synthetic: bool = False
 
 
