@@ -69,9 +69,9 @@ class Garrison(msgspec.Struct):
 
 
 class Battle(msgspec.Struct):
-    """A combat a power sequence declared (§7.3.7), as the combat procedures will need it:
-    where, who attacks with which corps, who defends, and whether an attacking corps came
-    across a river (§7.5.2.7.1). `kind` is `field` (§7.3.7.1) or `depot-garrison` (§7.3.7.2)."""
+    """A combat a power sequence declared (§7.3.7) and fought: where, who attacks with which
+    corps, who defends, whether an attacking corps came across a river (§7.5.2.7.1), and how
+    it ended. `kind` is `field` (§7.3.7.1) or `depot-garrison` (§7.3.7.2)."""
 
     area: str
     kind: str
