@@ -135,8 +135,7 @@ def build(state: GameState, scenario: Scenario, battle: Battle) -> Combat | None
     if not attacking or not (defending or depots):
         return None
     defender = min({c.power for c in defending} or {depots[0].power}, key=scenario.power_order.index)
-    terrain = scenario.areas[area].terrain
-    return Combat(id=area, area=area, terrain=terrain if terrain in TERRAINS else "clear",
+    return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
                   attacker=side(state, scenario, battle.attacker, attacking, []),
                   defender=side(state, scenario, defender, defending, depots),
                   river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options))
