@@ -7,7 +7,11 @@ import ast
 import tomllib
 from pathlib import Path
 
+from pbem.core.datafile import load_data_file
 from pbem.core.ruleset import Seat
+from pbem.core.service import CampaignService, PlayerSpec
+from pbem.core.state_edits import StateEdit
+from pbem.core.store import open_store
 from pbem.rules.empires_in_arms import battles
 from pbem.rules.empires_in_arms.scenario import load_scenario
 from pbem.rules.empires_in_arms.state import Battle, initial_state
@@ -57,3 +61,20 @@ def test_a_scenario_whose_morale_is_not_a_decimal_string_is_refused():
     data["powers"][0]["infantry_morale"] = "three"
     problems = battles.check_scenario(load_scenario(data))
     assert problems == ["power FR: 'three' is not a decimal number such as \"3.5\""]
+
+
+def test_a_third_power_reads_the_outcome_but_not_the_strengths():
+    """§7.5.2.6.3: forces are revealed to the combatants only. Prussia (p2) watches France
+    (p1) fight Austria (p3) in Lorraine: it reads how the combat ended, never a factor count."""
+    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}))
+    scenario = load_data_file(ROOT / "tests" / "cases" / "empires-in-arms" / "scenarios" / "three-powers.toml")
+    players = [PlayerSpec(id=p, address=f"{p}@cases.invalid", token=p) for p in ("p1", "p2", "p3")]
+    service.create("c", "empires-in-arms", scenario, players, options={}, secret=bytes(32))
+    service.set_state("c", [StateEdit(f"corps.{c}.area", "=", "Lorraine") for c in ("FR-I", "AU-I")], "in Lorraine")
+    service.submit("c", "p3", "POLICY chit DO CHIT cordon\nPOLICY day_end DO FIGHT")
+    service.submit("c", "p1", "POLICY chit DO CHIT assault\nPOLICY day_end DO FIGHT\nSTAND")
+    projection = service.projection("c")
+    told = {who: "\n".join(c.text for c in projection.chronicle(who)) for who in ("p1", "p2", "p3")}
+    assert "field combat in Lorraine:" in told["p2"] and " wins " in told["p2"]
+    assert "% of" in told["p1"] and "% of" in told["p3"]
+    assert not [line for line in told["p2"].splitlines() if "% of" in line or "INF" in line or "CAV" in line]
