@@ -1,22 +1,89 @@
-"""Where a power sequence leads to combat (§7.3.7, §7.5.1): the combats are declared,
-recorded as the combat procedures will need them, and reported. Their resolution
-(§7.5.2–§7.5.4) is the combat subpackage's; joining it to the state is not adjudicated
-yet, so both sides stay where they stand."""
+"""The Land Combat Step of a power sequence (§7.1.3, §7.3.7, §7.5): the combats are
+declared, each is built into the combat procedures' models from the state, fought by them
+(`combat/`, field or trivial as §7.5.3 says), and its result applied back to the map —
+losses per corps, empty corps removed (§7.5.5), the loser's retreat (§7.5.2.10.3), leaders
+captured, killed or wounded, political points, and enemy depots left alone (§7.5.2.14).
+
+This module is the only one of the game that imports `combat/`. Strengths and losses are
+told to the two sides (§7.5.2.6.3); every other power reads who won, who retreated where
+and which counters left the map.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from pydantic import ValidationError
+
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
+from pbem.rules.empires_in_arms.combat.field import field_combat
+from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
+from pbem.rules.empires_in_arms.combat.models import Battle as Combat
+from pbem.rules.empires_in_arms.combat.models import (BattleResult, Factors, Options, RetreatMap, Side, SideResult,
+                                                      Terrain, Unit, tenths)
+from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
+from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Battle, GameState
+from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
+
+#: The scenario's factor types (research §3) as the combat rules name them.
+FACTOR_KINDS = {"INF": "infantry", "MIL": "militia", "CAV": "cavalry", "GRD": "guard", "ART": "artillery"}
+TERRAINS: tuple[Terrain, ...] = ("clear", "forest", "mountain", "desert", "marsh")
+DEPOT_GARRISON = "-depot"  # a depot garrison's id in a combat: its power's code and this
+
+
+# -- the scenario's combat data -------------------------------------------------------
+def check_scenario(scenario: Scenario) -> list[str]:
+    """What the combat rules need of a scenario: its charts and options readable, morale
+    figures written as the cards print them, every area's terrain one combat knows."""
+    data, problems = scenario.data, []
+    if data.combat_charts:
+        try:
+            charts_from(data.combat_charts, "combat_charts")
+        except ChartError as error:
+            problems.append(str(error))
+    try:
+        Options.model_validate(data.combat_options)
+    except ValidationError as error:
+        problems += [f"combat_options.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]
+    morale = [(f"power {p.code}", p.infantry_morale, p.cavalry_morale) for p in data.powers]
+    morale += [(f"corps {c.id}", c.infantry_morale, c.cavalry_morale) for c in data.corps]
+    for where, *figures in morale:
+        for figure in figures:
+            try:
+                if figure is not None:
+                    tenths(figure)
+            except ValueError as error:
+                problems.append(f"{where}: {error}")
+    problems += [f"area {a.id}: the combat rules know no terrain {a.terrain!r} (known: {', '.join(TERRAINS)})"
+                 for a in data.areas if a.terrain not in TERRAINS]
+    return problems
+
+
+def combat_charts(scenario: Scenario) -> Charts:
+    return charts_from(scenario.data.combat_charts, "combat_charts") if scenario.data.combat_charts \
+        else synthetic_charts()
+
+
+# -- the Land Combat Step ---------------------------------------------------------------
+def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
+                across_river: dict[str, str]) -> None:
+    """§7.1.3: the combats the phasing power's corps must fight, declared and then fought
+    one after another in the map's order."""
+    for battle in declare_combats(ctx, state, scenario, power, across_river):
+        fight(ctx, state, scenario, battle)
 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
-                    across_river: dict[str, str]) -> None:
+                    across_river: dict[str, str]) -> list[Battle]:
     """§7.3.7.1: the phasing power attacks enemy corps in every area where its corps stand
     with them; §7.3.7.2: a corps ending its move where only an enemy depot garrison stands
     attacks it. Areas in the map's order; `across_river` maps a corps that entered its area
     across a river this sequence to that area (§7.5.2.7.1)."""
+    declared = []
     for area in scenario.data.areas:
         attacking = [c.id for c in state.corps_in(area.id) if c.power == power]
         if not attacking:
@@ -37,12 +104,208 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         else:
             continue
         state.battles.append(battle)
+        declared.append(battle)
         river = f" ({', '.join(crossed)} across the river, §7.5.2.7.1)" if crossed else ""
-        ctx.say(f"{what}{river}; its resolution (§7.5) is not adjudicated yet", rule=rule)
+        ctx.say(f"{what}{river}", rule=rule)
+    return declared
+
+
+def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle) -> None:
+    """One declared combat, built from the state as it stands when its turn comes."""
+    combat = build(state, scenario, battle)
+    title = scenario.areas[battle.area].title
+    if combat is None:
+        battle.outcome = "not fought: one side is no longer there"
+        ctx.say(f"combat in {title} is not fought: one side is no longer there", rule="§7.5.1")
+        return
+    result = field_combat(ctx, combat, combat_charts(scenario))
+    apply_result(ctx, state, scenario, battle, combat, result)
+
+
+# -- from the state to the combat's models ---------------------------------------------------
+def build(state: GameState, scenario: Scenario, battle: Battle) -> Combat | None:
+    """The combat in `battle.area` (§7.5.1.2): every corps and depot garrison there takes
+    part, the phasing power's against its enemies'. Allied defenders fight as one side
+    under the first of them in the fixed order (EIA-I80)."""
+    area = battle.area
+    attacking = [c for c in state.corps_in(area) if c.power == battle.attacker]
+    defending = enemy_corps_in(state, scenario, battle.attacker, area)
+    depot = state.depot_in(area)
+    depots = [depot] if depot is not None and depot.garrison and scenario.at_war(battle.attacker, depot.power) else []
+    if not attacking or not (defending or depots):
+        return None
+    defender = min({c.power for c in defending} or {depots[0].power}, key=scenario.power_order.index)
+    return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
+                  attacker=side(state, scenario, battle.attacker, attacking, []),
+                  defender=side(state, scenario, defender, defending, depots),
+                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options))
+
+
+def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps], depots: Sequence[Depot]) -> Side:
+    """A side as the combat sees it: the seat holding its power answers its chits."""
+    ids = {c.id for c in corps}
+    leaders = [scenario_leader(scenario, lead.id) for lead in state.leaders if lead.corps in ids]
+    units = [unit(scenario, c) for c in corps]
+    units += [Unit(id=f"{d.power}{DEPOT_GARRISON}", power=d.power, category="garrison",
+                   factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
+                   cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
+    return Side(player=state.holder(power) or power, power=power, units=tuple(units), leaders=tuple(leaders))
+
+
+def unit(scenario: Scenario, corps: Corps) -> Unit:
+    """A corps with its factors by type, its morale — the counter's where the scenario gives
+    one, else its power's (§7.5.2.6.1.1) — and the counter's own ratings (§10.6.1)."""
+    power, counter = scenario.powers[corps.power], scenario.counters.get(corps.id)
+    kinds = {FACTOR_KINDS[kind]: n for kind, n in corps.factors.items() if n}
+    return Unit(id=corps.id, power=corps.power, factors=Factors(**kinds),
+                infantry_morale=(counter and counter.infantry_morale) or power.infantry_morale,
+                cavalry_morale=(counter and counter.cavalry_morale) or power.cavalry_morale,
+                strategic=counter.strategic if counter else 0, tactical=counter.tactical if counter else 0,
+                artillery_corps=set(kinds) == {"artillery"})
+
+
+def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
+    lead = next(x for x in scenario.data.leaders if x.id == leader_id)
+    return CombatLeader(id=lead.id, power=lead.power, strategic=lead.strategic, tactical=lead.tactical,
+                        tactical_max=lead.tactical_max, seniority=lead.seniority, napoleon=lead.napoleon)
+
+
+def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> RetreatMap:
+    """What a retreat of `powers`' force needs of the map (§7.5.2.10.3): areas holding
+    enemy corps or enemy depot garrisons, depots of a nationality in the force (EIA-I56),
+    and the force's capitals (its powers' own capital cities, EIA-I81)."""
+    def enemy(power: str) -> bool:
+        return any(scenario.at_war(power, own) for own in powers)
+
+    blocked = {c.area for c in state.corps if enemy(c.power)}
+    blocked |= {d.area for d in state.depots if d.garrison and enemy(d.power)}
+    return RetreatMap(neighbours=dict(scenario.neighbours), blocked=tuple(sorted(blocked)),
+                      depots=tuple(sorted(d.area for d in state.depots if d.power in powers)),
+                      capitals=tuple(a.id for a in scenario.data.areas
+                                     if a.city is not None and a.city.capital and a.owner in powers))
+
+
+# -- from the result back to the state ---------------------------------------------------------
+def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, combat: Combat,
+                 result: BattleResult) -> None:
+    """The result on the map, each side in turn; then the depots (§7.5.2.14) and the
+    outcome every power reads."""
+    title = scenario.areas[battle.area].title
+    moved: list[str] = []
+    for name, fought, outcome in (("attacker", combat.attacker, result.attacker),
+                                  ("defender", combat.defender, result.defender)):
+        take_losses(ctx, state, battle.area, fought, outcome)
+        moved += retreat(ctx, state, scenario, battle.area, fought, outcome)
+        state.powers[fought.power].political += outcome.political_points
+        if outcome.political_points:
+            ctx.say(f"{fought.power} {'gains' if outcome.political_points > 0 else 'loses'} "
+                    f"{abs(outcome.political_points)} political points", rule="§7.5.2.10.1.3")
+    depots_after(ctx, state, scenario, battle)
+    winner = {"attacker": combat.attacker.power, "defender": combat.defender.power}.get(result.winner or "")
+    battle.outcome = (f"{winner} wins" if winner else "no winner") + f" ({ENDINGS[result.ended]}, "
+    battle.outcome += f"{len(result.days)} day{'s' if len(result.days) > 1 else ''})"
+    battle.outcome += "".join(f"; {line}" for line in moved)
+    ctx.say(f"{result.kind} combat in {title}: {battle.outcome}", rule="§7.5.2.10")
+
+
+ENDINGS = {"broken": "the loser broke", "eliminated": "the loser was wiped out", "withdrawal": "a side withdrew",
+           "day_end": "a side left at the end of a day", "undecided": "undecided", "both_broken": "both sides broke"}
+
+
+def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, outcome: SideResult) -> None:
+    """Losses per corps and depot garrison, prisoners, leaders, and the corps emptied by
+    them removed (§7.5.5); each owner is told its own losses."""
+    owner = (fought.player,)
+    for unit_id, lost in outcome.losses.items():
+        lost_types = {kind: n for kind, n in ((t, getattr(lost, k)) for t, k in FACTOR_KINDS.items()) if n}
+        corps = state.corps_by_id(unit_id)
+        if corps is not None:
+            for kind, n in lost_types.items():
+                corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
+            ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
+                    rule="§7.5.2.9.2")
+        else:
+            depot = _depot_of(state, area, unit_id)
+            if depot is not None:
+                depot.garrison = max(depot.garrison - lost.total, 0)
+                ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
+    for unit_id in outcome.surrendered:
+        corps = state.corps_by_id(unit_id)
+        if corps is not None:
+            corps.factors = {kind: 0 for kind in corps.factors}
+        elif (depot := _depot_of(state, area, unit_id)) is not None:
+            depot.garrison = 0
+        ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
+    leaders(ctx, state, outcome)
+    for unit_id in [u.id for u in fought.units]:
+        corps = state.corps_by_id(unit_id)
+        if corps is not None and not corps.strength:
+            remove_corps(ctx, state, corps, "in combat", "§7.5.5")
+
+
+def _depot_of(state: GameState, area: str, unit_id: str) -> Depot | None:
+    """The depot in `area` whose garrison fought as `unit_id` (one depot per area, §7.2)."""
+    depot = state.depot_in(area)
+    return depot if depot is not None and unit_id == f"{depot.power}{DEPOT_GARRISON}" else None
+
+
+def leaders(ctx: DecisionPort, state: GameState, outcome: SideResult) -> None:
+    """Captured and killed leaders leave the game; a wounded one leaves the map and
+    returns in the first Army Reinforcement Step after its months (option 12.7)."""
+    for leader_id in outcome.leaders_captured:
+        state.leaders = [lead for lead in state.leaders if lead.id != leader_id]
+        ctx.say(f"{leader_id} is captured", rule="§7.5.2.10.3.6")
+    for hurt in outcome.leader_casualties:
+        if hurt.killed:
+            state.leaders = [lead for lead in state.leaders if lead.id != hurt.leader]
+            continue
+        for lead in state.leaders:
+            if lead.id == hurt.leader:
+                lead.corps, lead.back = None, state.turn + hurt.months
+
+
+def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, fought: Side,
+            outcome: SideResult) -> list[str]:
+    """The side's survivors that must leave — all of them after a lost combat, a
+    withdrawal or an end-of-day retreat, or the units that withdrew in Step 5 or 12 —
+    move whole along the retreat route (§7.5.2.10.3); the owner's own moves are taken by
+    the same route (EIA-I82). With no route left they surrender (§7.5.2.10.3.6)."""
+    leaving = [u.id for u in fought.units] if outcome.retreat != "none" else list(outcome.withdrew)
+    corps = [c for c in state.corps_in(area) if c.id in leaving]
+    if not corps:
+        return []
+    route = retreat_route(retreat_map(state, scenario, {c.power for c in corps}), area)
+    names = ", ".join(c.id for c in corps)
+    if route is None:
+        for c in corps:
+            state.leaders = [lead for lead in state.leaders if lead.corps != c.id]
+            state.corps.remove(c)
+        ctx.say(f"{names} find no retreat route and surrender with their leaders", rule="§7.5.2.10.3.6")
+        return [f"{names} surrender"]
+    for c in corps:
+        c.area = route[-1]
+    line = f"{names} retreat{'s' if len(corps) == 1 else ''} to " + " > ".join(scenario.areas[a].title for a in route)
+    ctx.say(line, rule="§7.5.2.10.3")
+    return [line]
+
+
+def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle) -> None:
+    """§7.5.2.14: an enemy depot in an area where only the attacker's forces remain is
+    destroyed (EIA-I83: never converted)."""
+    depot = state.depot_in(battle.area)
+    if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
+        return
+    corps = state.corps_in(battle.area)
+    if any(c.power == battle.attacker for c in corps) and not enemy_corps_in(state, scenario, battle.attacker,
+                                                                                battle.area):
+        state.depots.remove(depot)
+        ctx.say(f"{battle.attacker} destroys the {depot.power} depot in {scenario.areas[battle.area].title}",
+                rule="§7.5.2.14")
 
 
 def describe(scenario: Scenario, battle: Battle) -> str:
-    """A declared combat in one line, for the reports."""
+    """A combat in one line, for the reports: who fought whom, and how it ended."""
     title = scenario.areas[battle.area].title
     against = ", ".join(battle.defending) or f"the {', '.join(battle.defenders)} depot garrison"
-    return f"{title}: {battle.attacker} ({', '.join(battle.attacking)}) against {against}"
+    ended = f": {battle.outcome}" if battle.outcome else ""
+    return f"{title}: {battle.attacker} ({', '.join(battle.attacking)}) against {against}{ended}"

@@ -33,10 +33,11 @@ def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) 
 
 def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
     """§5.3: leaders off the map return in a later Army Reinforcement Step, placed with a
-    corps of their power; EIA-I7: with its first corps on the map, not asked."""
+    corps of their power; EIA-I7: with its first corps on the map, not asked. A wounded
+    leader waits out its months (option 12.7)."""
     corps = next((c for c in state.corps if c.power == power), None)
     for leader in state.leaders:
-        if leader.power == power and leader.corps is None and corps is not None:
+        if leader.power == power and leader.corps is None and corps is not None and leader.back <= state.turn:
             leader.corps = corps.id
             ctx.say(f"{leader.id} returns to the map with {power} {corps.id}", rule="§5.3")
 

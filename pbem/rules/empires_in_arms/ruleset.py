@@ -8,18 +8,20 @@ from typing import Any
 
 from pbem.core.engine import Request
 from pbem.core.ruleset import ScenarioError, Seat, Step
-from pbem.rules.empires_in_arms import bench, rulings
+from pbem.rules.empires_in_arms import battles, bench, rulings
 from pbem.rules.empires_in_arms import scenario as scenarios
 from pbem.rules.empires_in_arms import state as states
 from pbem.rules.empires_in_arms import turn, views
 from pbem.rules.empires_in_arms.army import ARMY_KIND
+from pbem.rules.empires_in_arms.battles import COMBAT_KINDS
 from pbem.rules.empires_in_arms.options import read_options
 from pbem.rules.empires_in_arms.reactions import DEPOT_ENTRY_KIND
 from pbem.rules.empires_in_arms.sequence import LAND_KIND
 
 #: Every decision the game asks, in the order an order line is offered to them: a reaction
-#: by its keyword first, then the two blocks, each taking every other line while it is owed.
-DECISION_KINDS = (DEPOT_ENTRY_KIND, ARMY_KIND, LAND_KIND)
+#: and the combat's answers by their keywords first, then the two blocks, each taking every
+#: other line while it is owed.
+DECISION_KINDS = (DEPOT_ENTRY_KIND, *COMBAT_KINDS, ARMY_KIND, LAND_KIND)
 
 
 class EmpiresInArms:
@@ -30,10 +32,14 @@ class EmpiresInArms:
     rulings = rulings.RULINGS
 
     def load_scenario(self, data: Mapping[str, Any]) -> scenarios.Scenario:
-        return scenarios.load_scenario(data)
+        scenario = scenarios.load_scenario(data)
+        problems = battles.check_scenario(scenario)
+        if problems:
+            raise ScenarioError(problems)
+        return scenario
 
     def check_scenario(self, scenario: scenarios.Scenario) -> list[str]:
-        return scenarios.check_scenario(scenario)
+        return scenarios.check_scenario(scenario) + battles.check_scenario(scenario)
 
     def check_options(self, options: Mapping[str, Any]) -> list[str]:
         return read_options(options)[1]

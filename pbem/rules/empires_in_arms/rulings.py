@@ -1,5 +1,5 @@
 """The typed changes a GM may rule on an Empires in Arms state (`pbem gm ruling`), for
-what the rules do not adjudicate yet (a combat resolved at the table, a disputed forage)."""
+what the rules do not adjudicate yet (a siege resolved at the table, a disputed forage)."""
 
 from __future__ import annotations
 

@@ -40,6 +40,9 @@ class Power(Strict):
     code: str = Field(pattern=r"^[A-Z]{2,3}$")
     name: str
     money: int = Field(0, ge=0)  # money points at the start (§5.2.5)
+    # The basic morale of its regular infantry and cavalry (§7.5.2.6.1), "3.5" as printed.
+    infantry_morale: str = "3.0"
+    cavalry_morale: str = "3.0"
     synthetic: bool = False
 
 
@@ -81,6 +84,12 @@ class CorpsCounter(Strict):
     enters: Entry | None = None  # placed by the scenario later (§5.2.1.1)
     factors: dict[str, int] = {}
     capacity: dict[str, int] = {}
+    # The counter back's morale where it is not its power's (§7.5.2.6.1.1: feudal, Janissary …).
+    infantry_morale: str | None = None
+    cavalry_morale: str | None = None
+    # Its own ratings, which command a combat where no leader is present (§10.6.1).
+    strategic: int = Field(0, ge=0)
+    tactical: int = Field(0, ge=0)
     synthetic: bool = False
 
 
@@ -90,6 +99,9 @@ class Leader(Strict):
     corps: str
     strategic: int = Field(ge=0)
     tactical: int = Field(ge=0)
+    tactical_max: int = Field(4, ge=1)  # corps it commands at full rating (§10.6.1.2.1)
+    seniority: str = Field("D", pattern=r"^[ABCD]$")  # §10.6.1.1.2
+    napoleon: bool = False  # NAPOLEON's political points (§7.5.2.10.1.3.1–2)
     synthetic: bool = False
 
 
@@ -145,6 +157,10 @@ class ScenarioData(Strict):
     money: list[Money] = []
     victory: list[Victory] = []
     charts: Charts = Charts()
+    # The combat charts (shaped like the Game Card's, `combat/charts.py`); empty: the shipped
+    # synthetic ones. The combat options of §12.3/§12.7 and the morale method (§7.5.2.6.1).
+    combat_charts: dict[str, Any] = {}
+    combat_options: dict[str, Any] = {}
 
 
 @dataclass(frozen=True, eq=False)

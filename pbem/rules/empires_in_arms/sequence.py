@@ -28,6 +28,7 @@ from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
 from pbem.rules.empires_in_arms.orders import (Command, Forage, Move, OrderSyntaxError, PlaceDepot, RemoveDepot,
                                                Stand, parse_line)
+from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
 from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
@@ -166,8 +167,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
-    battles.declare_combats(ctx, state, scenario, power,
-                            {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river})
+    battles.combat_step(ctx, state, scenario, power,
+                        {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river})
     state.land_index += 1
     if state.land_index >= len(scenario.power_order):
         state.land_index = 0
@@ -267,20 +268,7 @@ def forage_now(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: C
         return
     take_losses(state, scenario, corps, march, loss)
     if not corps.strength:
-        remove_corps(ctx, state, scenario, corps)
-
-
-def remove_corps(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:
-    """§7.4.1.3.2–3: a corps that lost every factor leaves the map; its leaders join another
-    corps of their power in the area (EIA-I7) or, when none is left, leave the map (§5.3)."""
-    state.corps.remove(corps)
-    ctx.say(f"{corps.power} {corps.id} is eliminated by foraging", rule="§7.4.1.3.2")
-    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power), None)
-    for leader in state.leaders:
-        if leader.corps == corps.id:
-            leader.corps = other.id if other else None
-            ctx.say(f"{leader.id} " + (f"joins {other.id}" if other else "leaves the map until a later Army "
-                                                                         "Reinforcement Step"), rule="§7.4.1.3.3")
+        remove_corps(ctx, state, corps, "by foraging", "§7.4.1.3.2")
 
 
 def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,

@@ -27,6 +27,7 @@ class PowerState(msgspec.Struct):
     code: str
     player: str | None = None
     money: int = 0  # money points (§5.2.5); depot costs are summed in halves and rounded up (§7.4.2.1)
+    political: int = 0  # political points won and lost in combat (§7.5.2.10.1.3), the Status Card's
 
 
 class Corps(msgspec.Struct):
@@ -46,6 +47,7 @@ class Leader(msgspec.Struct):
     id: str
     power: str
     corps: str | None = None  # the corps it commands and moves with; None: off the map (§5.3)
+    back: int = 0  # a wounded leader returns no earlier than this month (option 12.7)
 
 
 class Depot(msgspec.Struct):
@@ -68,9 +70,9 @@ class Garrison(msgspec.Struct):
 
 
 class Battle(msgspec.Struct):
-    """A combat a power sequence declared (§7.3.7), as the combat procedures will need it:
-    where, who attacks with which corps, who defends, and whether an attacking corps came
-    across a river (§7.5.2.7.1). `kind` is `field` (§7.3.7.1) or `depot-garrison` (§7.3.7.2)."""
+    """A combat a power sequence declared (§7.3.7) and fought: where, who attacks with which
+    corps, who defends, whether an attacking corps came across a river (§7.5.2.7.1), and how
+    it ended. `kind` is `field` (§7.3.7.1) or `depot-garrison` (§7.3.7.2)."""
 
     area: str
     kind: str
@@ -79,6 +81,7 @@ class Battle(msgspec.Struct):
     defenders: list[str]
     defending: list[str] = []
     across_river: list[str] = []  # attacking corps that entered the area across a river this sequence
+    outcome: str = ""  # how it ended, as every power may read it (strengths stay hidden)
 
 
 class GameState(msgspec.Struct):
@@ -90,7 +93,7 @@ class GameState(msgspec.Struct):
     leaders: list[Leader] = []
     depots: list[Depot] = []
     garrisons: list[Garrison] = []
-    battles: list[Battle] = []  # combats declared this month (their resolution is the combat join's)
+    battles: list[Battle] = []  # combats fought this month, with their outcomes
     winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
     army_orders: bool = False  # the campaign option army_orders: the Army Reinforcement Step asks (§5.2.3–4)
 

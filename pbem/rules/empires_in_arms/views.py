@@ -49,7 +49,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
 def _power(state: GameState, scenario: Scenario, code: str, viewer: str) -> dict:
     power = state.powers[code]
     return {"name": scenario.powers[code].name, "player": power.player,
-            "money": power.money if _sees(state, viewer, code) else HIDDEN,
+            "money": power.money if _sees(state, viewer, code) else HIDDEN, "political": power.political,
             "at_war_with": [p for p in scenario.power_order if scenario.at_war(code, p)]}
 
 
@@ -59,9 +59,10 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
         if lead.corps:
             leaders.setdefault(lead.corps, []).append(lead.id)
     sections = [
-        {"title": "Powers", "columns": ["Power", "Player", "Money", "At war with"],
+        {"title": "Powers", "columns": ["Power", "Player", "Money", "Political points", "At war with"],
          "rows": [[code, state.powers[code].player or "-",
                    str(state.powers[code].money) if _sees(state, viewer, code) else "?",
+                   str(state.powers[code].political),
                    " ".join(p for p in scenario.power_order if scenario.at_war(code, p)) or "-"]
                   for code in scenario.power_order]},
         {"title": "Corps (strengths are shown to their owner only)",
@@ -83,7 +84,7 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
     if off_map:
         sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
     if state.battles:
-        sections.append({"title": "Combats declared this month", "columns": ["Combat"],
+        sections.append({"title": "Combats this month", "columns": ["Combat"],
                          "rows": [[describe_battle(scenario, b)] for b in state.battles]})
     return sections
 

@@ -1,6 +1,6 @@
 """`pbem demo --ruleset empires-in-arms` plays the example campaign through the mail path:
-a report for every power, each hiding the other power's corps strengths (§2.4.2), the
-whole log verified, and the same hash on every run."""
+a report for every power, each hiding the other power's corps strengths (§2.4.2), battles
+fought with chits by mail, the whole log verified, and the same hash on every run."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def test_the_demo_plays_every_month_to_the_end(demo):
     _, summary = demo
     assert "now finished" in summary
     assert "16 steps resolved" in summary  # four months: reinforcement, two land sequences, time record
+    assert "11 mails read" in summary  # the Ulm chits of both sides and France's at Munich among them
 
 
 def test_the_demo_log_verifies(demo):
@@ -40,7 +41,7 @@ def test_each_report_shows_its_own_corps_strengths_and_hides_the_others(demo):
     france = (out / "reports" / "p1.txt").read_text(encoding="utf-8")
     austria = (out / "reports" / "p2.txt").read_text(encoding="utf-8")
     assert "6 GRD" in france and "6 GRD" not in austria  # the Guard, FR-Gd
-    assert "14 INF" in austria and "14 INF" not in france  # AU-I
+    assert "10 INF 4 MIL" in austria and "10 INF 4 MIL" not in france  # AU-II
     row = next(line for line in austria.splitlines() if line.startswith("FR-Gd"))
     assert row.rstrip().endswith("?")
 
@@ -49,3 +50,21 @@ def test_the_demo_report_draws_the_scenario_map(demo):
     out, _ = demo
     html = (out / "reports" / "p1.html").read_text(encoding="utf-8")
     assert "Vienna" in html and "<svg" in html
+
+
+def test_both_reports_show_the_battle_of_the_last_month_and_not_its_strengths(demo):
+    out, _ = demo
+    for player in ("p1", "p2"):
+        report = (out / "reports" / f"{player}.txt").read_text(encoding="utf-8")
+        assert "Combats this month" in report
+        assert "Munich: FR (FR-I, FR-Cav) against AU-Cav: FR wins" in report
+
+
+def test_the_chits_at_ulm_are_answered_by_mail_and_sealed(demo):
+    out, _ = demo
+    mails = [path.read_text(encoding="utf-8") for path in (out / "mail" / "new").iterdir()]
+    to_france = [m for m in mails if "To: berthier@example.org" in m]
+    to_austria = [m for m in mails if "To: mack@example.org" in m]
+    assert any("chit: CHIT assault" in m for m in to_france)
+    assert any("chit: CHIT cordon" in m for m in to_austria)
+    assert not any("chit: CHIT assault" in m for m in to_austria)

@@ -1,0 +1,19 @@
+"""Corps counters leaving the map when their last factor is lost (§7.4.1.3.2, §7.5.5)."""
+
+from __future__ import annotations
+
+from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.state import Corps, GameState
+
+
+def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, rule: str) -> None:
+    """A corps that lost every factor leaves the map; its leaders join another corps of
+    their power in the area (EIA-I7) or, when none is left, leave the map (§5.3)."""
+    state.corps.remove(corps)
+    ctx.say(f"{corps.power} {corps.id} is eliminated {cause}", rule=rule)
+    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power), None)
+    for leader in state.leaders:
+        if leader.corps == corps.id:
+            leader.corps = other.id if other else None
+            ctx.say(f"{leader.id} " + (f"joins {other.id}" if other else "leaves the map until a later Army "
+                                                                         "Reinforcement Step"), rule="§7.4.1.3.3")
