@@ -20,17 +20,19 @@ from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
 from pbem.rules.empires_in_arms.combat.models import Battle as Combat
-from pbem.rules.empires_in_arms.combat.models import (BattleResult, Factors, Options, RetreatMap, Side, SideResult,
-                                                      Terrain, Unit, tenths)
+from pbem.rules.empires_in_arms.combat.models import (DEFAULT_LOSS_ORDER, BattleResult, FactorKind, Factors, Options,
+                                                      RetreatMap, Side, SideResult, Terrain, Unit, tenths)
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 #: The scenario's factor types (research §3) as the combat rules name them.
-FACTOR_KINDS = {"INF": "infantry", "MIL": "militia", "CAV": "cavalry", "GRD": "guard", "ART": "artillery"}
+FACTOR_KINDS: dict[str, FactorKind] = {"INF": "infantry", "MIL": "militia", "CAV": "cavalry", "GRD": "guard",
+                                       "ART": "artillery"}
 TERRAINS: tuple[Terrain, ...] = ("clear", "forest", "mountain", "desert", "marsh")
 DEPOT_GARRISON = "-depot"  # a depot garrison's id in a combat: its power's code and this
 
@@ -66,6 +68,25 @@ def check_scenario(scenario: Scenario) -> list[str]:
 def combat_charts(scenario: Scenario) -> Charts:
     return charts_from(scenario.data.combat_charts, "combat_charts") if scenario.data.combat_charts \
         else synthetic_charts()
+
+
+# -- a power's standing loss order ----------------------------------------------------------
+def check_loss_order(types: Sequence[str]) -> None:
+    """A LOSSES order names factor types, each once (§7.5.2.9.2, EIA-I130)."""
+    unknown = [t for t in types if t not in FACTOR_KINDS]
+    if unknown:
+        raise OrderError(f"LOSSES names factor types ({', '.join(FACTOR_KINDS)}); {unknown[0]} is not one "
+                         "(§7.5.2.9.2)")
+    twice = next((t for i, t in enumerate(types) if t in types[:i]), None)
+    if twice:
+        raise OrderError(f"LOSSES names {twice} twice; name each factor type once (§7.5.2.9.2)")
+
+
+def loss_order(types: Sequence[str]) -> tuple[FactorKind, ...]:
+    """EIA-I130: the kinds a power's LOSSES order names go first, in its order; the kinds it
+    leaves out follow in the default order (EIA-I66)."""
+    named = [FACTOR_KINDS[t] for t in types]
+    return (*named, *(kind for kind in DEFAULT_LOSS_ORDER if kind not in named))
 
 
 # -- the Land Combat Step ---------------------------------------------------------------
@@ -149,7 +170,8 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
     units += [Unit(id=f"{d.power}{DEPOT_GARRISON}", power=d.power, category="garrison",
                    factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
-    return Side(player=state.holder(power) or power, power=power, units=tuple(units), leaders=tuple(leaders))
+    return Side(player=state.holder(power) or power, power=power, units=tuple(units), leaders=tuple(leaders),
+                loss_order=loss_order(state.powers[power].loss_order))
 
 
 def unit(scenario: Scenario, corps: Corps) -> Unit:

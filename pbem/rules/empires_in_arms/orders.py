@@ -74,6 +74,16 @@ class RemoveDepot:
 
 
 @dataclass(frozen=True)
+class Losses:
+    """The power's standing loss order: factor types (INF, MIL …) to lose first (§7.5.2.9.2)."""
+
+    kinds: tuple[str, ...]
+
+    def text(self) -> str:
+        return "LOSSES " + " ".join(self.kinds)
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -101,7 +111,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | Losses | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -126,6 +136,9 @@ class _ToCommand(Transformer):
 
     def remove(self, items: list[Token]) -> RemoveDepot:
         return RemoveDepot(str(items[0]))
+
+    def losses(self, items: list[Token]) -> Losses:
+        return Losses(tuple(str(i).upper() for i in items))
 
     def stand(self, items: list) -> Stand:
         return Stand()
@@ -157,7 +170,7 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area> or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LOSSES <type> <type>… or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 

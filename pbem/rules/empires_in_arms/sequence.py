@@ -26,8 +26,8 @@ from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (Command, Forage, Move, OrderSyntaxError, PlaceDepot, RemoveDepot,
-                                               Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (Command, Forage, Losses, Move, OrderSyntaxError, PlaceDepot,
+                                               RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
@@ -43,6 +43,7 @@ class Plan:
     depots: list[PlaceDepot] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
+    losses: Losses | None = None  # the last LOSSES line
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -56,6 +57,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.moves.append(command)
         elif isinstance(command, Forage):
             plan.foraging.append(command.corps.lower())  # names are read in any case
+        elif isinstance(command, Losses):
+            plan.losses = command
     return plan
 
 
@@ -70,14 +73,16 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (RemoveDepot, PlaceDepot, Move, Forage)
+    phases = (Losses, RemoveDepot, PlaceDepot, Move, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
             if why or not isinstance(command, kind):
                 continue
             try:
-                if isinstance(command, RemoveDepot):
+                if isinstance(command, Losses):
+                    battles.check_loss_order(command.kinds)
+                elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
@@ -103,7 +108,7 @@ class LandKind(DecisionKind):
 
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
-                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, or STAND")
+                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LOSSES <type> <type>…, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -164,6 +169,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
             context={"power": power, "month": month, "year": year,
                      "corps": {c.id: c.area for c in state.corps if c.power == power}}))
     plan = plan_of([parse_line(text) for text in lines])
+    if plan.losses is not None:
+        standing_losses(ctx, state, power, plan.losses)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -180,6 +187,15 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
 def _dropped(ctx: DecisionPort, state: GameState, power: str, text: str, error: OrderError) -> None:
     holder = state.holder(power)
     ctx.say(f"{power}: {text} is not carried out: {error}", to=(holder,) if holder else (), rule="§7.1.3")
+
+
+def standing_losses(ctx: DecisionPort, state: GameState, power: str, order: Losses) -> None:
+    """§7.5.2.9.2: the types the power's corps lose first in every combat from now on,
+    its own and the ones it defends in other sequences, until its next LOSSES (EIA-I130)."""
+    state.powers[power].loss_order = list(order.kinds)
+    holder = state.holder(power)
+    ctx.say(f"{power}'s corps lose first in combat: {', '.join(order.kinds)}", to=(holder,) if holder else (),
+            rule="§7.5.2.9.2")
 
 
 def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan) -> None:
