@@ -74,6 +74,17 @@ class RemoveDepot:
 
 
 @dataclass(frozen=True)
+class JoinCorps:
+    """A leader leaving its corps for another in its area at the start of the movement (§10.6.2)."""
+
+    leader: str
+    corps: str
+
+    def text(self) -> str:
+        return f"LEADER {self.leader} WITH {self.corps}"
+
+
+@dataclass(frozen=True)
 class Losses:
     """The power's standing loss order: factor types (INF, MIL …) to lose first (§7.5.2.9.2)."""
 
@@ -111,7 +122,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | Losses | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -136,6 +147,9 @@ class _ToCommand(Transformer):
 
     def remove(self, items: list[Token]) -> RemoveDepot:
         return RemoveDepot(str(items[0]))
+
+    def leader(self, items: list[Token]) -> JoinCorps:
+        return JoinCorps(str(items[0]), str(items[1]))
 
     def losses(self, items: list[Token]) -> Losses:
         return Losses(tuple(str(i).upper() for i in items))
@@ -170,7 +184,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LOSSES <type> <type>… or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>… "
+              "or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 

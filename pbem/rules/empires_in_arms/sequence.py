@@ -26,8 +26,9 @@ from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (Command, Forage, Losses, Move, OrderSyntaxError, PlaceDepot,
-                                               RemoveDepot, Stand, parse_line)
+from pbem.rules.empires_in_arms.leaders import join_corps
+from pbem.rules.empires_in_arms.orders import (Command, Forage, JoinCorps, Losses, Move, OrderSyntaxError,
+                                               PlaceDepot, RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
@@ -41,6 +42,7 @@ class Plan:
 
     removals: list[RemoveDepot] = field(default_factory=list)
     depots: list[PlaceDepot] = field(default_factory=list)
+    leaders: list[JoinCorps] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     losses: Losses | None = None  # the last LOSSES line
@@ -53,6 +55,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.removals.append(command)
         elif isinstance(command, PlaceDepot):
             plan.depots.append(command)
+        elif isinstance(command, JoinCorps):
+            plan.leaders.append(command)
         elif isinstance(command, Move):
             plan.moves.append(command)
         elif isinstance(command, Forage):
@@ -73,7 +77,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (Losses, RemoveDepot, PlaceDepot, Move, Forage)
+    phases = (Losses, RemoveDepot, PlaceDepot, JoinCorps, Move, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
@@ -86,6 +90,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
+                elif isinstance(command, JoinCorps):
+                    join_corps(trial, power, command)
                 elif isinstance(command, Move):
                     corps = own_corps(trial, power, command.corps)
                     if corps.id in moved:
@@ -108,7 +114,8 @@ class LandKind(DecisionKind):
 
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
-                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LOSSES <type> <type>…, or STAND")
+                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> "
+                   "<type>…, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -212,8 +219,13 @@ def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: s
 
 def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
                   month: int) -> dict[str, March]:
-    """§7.3: each corps moved on its own, area by area; a corps that forages rolls as it
-    completes its move (§7.3.1.4)."""
+    """§7.3: leaders join the corps they move with (§10.6.2); then each corps moved on its
+    own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4)."""
+    for order in plan.leaders:
+        try:
+            ctx.say(join_corps(state, power, order), rule="§10.6.2")
+        except OrderError as error:
+            _dropped(ctx, state, power, order.text(), error)
     marches: dict[str, March] = {}
     for move in plan.moves:
         try:
