@@ -95,6 +95,16 @@ class Losses:
 
 
 @dataclass(frozen=True)
+class DeclareTactical:
+    """The power's commanders' tactical rating declared at most `rating` (§7.5.2.9.1.2); None: FULL."""
+
+    rating: int | None
+
+    def text(self) -> str:
+        return f"TACTICAL {'FULL' if self.rating is None else self.rating}"
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -122,7 +132,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -154,6 +164,9 @@ class _ToCommand(Transformer):
     def losses(self, items: list[Token]) -> Losses:
         return Losses(tuple(str(i).upper() for i in items))
 
+    def tactical(self, items: list[Token]) -> DeclareTactical:
+        return DeclareTactical(None if items[0].type == "FULL" else int(items[0]))
+
     def stand(self, items: list) -> Stand:
         return Stand()
 
@@ -184,8 +197,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>… "
-              "or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, "
+              "TACTICAL <n>|FULL or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 
@@ -196,7 +209,7 @@ def _parse(text: str, start: str, forms: str):
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
-                 "GARRISON_VERB": "DETACH or ABSORB", "$END": "the end of the line"}
+                 "GARRISON_VERB": "DETACH or ABSORB", "FULL": "FULL", "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
                                + (f" (expected {hint})" if hint else "") + f"; {forms}") from None

@@ -27,8 +27,8 @@ from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
 from pbem.rules.empires_in_arms.leaders import join_corps
-from pbem.rules.empires_in_arms.orders import (Command, Forage, JoinCorps, Losses, Move, OrderSyntaxError,
-                                               PlaceDepot, RemoveDepot, Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (Command, DeclareTactical, Forage, JoinCorps, Losses, Move,
+                                               OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
@@ -46,6 +46,7 @@ class Plan:
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     losses: Losses | None = None  # the last LOSSES line
+    tactical: DeclareTactical | None = None  # the last TACTICAL line
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -63,6 +64,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.foraging.append(command.corps.lower())  # names are read in any case
         elif isinstance(command, Losses):
             plan.losses = command
+        elif isinstance(command, DeclareTactical):
+            plan.tactical = command
     return plan
 
 
@@ -115,7 +118,7 @@ class LandKind(DecisionKind):
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> "
-                   "<type>…, or STAND")
+                   "<type>…, TACTICAL <n>|FULL, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -178,6 +181,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     plan = plan_of([parse_line(text) for text in lines])
     if plan.losses is not None:
         standing_losses(ctx, state, power, plan.losses)
+    if plan.tactical is not None:
+        declare_tactical(ctx, state, power, plan.tactical)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -203,6 +208,16 @@ def standing_losses(ctx: DecisionPort, state: GameState, power: str, order: Loss
     holder = state.holder(power)
     ctx.say(f"{power}'s corps lose first in combat: {', '.join(order.kinds)}", to=(holder,) if holder else (),
             rule="§7.5.2.9.2")
+
+
+def declare_tactical(ctx: DecisionPort, state: GameState, power: str, order: DeclareTactical) -> None:
+    """§7.5.2.9.1.2: from now on, in every round of every combat of the power, its
+    commander's tactical rating counts as at most the declared one (EIA-I132)."""
+    state.powers[power].tactical = order.rating
+    holder = state.holder(power)
+    said = "as they are" if order.rating is None else f"as at most {order.rating}"
+    ctx.say(f"{power} declares its commanders' tactical ratings {said} on the Commander Chart",
+            to=(holder,) if holder else (), rule="§7.5.2.9.1.2")
 
 
 def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan) -> None:
