@@ -147,7 +147,8 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
 def build(state: GameState, scenario: Scenario, battle: Battle) -> Combat | None:
     """The combat in `battle.area` (§7.5.1.2): every corps and depot garrison there takes
     part, the phasing power's against its enemies'. Allied defenders fight as one side
-    under the first of them in the fixed order (EIA-I80)."""
+    under the first of them in the fixed order (EIA-I80). It is fought as a trivial combat
+    when both sides' powers stand agreed to it (§7.5.3.5, EIA-I133)."""
     area = battle.area
     attacking = [c for c in state.corps_in(area) if c.power == battle.attacker]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
@@ -159,7 +160,8 @@ def build(state: GameState, scenario: Scenario, battle: Battle) -> Combat | None
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
                   attacker=side(state, scenario, battle.attacker, attacking, []),
                   defender=side(state, scenario, defender, defending, depots),
-                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options))
+                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
+                  agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
 def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps], depots: Sequence[Depot]) -> Side:

@@ -105,6 +105,16 @@ class DeclareTactical:
 
 
 @dataclass(frozen=True)
+class AgreeTrivial:
+    """The power agrees, or no longer agrees, to fight field combats as trivial ones (§7.5.3.5)."""
+
+    agree: bool
+
+    def text(self) -> str:
+        return f"TRIVIAL {'YES' if self.agree else 'NO'}"
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -132,7 +142,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | AgreeTrivial | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -167,6 +177,9 @@ class _ToCommand(Transformer):
     def tactical(self, items: list[Token]) -> DeclareTactical:
         return DeclareTactical(None if items[0].type == "FULL" else int(items[0]))
 
+    def trivial(self, items: list[Token]) -> AgreeTrivial:
+        return AgreeTrivial(items[0].type == "YES")
+
     def stand(self, items: list) -> Stand:
         return Stand()
 
@@ -198,7 +211,7 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
               "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, "
-              "TACTICAL <n>|FULL or STAND")
+              "TACTICAL <n>|FULL, TRIVIAL YES|NO or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 
@@ -209,7 +222,7 @@ def _parse(text: str, start: str, forms: str):
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
-                 "GARRISON_VERB": "DETACH or ABSORB", "FULL": "FULL", "$END": "the end of the line"}
+                 "GARRISON_VERB": "DETACH or ABSORB", "FULL": "FULL", "YES": "YES", "NO": "NO", "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
                                + (f" (expected {hint})" if hint else "") + f"; {forms}") from None

@@ -27,8 +27,8 @@ from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
 from pbem.rules.empires_in_arms.leaders import join_corps
-from pbem.rules.empires_in_arms.orders import (Command, DeclareTactical, Forage, JoinCorps, Losses, Move,
-                                               OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (AgreeTrivial, Command, DeclareTactical, Forage, JoinCorps, Losses,
+                                               Move, OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
@@ -47,6 +47,7 @@ class Plan:
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     losses: Losses | None = None  # the last LOSSES line
     tactical: DeclareTactical | None = None  # the last TACTICAL line
+    trivial: AgreeTrivial | None = None  # the last TRIVIAL line
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -66,6 +67,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.losses = command
         elif isinstance(command, DeclareTactical):
             plan.tactical = command
+        elif isinstance(command, AgreeTrivial):
+            plan.trivial = command
     return plan
 
 
@@ -118,7 +121,7 @@ class LandKind(DecisionKind):
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> "
-                   "<type>…, TACTICAL <n>|FULL, or STAND")
+                   "<type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -183,6 +186,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
         standing_losses(ctx, state, power, plan.losses)
     if plan.tactical is not None:
         declare_tactical(ctx, state, power, plan.tactical)
+    if plan.trivial is not None:
+        agree_trivial(ctx, state, power, plan.trivial)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -218,6 +223,15 @@ def declare_tactical(ctx: DecisionPort, state: GameState, power: str, order: Dec
     said = "as they are" if order.rating is None else f"as at most {order.rating}"
     ctx.say(f"{power} declares its commanders' tactical ratings {said} on the Commander Chart",
             to=(holder,) if holder else (), rule="§7.5.2.9.1.2")
+
+
+def agree_trivial(ctx: DecisionPort, state: GameState, power: str, order: AgreeTrivial) -> None:
+    """§7.5.3.5: the power's commanders agree, from now on, to fight a field combat as a
+    trivial one whenever the enemy's agree too (EIA-I133); every power reads it, since
+    either side's agreement is half of the combat's form."""
+    state.powers[power].trivial = order.agree
+    ctx.say(f"{power} {'agrees' if order.agree else 'no longer agrees'} to fight its field combats as trivial "
+            "combats when its enemy agrees", rule="§7.5.3.5")
 
 
 def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan) -> None:
