@@ -344,14 +344,17 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
             outcome: SideResult) -> list[str]:
     """The side's survivors that must leave — all of them after a lost combat, a
     withdrawal or an end-of-day retreat, or the units that withdrew in Step 5 or 12 —
-    move whole along the retreat route (§7.5.2.10.3); the owner's own moves are taken by
-    the same route (EIA-I82). With no route left they surrender (§7.5.2.10.3.6)."""
+    move whole along the retreat route (§7.5.2.10.3); a withdrawal the owner conducts takes
+    the same route, his standing WITHDRAWAL areas first among equally close ones (EIA-I82,
+    EIA-I135). With no route left they surrender (§7.5.2.10.3.6)."""
     leaving = [*(u.id for u in fought.units), *outcome.joined] if outcome.retreat != "none" \
         else list(outcome.withdrew)
     corps = [c for c in state.corps_in(area) if c.id in leaving]
     if not corps:
         return []
-    route = retreat_route(retreat_map(state, scenario, {c.power for c in corps}), area)
+    owners = outcome.retreat in ("by_owner", "none")  # a withdrawal (§7.5.2.5.2.3, §7.5.2.13.1)
+    prefer = state.powers[fought.power].withdrawal if owners else []
+    route = retreat_route(retreat_map(state, scenario, {c.power for c in corps}), area, prefer)
     names = ", ".join(c.id for c in corps)
     if route is None:
         for c in corps:

@@ -115,6 +115,16 @@ class AgreeTrivial:
 
 
 @dataclass(frozen=True)
+class PreferWithdrawal:
+    """Areas the power's withdrawing corps take first among equally close ones; () for NONE."""
+
+    areas: tuple[str, ...]
+
+    def text(self) -> str:
+        return "WITHDRAWAL " + (" ".join(self.areas) or "NONE")
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -142,7 +152,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | AgreeTrivial | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | AgreeTrivial | PreferWithdrawal | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -180,6 +190,10 @@ class _ToCommand(Transformer):
     def trivial(self, items: list[Token]) -> AgreeTrivial:
         return AgreeTrivial(items[0].type == "YES")
 
+    def withdrawal(self, items: list[Token]) -> PreferWithdrawal:
+        names = tuple(str(i) for i in items)
+        return PreferWithdrawal(() if [n.upper() for n in names] == ["NONE"] else names)
+
     def stand(self, items: list) -> Stand:
         return Stand()
 
@@ -211,7 +225,7 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
               "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, "
-              "TACTICAL <n>|FULL, TRIVIAL YES|NO or STAND")
+              "TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 

@@ -25,10 +25,11 @@ from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
-from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
+from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, area_named, own_corps, trace
 from pbem.rules.empires_in_arms.leaders import join_corps
 from pbem.rules.empires_in_arms.orders import (AgreeTrivial, Command, DeclareTactical, Forage, JoinCorps, Losses,
-                                               Move, OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
+                                               Move, OrderSyntaxError, PlaceDepot, PreferWithdrawal, RemoveDepot,
+                                               Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
@@ -48,6 +49,7 @@ class Plan:
     losses: Losses | None = None  # the last LOSSES line
     tactical: DeclareTactical | None = None  # the last TACTICAL line
     trivial: AgreeTrivial | None = None  # the last TRIVIAL line
+    withdrawal: PreferWithdrawal | None = None  # the last WITHDRAWAL line
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -69,6 +71,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.tactical = command
         elif isinstance(command, AgreeTrivial):
             plan.trivial = command
+        elif isinstance(command, PreferWithdrawal):
+            plan.withdrawal = command
     return plan
 
 
@@ -83,7 +87,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (Losses, RemoveDepot, PlaceDepot, JoinCorps, Move, Forage)
+    phases = (Losses, PreferWithdrawal, RemoveDepot, PlaceDepot, JoinCorps, Move, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
@@ -92,6 +96,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             try:
                 if isinstance(command, Losses):
                     battles.check_loss_order(command.kinds)
+                elif isinstance(command, PreferWithdrawal):
+                    withdrawal_areas(scenario, command)
                 elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
@@ -121,7 +127,7 @@ class LandKind(DecisionKind):
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> "
-                   "<type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, or STAND")
+                   "<type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -188,6 +194,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
         declare_tactical(ctx, state, power, plan.tactical)
     if plan.trivial is not None:
         agree_trivial(ctx, state, power, plan.trivial)
+    if plan.withdrawal is not None:
+        prefer_withdrawal(ctx, state, scenario, power, plan.withdrawal)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -232,6 +240,23 @@ def agree_trivial(ctx: DecisionPort, state: GameState, power: str, order: AgreeT
     state.powers[power].trivial = order.agree
     ctx.say(f"{power} {'agrees' if order.agree else 'no longer agrees'} to fight its field combats as trivial "
             "combats when its enemy agrees", rule="§7.5.3.5")
+
+
+def withdrawal_areas(scenario: Scenario, order: PreferWithdrawal) -> list[str]:
+    """The areas a WITHDRAWAL line names, as the scenario spells them, or `OrderError`."""
+    return [area_named(scenario, name) for name in order.areas]
+
+
+def prefer_withdrawal(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
+                      order: PreferWithdrawal) -> None:
+    """§7.5.2.5.2.3, §7.5.2.13.1: a withdrawal is conducted by its owner; where the retreat
+    rules leave several areas equally close, the power's withdrawing corps take these first,
+    in this order, from now on (EIA-I135)."""
+    areas = withdrawal_areas(scenario, order)
+    state.powers[power].withdrawal = areas
+    holder = state.holder(power)
+    ctx.say(f"{power}'s withdrawing corps take first, among equally close areas: {', '.join(areas) or 'none'}",
+            to=(holder,) if holder else (), rule="§7.5.2.13.1")
 
 
 def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan) -> None:

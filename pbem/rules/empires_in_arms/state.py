@@ -31,6 +31,7 @@ class PowerState(msgspec.Struct):
     loss_order: list[str] = []  # factor types its corps lose first in combat, its LOSSES order (EIA-I130)
     tactical: int | None = None  # its commanders' tactical rating declared at most this (§7.5.2.9.1.2)
     trivial: bool = False  # it agrees to fight field combats as trivial ones (§7.5.3.5, EIA-I133)
+    withdrawal: list[str] = []  # areas its withdrawing corps take first among equally close ones (EIA-I135)
 
 
 class Corps(msgspec.Struct):
