@@ -20,18 +20,18 @@ from typing import Any
 from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refused, not_owed, verdict
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms import battles, reactions
+from pbem.rules.empires_in_arms import battles, reactions, standing
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
-from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, area_named, own_corps, trace
 from pbem.rules.empires_in_arms.leaders import join_corps
-from pbem.rules.empires_in_arms.orders import (AgreeTrivial, Command, DeclareTactical, Forage, JoinCorps, Losses,
-                                               Move, OrderSyntaxError, PlaceDepot, PreferWithdrawal, RemoveDepot,
-                                               Stand, parse_line)
+from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
+from pbem.rules.empires_in_arms.orders import (Command, Forage, JoinCorps, Move, OrderSyntaxError, PlaceDepot,
+                                               RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
 from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
 
@@ -46,10 +46,7 @@ class Plan:
     leaders: list[JoinCorps] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
-    losses: Losses | None = None  # the last LOSSES line
-    tactical: DeclareTactical | None = None  # the last TACTICAL line
-    trivial: AgreeTrivial | None = None  # the last TRIVIAL line
-    withdrawal: PreferWithdrawal | None = None  # the last WITHDRAWAL line
+    standing: list[StandingOrder] = field(default_factory=list)  # carried out first, in their order
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -65,14 +62,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.moves.append(command)
         elif isinstance(command, Forage):
             plan.foraging.append(command.corps.lower())  # names are read in any case
-        elif isinstance(command, Losses):
-            plan.losses = command
-        elif isinstance(command, DeclareTactical):
-            plan.tactical = command
-        elif isinstance(command, AgreeTrivial):
-            plan.trivial = command
-        elif isinstance(command, PreferWithdrawal):
-            plan.withdrawal = command
+        elif isinstance(command, STANDING):
+            plan.standing.append(command)
     return plan
 
 
@@ -87,17 +78,15 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (Losses, PreferWithdrawal, RemoveDepot, PlaceDepot, JoinCorps, Move, Forage)
+    phases = (STANDING, RemoveDepot, PlaceDepot, JoinCorps, Move, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
             if why or not isinstance(command, kind):
                 continue
             try:
-                if isinstance(command, Losses):
-                    battles.check_loss_order(command.kinds)
-                elif isinstance(command, PreferWithdrawal):
-                    withdrawal_areas(scenario, command)
+                if isinstance(command, STANDING):
+                    standing.check(scenario, command)
                 elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
@@ -188,14 +177,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
             context={"power": power, "month": month, "year": year,
                      "corps": {c.id: c.area for c in state.corps if c.power == power}}))
     plan = plan_of([parse_line(text) for text in lines])
-    if plan.losses is not None:
-        standing_losses(ctx, state, power, plan.losses)
-    if plan.tactical is not None:
-        declare_tactical(ctx, state, power, plan.tactical)
-    if plan.trivial is not None:
-        agree_trivial(ctx, state, power, plan.trivial)
-    if plan.withdrawal is not None:
-        prefer_withdrawal(ctx, state, scenario, power, plan.withdrawal)
+    for order in plan.standing:
+        standing.carry_out(ctx, state, scenario, power, order)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -212,51 +195,6 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
 def _dropped(ctx: DecisionPort, state: GameState, power: str, text: str, error: OrderError) -> None:
     holder = state.holder(power)
     ctx.say(f"{power}: {text} is not carried out: {error}", to=(holder,) if holder else (), rule="§7.1.3")
-
-
-def standing_losses(ctx: DecisionPort, state: GameState, power: str, order: Losses) -> None:
-    """§7.5.2.9.2: the types the power's corps lose first in every combat from now on,
-    its own and the ones it defends in other sequences, until its next LOSSES (EIA-I130)."""
-    state.powers[power].loss_order = list(order.kinds)
-    holder = state.holder(power)
-    ctx.say(f"{power}'s corps lose first in combat: {', '.join(order.kinds)}", to=(holder,) if holder else (),
-            rule="§7.5.2.9.2")
-
-
-def declare_tactical(ctx: DecisionPort, state: GameState, power: str, order: DeclareTactical) -> None:
-    """§7.5.2.9.1.2: from now on, in every round of every combat of the power, its
-    commander's tactical rating counts as at most the declared one (EIA-I132)."""
-    state.powers[power].tactical = order.rating
-    holder = state.holder(power)
-    said = "as they are" if order.rating is None else f"as at most {order.rating}"
-    ctx.say(f"{power} declares its commanders' tactical ratings {said} on the Commander Chart",
-            to=(holder,) if holder else (), rule="§7.5.2.9.1.2")
-
-
-def agree_trivial(ctx: DecisionPort, state: GameState, power: str, order: AgreeTrivial) -> None:
-    """§7.5.3.5: the power's commanders agree, from now on, to fight a field combat as a
-    trivial one whenever the enemy's agree too (EIA-I133); every power reads it, since
-    either side's agreement is half of the combat's form."""
-    state.powers[power].trivial = order.agree
-    ctx.say(f"{power} {'agrees' if order.agree else 'no longer agrees'} to fight its field combats as trivial "
-            "combats when its enemy agrees", rule="§7.5.3.5")
-
-
-def withdrawal_areas(scenario: Scenario, order: PreferWithdrawal) -> list[str]:
-    """The areas a WITHDRAWAL line names, as the scenario spells them, or `OrderError`."""
-    return [area_named(scenario, name) for name in order.areas]
-
-
-def prefer_withdrawal(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
-                      order: PreferWithdrawal) -> None:
-    """§7.5.2.5.2.3, §7.5.2.13.1: a withdrawal is conducted by its owner; where the retreat
-    rules leave several areas equally close, the power's withdrawing corps take these first,
-    in this order, from now on (EIA-I135)."""
-    areas = withdrawal_areas(scenario, order)
-    state.powers[power].withdrawal = areas
-    holder = state.holder(power)
-    ctx.say(f"{power}'s withdrawing corps take first, among equally close areas: {', '.join(areas) or 'none'}",
-            to=(holder,) if holder else (), rule="§7.5.2.13.1")
 
 
 def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan) -> None:
