@@ -186,8 +186,8 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
                    factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
     return Side(player=state.holder(power) or power, power=power, units=tuple(units),
-                leaders=commanding(state, scenario, corps), reinforcements=tuple(reinforcements), loss_order=loss_order(state.powers[power].loss_order),
-                declared_tactical=state.powers[power].tactical)
+                leaders=commanding(state, scenario, corps), reinforcements=tuple(reinforcements),
+                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical)
 
 
 def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps]) -> tuple[CombatLeader, ...]:

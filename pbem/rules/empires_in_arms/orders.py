@@ -152,7 +152,8 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | AgreeTrivial | PreferWithdrawal | Stand
+Command = (Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | AgreeTrivial
+           | PreferWithdrawal | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -224,8 +225,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, "
-              "TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, "
+              "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 
@@ -236,7 +237,8 @@ def _parse(text: str, start: str, forms: str):
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
-                 "GARRISON_VERB": "DETACH or ABSORB", "FULL": "FULL", "YES": "YES", "NO": "NO", "$END": "the end of the line"}
+                 "GARRISON_VERB": "DETACH or ABSORB", "FULL": "FULL", "YES": "YES", "NO": "NO",
+                 "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
                                + (f" (expected {hint})" if hint else "") + f"; {forms}") from None
