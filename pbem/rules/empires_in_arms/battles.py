@@ -1,8 +1,10 @@
 """The Land Combat Step of a power sequence (§7.1.3, §7.3.7, §7.5): the combats are
-declared, each is built into the combat procedures' models from the state, fought by them
-(`combat/`, field or trivial as §7.5.3 says), and its result applied back to the map —
-losses per corps, empty corps removed (§7.5.5), the loser's retreat (§7.5.2.10.3), leaders
-captured, killed or wounded, political points, and enemy depots left alone (§7.5.2.14).
+declared, each is built into the combat procedures' models from the state with the groups
+nearby that may reinforce it (§7.5.2.11.1), fought by them (`combat/`, field or trivial as
+§7.5.3 and both sides' agreement say), and its result applied back to the map — the corps
+that reinforced it in its area, losses per corps, empty corps removed (§7.5.5), the loser's
+retreat (§7.5.2.10.3), leaders captured, killed or wounded, political points, and enemy
+depots left alone (§7.5.2.14).
 
 This module is the only one of the game that imports `combat/`. Strengths and losses are
 told to the two sides (§7.5.2.6.3); every other power reads who won, who retreated where
@@ -11,7 +13,7 @@ and which counters left the map.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pydantic import ValidationError
 
@@ -20,17 +22,21 @@ from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
 from pbem.rules.empires_in_arms.combat.models import Battle as Combat
-from pbem.rules.empires_in_arms.combat.models import (BattleResult, Factors, Options, RetreatMap, Side, SideResult,
-                                                      Terrain, Unit, tenths)
+from pbem.rules.empires_in_arms.combat.models import (DEFAULT_LOSS_ORDER, BattleResult, FactorKind, Factors, Options,
+                                                      ReinforcementGroup, RetreatMap, Side, SideResult, Terrain, Unit,
+                                                      tenths)
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
+from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 #: The scenario's factor types (research §3) as the combat rules name them.
-FACTOR_KINDS = {"INF": "infantry", "MIL": "militia", "CAV": "cavalry", "GRD": "guard", "ART": "artillery"}
+FACTOR_KINDS: dict[str, FactorKind] = {"INF": "infantry", "MIL": "militia", "CAV": "cavalry", "GRD": "guard",
+                                       "ART": "artillery"}
 TERRAINS: tuple[Terrain, ...] = ("clear", "forest", "mountain", "desert", "marsh")
 DEPOT_GARRISON = "-depot"  # a depot garrison's id in a combat: its power's code and this
 
@@ -68,13 +74,34 @@ def combat_charts(scenario: Scenario) -> Charts:
         else synthetic_charts()
 
 
+# -- a power's standing loss order ----------------------------------------------------------
+def check_loss_order(types: Sequence[str]) -> None:
+    """A LOSSES order names factor types, each once (§7.5.2.9.2, EIA-I130)."""
+    unknown = [t for t in types if t not in FACTOR_KINDS]
+    if unknown:
+        raise OrderError(f"LOSSES names factor types ({', '.join(FACTOR_KINDS)}); {unknown[0]} is not one "
+                         "(§7.5.2.9.2)")
+    twice = next((t for i, t in enumerate(types) if t in types[:i]), None)
+    if twice:
+        raise OrderError(f"LOSSES names {twice} twice; name each factor type once (§7.5.2.9.2)")
+
+
+def loss_order(types: Sequence[str]) -> tuple[FactorKind, ...]:
+    """EIA-I130: the kinds a power's LOSSES order names go first, in its order; the kinds it
+    leaves out follow in the default order (EIA-I66)."""
+    named = [FACTOR_KINDS[t] for t in types]
+    return (*named, *(kind for kind in DEFAULT_LOSS_ORDER if kind not in named))
+
+
 # -- the Land Combat Step ---------------------------------------------------------------
 def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                 across_river: dict[str, str]) -> None:
     """§7.1.3: the combats the phasing power's corps must fight, declared and then fought
     one after another in the map's order."""
-    for battle in declare_combats(ctx, state, scenario, power, across_river):
-        fight(ctx, state, scenario, battle)
+    declared = declare_combats(ctx, state, scenario, power, across_river)
+    engaged = {corps for battle in declared for corps in (*battle.attacking, *battle.defending)}
+    for battle in declared:
+        engaged |= fight(ctx, state, scenario, battle, engaged)
 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
@@ -110,23 +137,28 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
     return declared
 
 
-def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle) -> None:
-    """One declared combat, built from the state as it stands when its turn comes."""
-    combat = build(state, scenario, battle)
+def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle,
+          engaged: Collection[str] = ()) -> set[str]:
+    """One declared combat, built from the state as it stands when its turn comes; the
+    corps of the step's other combats (`engaged`) cannot reinforce it (§7.5.2.11.1.2).
+    Returns the corps that joined it as reinforcements."""
+    combat = build(state, scenario, battle, engaged)
     title = scenario.areas[battle.area].title
     if combat is None:
         battle.outcome = "not fought: one side is no longer there"
         ctx.say(f"combat in {title} is not fought: one side is no longer there", rule="§7.5.1")
-        return
+        return set()
     result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
+    return {*result.attacker.joined, *result.defender.joined}
 
 
 # -- from the state to the combat's models ---------------------------------------------------
-def build(state: GameState, scenario: Scenario, battle: Battle) -> Combat | None:
+def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collection[str] = ()) -> Combat | None:
     """The combat in `battle.area` (§7.5.1.2): every corps and depot garrison there takes
     part, the phasing power's against its enemies'. Allied defenders fight as one side
-    under the first of them in the fixed order (EIA-I80)."""
+    under the first of them in the fixed order (EIA-I80). It is fought as a trivial combat
+    when both sides' powers stand agreed to it (§7.5.3.5, EIA-I133)."""
     area = battle.area
     attacking = [c for c in state.corps_in(area) if c.power == battle.attacker]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
@@ -136,20 +168,52 @@ def build(state: GameState, scenario: Scenario, battle: Battle) -> Combat | None
         return None
     defender = min({c.power for c in defending} or {depots[0].power}, key=scenario.power_order.index)
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
-                  attacker=side(state, scenario, battle.attacker, attacking, []),
-                  defender=side(state, scenario, defender, defending, depots),
-                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options))
+                  attacker=side(state, scenario, battle.attacker, attacking, [],
+                                reinforcing(state, scenario, area, {battle.attacker}, {defender}, engaged)),
+                  defender=side(state, scenario, defender, defending, depots,
+                                reinforcing(state, scenario, area, {c.power for c in defending} | {defender},
+                                            {battle.attacker}, engaged)),
+                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
+                  agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
-def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps], depots: Sequence[Depot]) -> Side:
-    """A side as the combat sees it: the seat holding its power answers its chits."""
-    ids = {c.id for c in corps}
-    leaders = [scenario_leader(scenario, lead.id) for lead in state.leaders if lead.corps in ids]
+def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps], depots: Sequence[Depot],
+         reinforcements: Sequence[ReinforcementGroup] = ()) -> Side:
+    """A side as the combat sees it: the seat holding its power answers its chits and which
+    of the groups nearby try to join (EIA-I134)."""
     units = [unit(scenario, c) for c in corps]
     units += [Unit(id=f"{d.power}{DEPOT_GARRISON}", power=d.power, category="garrison",
                    factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
-    return Side(player=state.holder(power) or power, power=power, units=tuple(units), leaders=tuple(leaders))
+    return Side(player=state.holder(power) or power, power=power, units=tuple(units),
+                leaders=commanding(state, scenario, corps), reinforcements=tuple(reinforcements),
+                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical)
+
+
+def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps]) -> tuple[CombatLeader, ...]:
+    ids = {c.id for c in corps}
+    return tuple(scenario_leader(scenario, lead.id) for lead in state.leaders if lead.corps in ids)
+
+
+def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str], enemies: set[str],
+                engaged: Collection[str]) -> list[ReinforcementGroup]:
+    """§7.5.2.11.1: the corps in each adjacent area that may try to join a side of `powers`
+    against `enemies` — its own powers' and those of any power at war with every enemy and
+    with none of the side (§7.5.2.11.1.3) — but none that has fought or will fight another
+    combat of this step (`engaged`, §7.5.2.11.1.2). A group in mountain, forest or marsh, or
+    across a river, is hindered (§7.5.2.11.3). One group per area, in the map's order."""
+    def friendly(power: str) -> bool:
+        return power in powers or (all(scenario.at_war(power, e) for e in enemies)
+                                   and not any(scenario.at_war(power, own) for own in powers))
+
+    groups = []
+    for near in [a.id for a in scenario.data.areas if a.id in scenario.neighbours[area]]:
+        corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged]
+        if corps:
+            groups.append(ReinforcementGroup(
+                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps),
+                hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
+    return groups
 
 
 def unit(scenario: Scenario, corps: Corps) -> Unit:
@@ -194,6 +258,7 @@ def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
     moved: list[str] = []
     for name, fought, outcome in (("attacker", combat.attacker, result.attacker),
                                   ("defender", combat.defender, result.defender)):
+        joined(ctx, state, scenario, battle, outcome)
         take_losses(ctx, state, battle.area, fought, outcome)
         moved += retreat(ctx, state, scenario, battle.area, fought, outcome)
         state.powers[fought.power].political += outcome.political_points
@@ -210,6 +275,17 @@ def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
 
 ENDINGS = {"broken": "the loser broke", "eliminated": "the loser was wiped out", "withdrawal": "a side withdrew",
            "day_end": "a side left at the end of a day", "undecided": "undecided", "both_broken": "both sides broke"}
+
+
+def joined(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, outcome: SideResult) -> None:
+    """§7.5.2.11.5: the corps that reinforced the combat are in its area from then on, and
+    share its side's fate (losses, retreat, removal)."""
+    arrived = [c for c in (state.corps_by_id(i) for i in outcome.joined) if c is not None]
+    for corps in arrived:
+        corps.area = battle.area
+    if arrived:
+        ctx.say(f"{', '.join(c.id for c in arrived)} join{'s' if len(arrived) == 1 else ''} the combat in "
+                f"{scenario.areas[battle.area].title}", rule="§7.5.2.11")
 
 
 def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, outcome: SideResult) -> None:
@@ -237,7 +313,7 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
             depot.garrison = 0
         ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
     leaders(ctx, state, outcome)
-    for unit_id in [u.id for u in fought.units]:
+    for unit_id in [*(u.id for u in fought.units), *outcome.joined]:
         corps = state.corps_by_id(unit_id)
         if corps is not None and not corps.strength:
             remove_corps(ctx, state, corps, "in combat", "§7.5.5")
@@ -268,13 +344,17 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
             outcome: SideResult) -> list[str]:
     """The side's survivors that must leave — all of them after a lost combat, a
     withdrawal or an end-of-day retreat, or the units that withdrew in Step 5 or 12 —
-    move whole along the retreat route (§7.5.2.10.3); the owner's own moves are taken by
-    the same route (EIA-I82). With no route left they surrender (§7.5.2.10.3.6)."""
-    leaving = [u.id for u in fought.units] if outcome.retreat != "none" else list(outcome.withdrew)
+    move whole along the retreat route (§7.5.2.10.3); a withdrawal the owner conducts takes
+    the same route, his standing WITHDRAWAL areas first among equally close ones (EIA-I82,
+    EIA-I135). With no route left they surrender (§7.5.2.10.3.6)."""
+    leaving = [*(u.id for u in fought.units), *outcome.joined] if outcome.retreat != "none" \
+        else list(outcome.withdrew)
     corps = [c for c in state.corps_in(area) if c.id in leaving]
     if not corps:
         return []
-    route = retreat_route(retreat_map(state, scenario, {c.power for c in corps}), area)
+    owners = outcome.retreat in ("by_owner", "none")  # a withdrawal (§7.5.2.5.2.3, §7.5.2.13.1)
+    prefer = state.powers[fought.power].withdrawal if owners else []
+    route = retreat_route(retreat_map(state, scenario, {c.power for c in corps}), area, prefer)
     names = ", ".join(c.id for c in corps)
     if route is None:
         for c in corps:

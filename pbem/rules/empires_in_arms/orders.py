@@ -74,6 +74,57 @@ class RemoveDepot:
 
 
 @dataclass(frozen=True)
+class JoinCorps:
+    """A leader leaving its corps for another in its area at the start of the movement (§10.6.2)."""
+
+    leader: str
+    corps: str
+
+    def text(self) -> str:
+        return f"LEADER {self.leader} WITH {self.corps}"
+
+
+@dataclass(frozen=True)
+class Losses:
+    """The power's standing loss order: factor types (INF, MIL …) to lose first (§7.5.2.9.2)."""
+
+    kinds: tuple[str, ...]
+
+    def text(self) -> str:
+        return "LOSSES " + " ".join(self.kinds)
+
+
+@dataclass(frozen=True)
+class DeclareTactical:
+    """The power's commanders' tactical rating declared at most `rating` (§7.5.2.9.1.2); None: FULL."""
+
+    rating: int | None
+
+    def text(self) -> str:
+        return f"TACTICAL {'FULL' if self.rating is None else self.rating}"
+
+
+@dataclass(frozen=True)
+class AgreeTrivial:
+    """The power agrees, or no longer agrees, to fight field combats as trivial ones (§7.5.3.5)."""
+
+    agree: bool
+
+    def text(self) -> str:
+        return f"TRIVIAL {'YES' if self.agree else 'NO'}"
+
+
+@dataclass(frozen=True)
+class PreferWithdrawal:
+    """Areas the power's withdrawing corps take first among equally close ones; () for NONE."""
+
+    areas: tuple[str, ...]
+
+    def text(self) -> str:
+        return "WITHDRAWAL " + (" ".join(self.areas) or "NONE")
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -101,7 +152,8 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | Stand
+Command = (Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | AgreeTrivial
+           | PreferWithdrawal | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -126,6 +178,22 @@ class _ToCommand(Transformer):
 
     def remove(self, items: list[Token]) -> RemoveDepot:
         return RemoveDepot(str(items[0]))
+
+    def leader(self, items: list[Token]) -> JoinCorps:
+        return JoinCorps(str(items[0]), str(items[1]))
+
+    def losses(self, items: list[Token]) -> Losses:
+        return Losses(tuple(str(i).upper() for i in items))
+
+    def tactical(self, items: list[Token]) -> DeclareTactical:
+        return DeclareTactical(None if items[0].type == "FULL" else int(items[0]))
+
+    def trivial(self, items: list[Token]) -> AgreeTrivial:
+        return AgreeTrivial(items[0].type == "YES")
+
+    def withdrawal(self, items: list[Token]) -> PreferWithdrawal:
+        names = tuple(str(i) for i in items)
+        return PreferWithdrawal(() if [n.upper() for n in names] == ["NONE"] else names)
 
     def stand(self, items: list) -> Stand:
         return Stand()
@@ -157,7 +225,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area> or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, "
+              "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 
@@ -168,7 +237,8 @@ def _parse(text: str, start: str, forms: str):
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
-                 "GARRISON_VERB": "DETACH or ABSORB", "$END": "the end of the line"}
+                 "GARRISON_VERB": "DETACH or ABSORB", "FULL": "FULL", "YES": "YES", "NO": "NO",
+                 "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
                                + (f" (expected {hint})" if hint else "") + f"; {forms}") from None

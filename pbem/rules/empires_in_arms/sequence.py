@@ -20,16 +20,18 @@ from typing import Any
 from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refused, not_owed, verdict
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms import battles, reactions
+from pbem.rules.empires_in_arms import battles, reactions, standing
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
+from pbem.rules.empires_in_arms.leaders import join_corps
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (Command, Forage, Move, OrderSyntaxError, PlaceDepot, RemoveDepot,
-                                               Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (Command, Forage, JoinCorps, Move, OrderSyntaxError, PlaceDepot,
+                                               RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
 from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
 
@@ -41,8 +43,10 @@ class Plan:
 
     removals: list[RemoveDepot] = field(default_factory=list)
     depots: list[PlaceDepot] = field(default_factory=list)
+    leaders: list[JoinCorps] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
+    standing: list[StandingOrder] = field(default_factory=list)  # carried out first, in their order
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -52,10 +56,14 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.removals.append(command)
         elif isinstance(command, PlaceDepot):
             plan.depots.append(command)
+        elif isinstance(command, JoinCorps):
+            plan.leaders.append(command)
         elif isinstance(command, Move):
             plan.moves.append(command)
         elif isinstance(command, Forage):
             plan.foraging.append(command.corps.lower())  # names are read in any case
+        elif isinstance(command, STANDING):
+            plan.standing.append(command)
     return plan
 
 
@@ -70,17 +78,21 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (RemoveDepot, PlaceDepot, Move, Forage)
+    phases = (STANDING, RemoveDepot, PlaceDepot, JoinCorps, Move, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
             if why or not isinstance(command, kind):
                 continue
             try:
-                if isinstance(command, RemoveDepot):
+                if isinstance(command, STANDING):
+                    standing.check(scenario, command)
+                elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
+                elif isinstance(command, JoinCorps):
+                    join_corps(trial, power, command)
                 elif isinstance(command, Move):
                     corps = own_corps(trial, power, command.corps)
                     if corps.id in moved:
@@ -103,7 +115,8 @@ class LandKind(DecisionKind):
 
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
-                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, or STAND")
+                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> "
+                   "<type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -164,6 +177,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
             context={"power": power, "month": month, "year": year,
                      "corps": {c.id: c.area for c in state.corps if c.power == power}}))
     plan = plan_of([parse_line(text) for text in lines])
+    for order in plan.standing:
+        standing.carry_out(ctx, state, scenario, power, order)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -196,8 +211,13 @@ def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: s
 
 def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
                   month: int) -> dict[str, March]:
-    """§7.3: each corps moved on its own, area by area; a corps that forages rolls as it
-    completes its move (§7.3.1.4)."""
+    """§7.3: leaders join the corps they move with (§10.6.2); then each corps moved on its
+    own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4)."""
+    for order in plan.leaders:
+        try:
+            ctx.say(join_corps(state, power, order), rule="§10.6.2")
+        except OrderError as error:
+            _dropped(ctx, state, power, order.text(), error)
     marches: dict[str, March] = {}
     for move in plan.moves:
         try:

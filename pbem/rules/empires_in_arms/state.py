@@ -28,6 +28,10 @@ class PowerState(msgspec.Struct):
     player: str | None = None
     money: int = 0  # money points (§5.2.5); depot costs are summed in halves and rounded up (§7.4.2.1)
     political: int = 0  # political points won and lost in combat (§7.5.2.10.1.3), the Status Card's
+    loss_order: list[str] = []  # factor types its corps lose first in combat, its LOSSES order (EIA-I130)
+    tactical: int | None = None  # its commanders' tactical rating declared at most this (§7.5.2.9.1.2)
+    trivial: bool = False  # it agrees to fight field combats as trivial ones (§7.5.3.5, EIA-I133)
+    withdrawal: list[str] = []  # areas its withdrawing corps take first among equally close ones (EIA-I135)
 
 
 class Corps(msgspec.Struct):

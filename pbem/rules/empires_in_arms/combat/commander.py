@@ -62,12 +62,19 @@ def cavalry_superior(own: int, enemy: int, everyone_cavalry: bool) -> bool:
     return own > 0 and own >= 2 * enemy and not everyone_cavalry
 
 
+def declared(force: Force, rating: int) -> int:
+    """§7.5.2.9.1.2: a player may declare his commander's rating lower than it is, never higher."""
+    cap = force.side.declared_tactical
+    return rating if cap is None else min(rating, cap)
+
+
 def die_modifiers(charts: Charts, attacker: Force, defender: Force, options: Options, *,
                   leaders: bool = True, cavalry: bool = True) -> tuple[int, int]:
     """Each side's die modifier for a round, the net never above +1 (§7.5.2.9.1)."""
     modifiers = [0, 0]
     if leaders:
-        ratings = [tactical_rating(command(f, options), len(f.corps()), options) for f in (attacker, defender)]
+        ratings = [declared(f, tactical_rating(command(f, options), len(f.corps()), options))
+                   for f in (attacker, defender)]
         modifiers = list(charts.commander_modifiers(*ratings))
     if cavalry and options.cavalry_superiority:
         fighting = [attacker.fighting(), defender.fighting()]

@@ -127,6 +127,9 @@ class Side(Frozen):
     leaders: tuple[Leader, ...] = ()
     reinforcements: tuple[ReinforcementGroup, ...] = ()
     loss_order: tuple[FactorKind, ...] = DEFAULT_LOSS_ORDER
+    #: The owner's standing declaration that its commander's tactical rating is at most this
+    #: on the COMMANDER CHART (§7.5.2.9.1.2); None: the rating as it is.
+    declared_tactical: int | None = Field(None, ge=0)
 
 
 class Options(Frozen):

@@ -7,6 +7,7 @@ area name (EIA-I77)."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from pbem.rules.empires_in_arms.combat.models import RetreatMap
 
@@ -29,10 +30,15 @@ def distances(land: RetreatMap, targets: tuple[str, ...]) -> dict[str, int]:
     return found
 
 
-def retreat_route(land: RetreatMap, start: str) -> tuple[str, ...] | None:
+def retreat_route(land: RetreatMap, start: str, prefer: Sequence[str] = ()) -> tuple[str, ...] | None:
     """The areas the force retreats through, the last one open; None when no route is left
     and the force surrenders (§7.5.2.10.3.6). Never over an arrow (§7.5.2.10.3.4) nor into
-    an area twice (§7.5.2.10.3.5); the force moves whole (§7.5.2.10.3.2)."""
+    an area twice (§7.5.2.10.3.5); the force moves whole (§7.5.2.10.3.2). Among equally
+    close areas the ones in `prefer` come first, in its order: the owner's choice when he
+    conducts a withdrawal (§7.5.2.5.2.3, §7.5.2.13.1)."""
+    def rank(area: str) -> tuple[int, int, str]:
+        return near.get(area, len(land.neighbours) + 1), prefer.index(area) if area in prefer else len(prefer), area
+
     near = distances(land, land.depots or land.capitals)
     arrows = {frozenset(pair) for pair in land.arrows}
     route: list[str] = []
@@ -42,7 +48,7 @@ def retreat_route(land: RetreatMap, start: str) -> tuple[str, ...] | None:
         choices = [a for a in land.neighbours.get(here, ()) if a not in seen and not _crossing(here, a, arrows)]
         if not choices:
             return None
-        here = min(choices, key=lambda area: (near.get(area, len(land.neighbours) + 1), area))
+        here = min(choices, key=rank)
         route.append(here)
         if here not in land.blocked:
             return tuple(route)
