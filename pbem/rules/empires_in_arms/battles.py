@@ -24,6 +24,7 @@ from pbem.rules.empires_in_arms.combat.models import (BattleResult, Factors, Opt
                                                       Terrain, Unit, tenths)
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState
@@ -70,11 +71,12 @@ def combat_charts(scenario: Scenario) -> Charts:
 
 # -- the Land Combat Step ---------------------------------------------------------------
 def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
-                across_river: dict[str, str]) -> None:
+                across_river: dict[str, str], converting: frozenset[str] = frozenset()) -> None:
     """§7.1.3: the combats the phasing power's corps must fight, declared and then fought
-    one after another in the map's order."""
+    one after another in the map's order; `converting` holds the areas whose enemy depot
+    the power ordered converted rather than destroyed (§7.5.2.14)."""
     for battle in declare_combats(ctx, state, scenario, power, across_river):
-        fight(ctx, state, scenario, battle)
+        fight(ctx, state, scenario, battle, convert=battle.area in converting)
 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
@@ -110,7 +112,7 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
     return declared
 
 
-def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle) -> None:
+def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, convert: bool = False) -> None:
     """One declared combat, built from the state as it stands when its turn comes."""
     combat = build(state, scenario, battle)
     title = scenario.areas[battle.area].title
@@ -120,6 +122,7 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
         return
     result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
+    depots_after(ctx, state, scenario, battle, convert)
 
 
 # -- from the state to the combat's models ---------------------------------------------------
@@ -188,8 +191,7 @@ def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> Retre
 # -- from the result back to the state ---------------------------------------------------------
 def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, combat: Combat,
                  result: BattleResult) -> None:
-    """The result on the map, each side in turn; then the depots (§7.5.2.14) and the
-    outcome every power reads."""
+    """The result on the map, each side in turn, and the outcome every power reads."""
     title = scenario.areas[battle.area].title
     moved: list[str] = []
     for name, fought, outcome in (("attacker", combat.attacker, result.attacker),
@@ -200,7 +202,6 @@ def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
         if outcome.political_points:
             ctx.say(f"{fought.power} {'gains' if outcome.political_points > 0 else 'loses'} "
                     f"{abs(outcome.political_points)} political points", rule="§7.5.2.10.1.3")
-    depots_after(ctx, state, scenario, battle)
     winner = {"attacker": combat.attacker.power, "defender": combat.defender.power}.get(result.winner or "")
     battle.outcome = (f"{winner} wins" if winner else "no winner") + f" ({ENDINGS[result.ended]}, "
     battle.outcome += f"{len(result.days)} day{'s' if len(result.days) > 1 else ''})"
@@ -289,18 +290,26 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     return [line]
 
 
-def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle) -> None:
+def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, convert: bool) -> None:
     """§7.5.2.14: an enemy depot in an area where only the attacker's forces remain is
-    destroyed (EIA-I83: never converted)."""
+    destroyed, or converted when the attacker ordered it and it would then supply (§7.3.6.2,
+    EIA-I83, EIA-I100)."""
     depot = state.depot_in(battle.area)
     if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
         return
     corps = state.corps_in(battle.area)
-    if any(c.power == battle.attacker for c in corps) and not enemy_corps_in(state, scenario, battle.attacker,
-                                                                                battle.area):
-        state.depots.remove(depot)
-        ctx.say(f"{battle.attacker} destroys the {depot.power} depot in {scenario.areas[battle.area].title}",
-                rule="§7.5.2.14")
+    if not any(c.power == battle.attacker for c in corps) or enemy_corps_in(state, scenario, battle.attacker,
+                                                                             battle.area):
+        return
+    title = scenario.areas[battle.area].title
+    if convert:
+        why_not = convert_depot(state, scenario, battle.attacker, depot)
+        if not why_not:
+            ctx.say(f"{battle.attacker} converts the {depot.power} depot in {title} into its own", rule="§7.5.2.14")
+            return
+        ctx.say(f"{battle.attacker} cannot convert the {depot.power} depot in {title}: {why_not}", rule="§7.5.2.14")
+    state.depots.remove(depot)
+    ctx.say(f"{battle.attacker} destroys the {depot.power} depot in {title}", rule="§7.5.2.14")
 
 
 def describe(scenario: Scenario, battle: Battle) -> str:

@@ -74,6 +74,14 @@ class RemoveDepot:
 
 
 @dataclass(frozen=True)
+class ConvertDepot:
+    area: str
+
+    def text(self) -> str:
+        return f"CONVERT DEPOT {self.area}"
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -101,7 +109,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -126,6 +134,9 @@ class _ToCommand(Transformer):
 
     def remove(self, items: list[Token]) -> RemoveDepot:
         return RemoveDepot(str(items[0]))
+
+    def convert(self, items: list[Token]) -> ConvertDepot:
+        return ConvertDepot(str(items[0]))
 
     def stand(self, items: list) -> Stand:
         return Stand()
@@ -157,7 +168,7 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area> or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area> or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 
