@@ -3,6 +3,8 @@ declared, each is built into the combat procedures' models from the state, fough
 (`combat/`, field or trivial as §7.5.3 says), and its result applied back to the map —
 losses per corps, empty corps removed (§7.5.5), the loser's retreat (§7.5.2.10.3), leaders
 captured, killed or wounded, political points, and enemy depots left alone (§7.5.2.14).
+A siege a power ordered (`BESIEGE`, EIA-I101) is pressed after its field combats by one
+assault attempt (§7.5.4.1), built and applied here too.
 
 This module is the only one of the game that imports `combat/`. Strengths and losses are
 told to the two sides (§7.5.2.6.3); every other power reads who won, who retreated where
@@ -16,24 +18,29 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.besieging import march_out, refuge
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
 from pbem.rules.empires_in_arms.combat.models import Battle as Combat
+from pbem.rules.empires_in_arms.combat.models import City as SiegedCity
+from pbem.rules.empires_in_arms.combat.models import Siege as CombatSiege
 from pbem.rules.empires_in_arms.combat.models import (BattleResult, Factors, Options, RetreatMap, Side, SideResult,
-                                                      Terrain, Unit, tenths)
+                                                      SiegeResult, Terrain, Unit, tenths)
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.combat.sieges import assault_attempt
 from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState
+from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 #: The scenario's factor types (research §3) as the combat rules name them.
 FACTOR_KINDS = {"INF": "infantry", "MIL": "militia", "CAV": "cavalry", "GRD": "guard", "ART": "artillery"}
 TERRAINS: tuple[Terrain, ...] = ("clear", "forest", "mountain", "desert", "marsh")
 DEPOT_GARRISON = "-depot"  # a depot garrison's id in a combat: its power's code and this
+CITY_GARRISON = "-garrison"  # a city garrison's id in a siege: its power's code and this
 
 
 # -- the scenario's combat data -------------------------------------------------------
@@ -225,6 +232,9 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
             ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
                     rule="§7.5.2.9.2")
+        elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            lose_from_garrison(garrison, lost_types)
+            ctx.say(f"the {garrison.power} city garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
         else:
             depot = _depot_of(state, area, unit_id)
             if depot is not None:
@@ -234,6 +244,8 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
         corps = state.corps_by_id(unit_id)
         if corps is not None:
             corps.factors = {kind: 0 for kind in corps.factors}
+        elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            garrison.factors = {kind: 0 for kind in garrison.factors}
         elif (depot := _depot_of(state, area, unit_id)) is not None:
             depot.garrison = 0
         ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
@@ -248,6 +260,22 @@ def _depot_of(state: GameState, area: str, unit_id: str) -> Depot | None:
     """The depot in `area` whose garrison fought as `unit_id` (one depot per area, §7.2)."""
     depot = state.depot_in(area)
     return depot if depot is not None and unit_id == f"{depot.power}{DEPOT_GARRISON}" else None
+
+
+def _city_garrison_of(state: GameState, area: str, unit_id: str) -> Garrison | None:
+    """The city garrison in `area` that fought a siege as `unit_id`."""
+    garrison = state.garrison_in(area)
+    return garrison if garrison is not None and unit_id == f"{garrison.power}{CITY_GARRISON}" else None
+
+
+def lose_from_garrison(garrison: Garrison, lost: dict[str, int]) -> None:
+    """Losses by type from a city garrison; what a type lacks comes from the others (a
+    garrison holds infantry and militia only, §7.3.3.3)."""
+    left = sum(lost.values())
+    for kind in [k for k in [*lost, *garrison.factors] if k in garrison.factors]:
+        take = min(lost.get(kind, left), garrison.factors[kind], left)
+        garrison.factors[kind] -= take
+        left -= take
 
 
 def leaders(ctx: DecisionPort, state: GameState, outcome: SideResult) -> None:
@@ -318,3 +346,68 @@ def describe(scenario: Scenario, battle: Battle) -> str:
     against = ", ".join(battle.defending) or f"the {', '.join(battle.defenders)} depot garrison"
     ended = f": {battle.outcome}" if battle.outcome else ""
     return f"{title}: {battle.attacker} ({', '.join(battle.attacking)}) against {against}{ended}"
+
+
+# -- sieges (§7.5.4) -----------------------------------------------------------------------------
+def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
+    """§7.5.4.1: the power's corps in `area` press the siege of the enemy city garrison there
+    by one assault attempt (EIA-I75, EIA-I101), if the garrison is still there and no enemy
+    corps is left in the area after the field combats; the result on the map."""
+    garrison, title = state.garrison_in(area), scenario.areas[area].title
+    corps = [c for c in state.corps_in(area) if c.power == power]
+    if garrison is None or not corps or enemy_corps_in(state, scenario, power, area):
+        ctx.say(f"{power} does not besiege {title}: "
+                + ("enemy corps still stand in the area" if garrison is not None and corps
+                   else "its corps or the enemy garrison are no longer there"), rule="§7.5.4")
+        return
+    city = scenario.areas[area].city
+    assert city is not None  # a garrison stands in a city only
+    siege = CombatSiege(id=f"{area}-siege", area=area,
+                        city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
+                        besieger=side(state, scenario, power, corps, []), garrison=city_side(state, scenario, garrison),
+                        refuge=refuge(state, scenario, garrison) is not None,
+                        options=Options.model_validate(scenario.data.combat_options))
+    ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {garrison.power} garrison of {city.name} "
+            f"in {title}", rule="§7.5.4")
+    apply_siege(ctx, state, scenario, siege, garrison, assault_attempt(ctx, siege, combat_charts(scenario)))
+
+
+def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: CombatSiege, garrison: Garrison,
+                result: SiegeResult) -> None:
+    """An assault attempt's result on the map: a sortie's factor, an assault's losses, the
+    political points (§7.5.4.1.4), and a city taken or left with the honours of war."""
+    power, title, city = siege.besieger.power, scenario.areas[siege.area].title, siege.city.id
+    if result.sortie_loss:
+        unit_id, kind = result.sortie_loss.split(":")
+        lost = {next(k for k, v in FACTOR_KINDS.items() if v == kind): 1}
+        if (hit := state.corps_by_id(unit_id)) is not None:
+            hit.factors = {k: n - lost.get(k, 0) for k, n in hit.factors.items()}
+            if not hit.strength:
+                remove_corps(ctx, state, hit, "in a sortie", "§7.5.5")
+        else:
+            lose_from_garrison(garrison, lost)
+    if result.assault is not None:
+        take_losses(ctx, state, siege.area, siege.besieger, result.assault.attacker)
+        take_losses(ctx, state, siege.area, siege.garrison, result.assault.defender)
+    state.powers[power].political += result.besieger_points
+    state.powers[garrison.power].political += result.garrison_points
+    if result.breach == "honours":
+        went, moved, prisoners = march_out(state, scenario, garrison)
+        ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison marches out with the honours "
+                f"of war, {moved} factors to {scenario.areas[went].title}" + (f"; {prisoners} surrender" if prisoners else ""),
+                rule="§7.5.4.1.2.3.1")
+    elif result.city_captured:
+        state.garrisons.remove(garrison)
+        ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison surrenders", rule="§7.5.4.1.3.5")
+    else:
+        ctx.say(f"the siege of {city} in {title} goes on ({result.table})", rule="§7.5.4.1.2")
+
+
+def city_side(state: GameState, scenario: Scenario, garrison: Garrison) -> Side:
+    """A city garrison as the siege sees it: one unit of its factors, its power's morale."""
+    power = scenario.powers[garrison.power]
+    kinds = {FACTOR_KINDS[kind]: n for kind, n in garrison.factors.items() if n}
+    return Side(player=state.holder(garrison.power) or garrison.power, power=garrison.power,
+                units=(Unit(id=f"{garrison.power}{CITY_GARRISON}", power=garrison.power, category="garrison",
+                            factors=Factors(**kinds), infantry_morale=power.infantry_morale,
+                            cavalry_morale=power.cavalry_morale),))

@@ -82,6 +82,14 @@ class ConvertDepot:
 
 
 @dataclass(frozen=True)
+class Besiege:
+    area: str
+
+    def text(self) -> str:
+        return f"BESIEGE {self.area}"
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -109,7 +117,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -137,6 +145,9 @@ class _ToCommand(Transformer):
 
     def convert(self, items: list[Token]) -> ConvertDepot:
         return ConvertDepot(str(items[0]))
+
+    def besiege(self, items: list[Token]) -> Besiege:
+        return Besiege(str(items[0]))
 
     def stand(self, items: list) -> Stand:
         return Stand()
@@ -168,7 +179,7 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area> or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area> or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 

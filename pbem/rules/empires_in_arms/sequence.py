@@ -21,13 +21,14 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions
+from pbem.rules.empires_in_arms.besieging import check_siege
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (Command, ConvertDepot, Forage, Move, OrderSyntaxError, PlaceDepot,
-                                               RemoveDepot, Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (Besiege, Command, ConvertDepot, Forage, Move, OrderSyntaxError,
+                                               PlaceDepot, RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
@@ -44,9 +45,13 @@ class Plan:
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
+    besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
 
     def converts(self, area: str) -> bool:
         return area.lower() in self.converting
+
+    def besieges(self, area: str) -> bool:
+        return area.lower() in self.besieging
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -62,13 +67,16 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.foraging.append(command.corps.lower())  # names are read in any case
         elif isinstance(command, ConvertDepot):
             plan.converting.append(command.area.lower())
+        elif isinstance(command, Besiege):
+            plan.besieging.append(command.area.lower())
     return plan
 
 
 def check_orders(state: GameState, scenario: Scenario, power: str,
                  lines: Sequence[tuple[int, str]]) -> tuple[list[tuple[int, str, Command | None, str]], bool]:
     """Each line read and tried on a copy of the state in the order the sequence carries
-    them out (depots removed, depots placed, moves, depots to convert where the moves end):
+    them out (depots removed, depots placed, moves, depots to convert and cities to besiege
+    where the moves end):
     (number, text, command, why not)."""
     trial = copy_state(state)
     read: list[tuple[int, str, Command | None, str]] = []
@@ -77,7 +85,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (RemoveDepot, PlaceDepot, Move, ConvertDepot, Forage)
+    phases = (RemoveDepot, PlaceDepot, Move, ConvertDepot, Besiege, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
@@ -100,6 +108,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                             change_garrison(trial, scenario, corps, leg.change)
                 elif isinstance(command, ConvertDepot):
                     check_conversion(trial, scenario, power, command.area)
+                elif isinstance(command, Besiege):
+                    check_siege(trial, scenario, power, command.area)
                 else:
                     own_corps(trial, power, command.corps)
             except OrderError as error:
@@ -112,7 +122,7 @@ class LandKind(DecisionKind):
 
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
-                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, or STAND")
+                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -179,6 +189,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     battles.combat_step(ctx, state, scenario, power,
                         {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river},
                         frozenset(area for area in scenario.areas if plan.converts(area)))
+    for area in [a for a in scenario.areas if plan.besieges(a)]:
+        battles.besiege(ctx, state, scenario, power, area)
     state.land_index += 1
     if state.land_index >= len(scenario.power_order):
         state.land_index = 0
