@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms.besieging import march_out, refuge
+from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
@@ -369,7 +369,9 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                         options=Options.model_validate(scenario.data.combat_options))
     ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {garrison.power} garrison of {city.name} "
             f"in {title}", rule="§7.5.4")
+    begin_siege(state, area, power)
     apply_siege(ctx, state, scenario, siege, garrison, assault_attempt(ctx, siege, combat_charts(scenario)))
+    lift_sieges(ctx, state, scenario)
 
 
 def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: CombatSiege, garrison: Garrison,

@@ -3,16 +3,20 @@ whose city an enemy garrison holds may stop there and besiege it, by the land or
 `BESIEGE <area>`; all of the power's corps in the area are then the besiegers (§7.3.7.1).
 The siege is pressed in the power's Land Combat Step, after its field combats (§7.5.4.2.3),
 by one assault attempt (EIA-I75, EIA-I101), which `battles.py` hands to `combat/`; a garrison
-granted the honours of war after a breach marches to the nearest friendly city (EIA-I102)."""
+granted the honours of war after a breach marches to the nearest friendly city (EIA-I102).
+The siege lasts while the besiegers stay (EIA-I103): the besieged garrison checks its supply
+on the city's supply value (§7.4.5), the besiegers forage as if they had moved their full
+allowance (§7.4.5.3)."""
 
 from __future__ import annotations
 
 from collections import deque
 
+from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import GameState, Garrison
+from pbem.rules.empires_in_arms.state import GameState, Garrison, Siege
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 
@@ -62,3 +66,57 @@ def march_out(state: GameState, scenario: Scenario, garrison: Garrison) -> tuple
             add_to_city(state, garrison.power, area, kind, fits)
         moved += fits
     return area or "", moved, garrison.strength - moved
+
+
+# -- a siege kept from one sequence to the next (EIA-I103) ---------------------------------------
+BESIEGED_SUPPLY_PER = 5  # "+1 for every full 5 army factors in the besieged city" (§7.4.5.1)
+BESIEGED_SUPPLY_MAX = 2  # "to a maximum of +2"
+
+
+def begin_siege(state: GameState, area: str, power: str) -> None:
+    if state.siege_in(area) is None:
+        state.sieges.append(Siege(area, power))
+
+
+def besieging(state: GameState, power: str, area: str) -> bool:
+    """Whether `power`'s corps in `area` besiege its city (§7.4.5.3)."""
+    siege = state.siege_in(area)
+    return siege is not None and siege.power == power
+
+
+def lift_sieges(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
+    """A siege ends when no corps of the besieger is left in the area, or no garrison of a
+    power it is at war with is left in the city (§7.5.4, EIA-I103)."""
+    for siege in list(state.sieges):
+        garrison = state.garrison_in(siege.area)
+        if (garrison is not None and scenario.at_war(siege.power, garrison.power)
+                and any(c.power == siege.power for c in state.corps_in(siege.area))):
+            continue
+        state.sieges.remove(siege)
+        ctx.say(f"the {siege.power} siege of {scenario.areas[siege.area].title} ends", rule="§7.5.4")
+
+
+def besieged_supply(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> None:
+    """§7.4.5: in its own Supply Step every besieged garrison of `power` checks supply by the
+    foraging method on the city's supply value (its spires): +1 for every full 5 factors in
+    the city, at most +2, no other modifier (§7.4.5.1); a factor lost for every point above
+    (§7.4.5.2). A garrison that loses every factor leaves the city to the besiegers."""
+    for siege in list(state.sieges):
+        garrison = state.garrison_in(siege.area)
+        if garrison is None or garrison.power != power:
+            continue
+        city, title = scenario.areas[siege.area].city, scenario.areas[siege.area].title
+        spires = city.spires if city is not None else 0
+        die = ctx.roll("besieged-supply", rule="§7.4.5")
+        bonus = min(garrison.strength // BESIEGED_SUPPLY_PER, BESIEGED_SUPPLY_MAX)
+        loss = min(max(0, die + bonus - spires), garrison.strength)
+        ctx.say(f"the besieged {power} garrison of {title} checks supply: die {die} {bonus:+d} against the city's "
+                f"supply value {spires}: " + (f"loses {loss} factors" if loss else "no loss"), rule="§7.4.5.2")
+        for kind in list(garrison.factors):
+            taken = min(loss, garrison.factors[kind])
+            garrison.factors[kind] -= taken
+            loss -= taken
+        if not garrison.strength:
+            state.garrisons.remove(garrison)
+            ctx.say(f"{siege.power} takes {title}: its besieged garrison is lost to hunger", rule="§7.4.5.2")
+    lift_sieges(ctx, state, scenario)

@@ -21,7 +21,7 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions
-from pbem.rules.empires_in_arms.besieging import check_siege
+from pbem.rules.empires_in_arms.besieging import besieged_supply, besieging, check_siege, lift_sieges
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
@@ -233,6 +233,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
                 enter(ctx, state, scenario, corps, leg, march)
             if leg.change:
                 garrison_change(ctx, state, scenario, corps, leg, march)
+        spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
         if march.moved:
             ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
@@ -277,6 +278,13 @@ def garrison_change(ctx: DecisionPort, state: GameState, scenario: Scenario, cor
             rule="§7.3.3")
 
 
+def spend_if_besieging(state: GameState, plan: Plan, corps: Corps, march: March) -> None:
+    """§7.4.5.3: a besieging corps forages as if it had spent its full allowance, even in
+    the siege's first sequence."""
+    if plan.besieges(corps.area) or besieging(state, corps.power, corps.area):
+        march.unused = 0
+
+
 def must_forage(state: GameState, scenario: Scenario, corps: Corps, march: March) -> bool:
     """§7.4.1: a corps that force marched, or is four or more areas from a depot of a valid
     chain, must forage."""
@@ -298,11 +306,14 @@ def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     """§7.4: every corps that did not forage pays for depot supply, costs summed in half
     money points and rounded up once for the power (EIA-I8); a corps four or more areas
     from a depot, or that the money left cannot pay for, forages (§7.4.1, §7.4.2.1)."""
+    lift_sieges(ctx, state, scenario)
+    besieged_supply(ctx, state, scenario, power)
     halves = 0
     money = state.powers[power].money
     supplied = []
     for corps in [c for c in state.corps if c.power == power]:
         march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
+        spend_if_besieging(state, plan, corps, march)
         if march.foraged:
             continue
         distance = depot_distance(state, scenario, power, corps.area)
