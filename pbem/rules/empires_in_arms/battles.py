@@ -29,7 +29,7 @@ from pbem.rules.empires_in_arms.combat.models import (BattleResult, Factors, Opt
                                                       SiegeResult, Terrain, Unit, tenths)
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
-from pbem.rules.empires_in_arms.combat.sieges import assault_attempt
+from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack
 from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -396,8 +396,8 @@ def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: 
     if result.breach == "honours":
         went, moved, prisoners = march_out(state, scenario, garrison)
         ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison marches out with the honours "
-                f"of war, {moved} factors to {scenario.areas[went].title}" + (f"; {prisoners} surrender" if prisoners else ""),
-                rule="§7.5.4.1.2.3.1")
+                f"of war, {moved} factors to {scenario.areas[went].title}"
+                + (f"; {prisoners} surrender" if prisoners else ""), rule="§7.5.4.1.2.3.1")
     elif result.city_captured:
         state.garrisons.remove(garrison)
         ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison surrenders", rule="§7.5.4.1.3.5")
@@ -413,3 +413,31 @@ def city_side(state: GameState, scenario: Scenario, garrison: Garrison) -> Side:
                 units=(Unit(id=f"{garrison.power}{CITY_GARRISON}", power=garrison.power, category="garrison",
                             factors=Factors(**kinds), infantry_morale=power.infantry_morale,
                             cavalry_morale=power.cavalry_morale),))
+
+
+def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
+    """§7.5.4.2.1: the power's besieged garrison, all its factors (EIA-I104), attacks all the
+    besiegers on the 5-1 table against their 5-2 for at most one day; won, the besiegers
+    retreat unpursued (§7.5.4.2.1.5); a garrison that loses every factor loses the city
+    (§7.5.4.2.1.4); otherwise the siege goes on. No political points (§7.5.4.2.2)."""
+    siege, garrison, title = state.siege_in(area), state.garrison_in(area), scenario.areas[area].title
+    besiegers = [c for c in state.corps_in(area) if siege is not None and c.power == siege.power]
+    if siege is None or garrison is None or garrison.power != power or not besiegers:
+        ctx.say(f"{power}'s garrison of {title} does not attack: the siege is over", rule="§7.5.4.2")
+        return
+    combat = Combat(id=f"{area}-garrison-attack", area=area, terrain=scenario.areas[area].terrain,
+                    attacker=city_side(state, scenario, garrison),
+                    defender=side(state, scenario, siege.power, besiegers, []),
+                    options=Options.model_validate(scenario.data.combat_options))
+    result = garrison_attack(ctx, combat, combat_charts(scenario))
+    # a garrison that does not win goes back into its city rather than surrendering (§7.5.4.2.1.4)
+    take_losses(ctx, state, area, combat.attacker, result.attacker.model_copy(update={"surrendered": ()}))
+    take_losses(ctx, state, area, combat.defender, result.defender)
+    moved = retreat(ctx, state, scenario, area, combat.defender, result.defender)
+    winner = {"attacker": power, "defender": siege.power}.get(result.winner or "")
+    ctx.say(f"{power}'s garrison of {title} attacks its besiegers: " + (f"{winner} wins" if winner else "no winner")
+            + "".join(f"; {line}" for line in moved), rule="§7.5.4.2.1")
+    if not garrison.strength:
+        state.garrisons.remove(garrison)
+        ctx.say(f"{siege.power} takes {title}: its garrison fell attacking the besiegers", rule="§7.5.4.2.1.4")
+    lift_sieges(ctx, state, scenario)

@@ -120,3 +120,13 @@ def besieged_supply(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
             state.garrisons.remove(garrison)
             ctx.say(f"{siege.power} takes {title}: its besieged garrison is lost to hunger", rule="§7.4.5.2")
     lift_sieges(ctx, state, scenario)
+
+
+def check_garrison_attack(state: GameState, scenario: Scenario, power: str, name: str) -> str:
+    """An `ATTACK BESIEGERS` order: the power's garrison holds the area's city under siege
+    (§7.5.4.2). Returns the area."""
+    area = area_named(scenario, name)
+    siege, garrison = state.siege_in(area), state.garrison_in(area)
+    if siege is None or garrison is None or garrison.power != power:
+        raise OrderError(f"no garrison of {power} is besieged in {scenario.areas[area].title} (§7.5.4.2)")
+    return area

@@ -90,6 +90,14 @@ class Besiege:
 
 
 @dataclass(frozen=True)
+class AttackBesiegers:
+    area: str
+
+    def text(self) -> str:
+        return f"ATTACK BESIEGERS {self.area}"
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -117,7 +125,7 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | Stand
+Command = Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | Stand
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -149,6 +157,9 @@ class _ToCommand(Transformer):
     def besiege(self, items: list[Token]) -> Besiege:
         return Besiege(str(items[0]))
 
+    def sally(self, items: list[Token]) -> AttackBesiegers:
+        return AttackBesiegers(str(items[0]))
+
     def stand(self, items: list) -> Stand:
         return Stand()
 
@@ -179,7 +190,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area> or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
+              "ATTACK BESIEGERS <area> or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 

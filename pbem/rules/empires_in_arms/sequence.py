@@ -21,14 +21,15 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions
-from pbem.rules.empires_in_arms.besieging import besieged_supply, besieging, check_siege, lift_sieges
+from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
+                                                  lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (Besiege, Command, ConvertDepot, Forage, Move, OrderSyntaxError,
-                                               PlaceDepot, RemoveDepot, Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage, Move,
+                                               OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
@@ -46,6 +47,7 @@ class Plan:
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
     besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
+    sallying: list[str] = field(default_factory=list)  # areas whose besieged own garrison attacks, lower case
 
     def converts(self, area: str) -> bool:
         return area.lower() in self.converting
@@ -69,6 +71,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.converting.append(command.area.lower())
         elif isinstance(command, Besiege):
             plan.besieging.append(command.area.lower())
+        elif isinstance(command, AttackBesiegers):
+            plan.sallying.append(command.area.lower())
     return plan
 
 
@@ -85,7 +89,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (RemoveDepot, PlaceDepot, Move, ConvertDepot, Besiege, Forage)
+    phases = (RemoveDepot, PlaceDepot, Move, ConvertDepot, Besiege, AttackBesiegers, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
@@ -110,6 +114,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     check_conversion(trial, scenario, power, command.area)
                 elif isinstance(command, Besiege):
                     check_siege(trial, scenario, power, command.area)
+                elif isinstance(command, AttackBesiegers):
+                    check_garrison_attack(trial, scenario, power, command.area)
                 else:
                     own_corps(trial, power, command.corps)
             except OrderError as error:
@@ -122,7 +128,8 @@ class LandKind(DecisionKind):
 
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
-                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, or STAND")
+                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
+                   "ATTACK BESIEGERS <area>, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -191,6 +198,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
                         frozenset(area for area in scenario.areas if plan.converts(area)))
     for area in [a for a in scenario.areas if plan.besieges(a)]:
         battles.besiege(ctx, state, scenario, power, area)
+    for area in [a for a in scenario.areas if a.lower() in plan.sallying]:
+        battles.attack_besiegers(ctx, state, scenario, power, area)
     state.land_index += 1
     if state.land_index >= len(scenario.power_order):
         state.land_index = 0
