@@ -29,7 +29,7 @@ from pbem.rules.empires_in_arms.combat.models import (BattleResult, Factors, Opt
                                                       SiegeResult, Terrain, Unit, tenths)
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
-from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack
+from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
 from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -127,9 +127,23 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
         battle.outcome = "not fought: one side is no longer there"
         ctx.say(f"combat in {title} is not fought: one side is no longer there", rule="§7.5.1")
         return
-    result = field_combat(ctx, combat, combat_charts(scenario))
+    if relieving(state, battle):
+        ctx.say(f"{battle.attacker} comes to relieve the siege of {title}: a limited field combat of one day",
+                rule="§7.5.4.2.3")
+        result = relief(ctx, combat, charts=combat_charts(scenario))
+    else:
+        result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
     depots_after(ctx, state, scenario, battle, convert)
+    lift_sieges(ctx, state, scenario)
+
+
+def relieving(state: GameState, battle: Battle) -> bool:
+    """§7.5.4.2.3: a field combat against the besiegers of the attacker's own besieged garrison
+    is a relief, fought as a limited field combat (EIA-I105)."""
+    siege, garrison = state.siege_in(battle.area), state.garrison_in(battle.area)
+    return (siege is not None and garrison is not None and garrison.power == battle.attacker
+            and siege.power in battle.defenders)
 
 
 # -- from the state to the combat's models ---------------------------------------------------
