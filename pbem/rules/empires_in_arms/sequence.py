@@ -55,6 +55,9 @@ class Plan:
     def besieges(self, area: str) -> bool:
         return area.lower() in self.besieging
 
+    def sallies(self, area: str) -> bool:
+        return area.lower() in self.sallying
+
 
 def plan_of(commands: Sequence[Command]) -> Plan:
     plan = Plan()
@@ -79,9 +82,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
 def check_orders(state: GameState, scenario: Scenario, power: str,
                  lines: Sequence[tuple[int, str]]) -> tuple[list[tuple[int, str, Command | None, str]], bool]:
     """Each line read and tried on a copy of the state in the order the sequence carries
-    them out (depots removed, depots placed, moves, depots to convert and cities to besiege
-    where the moves end):
-    (number, text, command, why not)."""
+    them out (depots removed, depots placed, moves, then what is done where the moves end:
+    depots converted, cities besieged, besiegers attacked): (number, text, command, why not)."""
     trial = copy_state(state)
     read: list[tuple[int, str, Command | None, str]] = []
     for number, text in lines:
@@ -198,7 +200,7 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
                         frozenset(area for area in scenario.areas if plan.converts(area)))
     for area in [a for a in scenario.areas if plan.besieges(a)]:
         battles.besiege(ctx, state, scenario, power, area)
-    for area in [a for a in scenario.areas if a.lower() in plan.sallying]:
+    for area in [a for a in scenario.areas if plan.sallies(a)]:
         battles.attack_besiegers(ctx, state, scenario, power, area)
     state.land_index += 1
     if state.land_index >= len(scenario.power_order):
