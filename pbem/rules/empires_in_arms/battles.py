@@ -5,6 +5,8 @@ nearby that may reinforce it (§7.5.2.11.1), fought by them (`combat/`, field or
 that reinforced it in its area, losses per corps, empty corps removed (§7.5.5), the loser's
 retreat (§7.5.2.10.3), leaders captured, killed or wounded, political points, and enemy
 depots left alone (§7.5.2.14).
+A siege a power ordered (`BESIEGE`, EIA-I101) is pressed after its field combats by one
+assault attempt (§7.5.4.1), built and applied here too.
 
 This module is the only one of the game that imports `combat/`. Strengths and losses are
 told to the two sides (§7.5.2.6.3); every other power reads who won, who retreated where
@@ -18,20 +20,25 @@ from collections.abc import Collection, Sequence
 from pydantic import ValidationError
 
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
 from pbem.rules.empires_in_arms.combat.models import Battle as Combat
+from pbem.rules.empires_in_arms.combat.models import City as SiegedCity
+from pbem.rules.empires_in_arms.combat.models import Siege as CombatSiege
 from pbem.rules.empires_in_arms.combat.models import (DEFAULT_LOSS_ORDER, BattleResult, FactorKind, Factors, Options,
-                                                      ReinforcementGroup, RetreatMap, Side, SideResult, Terrain, Unit,
-                                                      tenths)
+                                                      ReinforcementGroup, RetreatMap, Side, SideResult, SiegeResult,
+                                                      Terrain, Unit, tenths)
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
+from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState
+from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 #: The scenario's factor types (research §3) as the combat rules name them.
@@ -39,6 +46,7 @@ FACTOR_KINDS: dict[str, FactorKind] = {"INF": "infantry", "MIL": "militia", "CAV
                                        "ART": "artillery"}
 TERRAINS: tuple[Terrain, ...] = ("clear", "forest", "mountain", "desert", "marsh")
 DEPOT_GARRISON = "-depot"  # a depot garrison's id in a combat: its power's code and this
+CITY_GARRISON = "-garrison"  # a city garrison's id in a siege: its power's code and this
 
 
 # -- the scenario's combat data -------------------------------------------------------
@@ -95,13 +103,14 @@ def loss_order(types: Sequence[str]) -> tuple[FactorKind, ...]:
 
 # -- the Land Combat Step ---------------------------------------------------------------
 def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
-                across_river: dict[str, str]) -> None:
+                across_river: dict[str, str], converting: frozenset[str] = frozenset()) -> None:
     """§7.1.3: the combats the phasing power's corps must fight, declared and then fought
-    one after another in the map's order."""
+    one after another in the map's order; `converting` holds the areas whose enemy depot
+    the power ordered converted rather than destroyed (§7.5.2.14)."""
     declared = declare_combats(ctx, state, scenario, power, across_river)
     engaged = {corps for battle in declared for corps in (*battle.attacking, *battle.defending)}
     for battle in declared:
-        engaged |= fight(ctx, state, scenario, battle, engaged)
+        engaged |= fight(ctx, state, scenario, battle, engaged, convert=battle.area in converting)
 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
@@ -138,7 +147,7 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
 
 
 def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle,
-          engaged: Collection[str] = ()) -> set[str]:
+          engaged: Collection[str] = (), convert: bool = False) -> set[str]:
     """One declared combat, built from the state as it stands when its turn comes; the
     corps of the step's other combats (`engaged`) cannot reinforce it (§7.5.2.11.1.2).
     Returns the corps that joined it as reinforcements."""
@@ -148,9 +157,24 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
         battle.outcome = "not fought: one side is no longer there"
         ctx.say(f"combat in {title} is not fought: one side is no longer there", rule="§7.5.1")
         return set()
-    result = field_combat(ctx, combat, combat_charts(scenario))
+    if relieving(state, battle):
+        ctx.say(f"{battle.attacker} comes to relieve the siege of {title}: a limited field combat of one day",
+                rule="§7.5.4.2.3")
+        result = relief(ctx, combat, charts=combat_charts(scenario))
+    else:
+        result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
+    depots_after(ctx, state, scenario, battle, convert)
+    lift_sieges(ctx, state, scenario)
     return {*result.attacker.joined, *result.defender.joined}
+
+
+def relieving(state: GameState, battle: Battle) -> bool:
+    """§7.5.4.2.3: a field combat against the besiegers of the attacker's own besieged garrison
+    is a relief, fought as a limited field combat (EIA-I105)."""
+    siege, garrison = state.siege_in(battle.area), state.garrison_in(battle.area)
+    return (siege is not None and garrison is not None and garrison.power == battle.attacker
+            and siege.power in battle.defenders)
 
 
 # -- from the state to the combat's models ---------------------------------------------------
@@ -252,8 +276,7 @@ def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> Retre
 # -- from the result back to the state ---------------------------------------------------------
 def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, combat: Combat,
                  result: BattleResult) -> None:
-    """The result on the map, each side in turn; then the depots (§7.5.2.14) and the
-    outcome every power reads."""
+    """The result on the map, each side in turn, and the outcome every power reads."""
     title = scenario.areas[battle.area].title
     moved: list[str] = []
     for name, fought, outcome in (("attacker", combat.attacker, result.attacker),
@@ -265,7 +288,6 @@ def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
         if outcome.political_points:
             ctx.say(f"{fought.power} {'gains' if outcome.political_points > 0 else 'loses'} "
                     f"{abs(outcome.political_points)} political points", rule="§7.5.2.10.1.3")
-    depots_after(ctx, state, scenario, battle)
     winner = {"attacker": combat.attacker.power, "defender": combat.defender.power}.get(result.winner or "")
     battle.outcome = (f"{winner} wins" if winner else "no winner") + f" ({ENDINGS[result.ended]}, "
     battle.outcome += f"{len(result.days)} day{'s' if len(result.days) > 1 else ''})"
@@ -300,6 +322,9 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
             ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
                     rule="§7.5.2.9.2")
+        elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            lose_from_garrison(garrison, lost_types)
+            ctx.say(f"the {garrison.power} city garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
         else:
             depot = _depot_of(state, area, unit_id)
             if depot is not None:
@@ -309,6 +334,8 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
         corps = state.corps_by_id(unit_id)
         if corps is not None:
             corps.factors = {kind: 0 for kind in corps.factors}
+        elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            garrison.factors = {kind: 0 for kind in garrison.factors}
         elif (depot := _depot_of(state, area, unit_id)) is not None:
             depot.garrison = 0
         ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
@@ -323,6 +350,22 @@ def _depot_of(state: GameState, area: str, unit_id: str) -> Depot | None:
     """The depot in `area` whose garrison fought as `unit_id` (one depot per area, §7.2)."""
     depot = state.depot_in(area)
     return depot if depot is not None and unit_id == f"{depot.power}{DEPOT_GARRISON}" else None
+
+
+def _city_garrison_of(state: GameState, area: str, unit_id: str) -> Garrison | None:
+    """The city garrison in `area` that fought a siege as `unit_id`."""
+    garrison = state.garrison_in(area)
+    return garrison if garrison is not None and unit_id == f"{garrison.power}{CITY_GARRISON}" else None
+
+
+def lose_from_garrison(garrison: Garrison, lost: dict[str, int]) -> None:
+    """Losses by type from a city garrison; what a type lacks comes from the others (a
+    garrison holds infantry and militia only, §7.3.3.3)."""
+    left = sum(lost.values())
+    for kind in [k for k in [*lost, *garrison.factors] if k in garrison.factors]:
+        take = min(lost.get(kind, left), garrison.factors[kind], left)
+        garrison.factors[kind] -= take
+        left -= take
 
 
 def leaders(ctx: DecisionPort, state: GameState, outcome: SideResult) -> None:
@@ -369,18 +412,26 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     return [line]
 
 
-def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle) -> None:
+def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, convert: bool) -> None:
     """§7.5.2.14: an enemy depot in an area where only the attacker's forces remain is
-    destroyed (EIA-I83: never converted)."""
+    destroyed, or converted when the attacker ordered it and it would then supply (§7.3.6.2,
+    EIA-I83, EIA-I100)."""
     depot = state.depot_in(battle.area)
     if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
         return
     corps = state.corps_in(battle.area)
-    if any(c.power == battle.attacker for c in corps) and not enemy_corps_in(state, scenario, battle.attacker,
-                                                                                battle.area):
-        state.depots.remove(depot)
-        ctx.say(f"{battle.attacker} destroys the {depot.power} depot in {scenario.areas[battle.area].title}",
-                rule="§7.5.2.14")
+    if not any(c.power == battle.attacker for c in corps) or enemy_corps_in(state, scenario, battle.attacker,
+                                                                             battle.area):
+        return
+    title = scenario.areas[battle.area].title
+    if convert:
+        why_not = convert_depot(state, scenario, battle.attacker, depot)
+        if not why_not:
+            ctx.say(f"{battle.attacker} converts the {depot.power} depot in {title} into its own", rule="§7.5.2.14")
+            return
+        ctx.say(f"{battle.attacker} cannot convert the {depot.power} depot in {title}: {why_not}", rule="§7.5.2.14")
+    state.depots.remove(depot)
+    ctx.say(f"{battle.attacker} destroys the {depot.power} depot in {title}", rule="§7.5.2.14")
 
 
 def describe(scenario: Scenario, battle: Battle) -> str:
@@ -389,3 +440,98 @@ def describe(scenario: Scenario, battle: Battle) -> str:
     against = ", ".join(battle.defending) or f"the {', '.join(battle.defenders)} depot garrison"
     ended = f": {battle.outcome}" if battle.outcome else ""
     return f"{title}: {battle.attacker} ({', '.join(battle.attacking)}) against {against}{ended}"
+
+
+# -- sieges (§7.5.4) -----------------------------------------------------------------------------
+def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
+    """§7.5.4.1: the power's corps in `area` press the siege of the enemy city garrison there
+    by one assault attempt (EIA-I75, EIA-I101), if the garrison is still there and no enemy
+    corps is left in the area after the field combats; the result on the map."""
+    garrison, title = state.garrison_in(area), scenario.areas[area].title
+    corps = [c for c in state.corps_in(area) if c.power == power]
+    if garrison is None or not corps or enemy_corps_in(state, scenario, power, area):
+        ctx.say(f"{power} does not besiege {title}: "
+                + ("enemy corps still stand in the area" if garrison is not None and corps
+                   else "its corps or the enemy garrison are no longer there"), rule="§7.5.4")
+        return
+    city = scenario.areas[area].city
+    assert city is not None  # a garrison stands in a city only
+    siege = CombatSiege(id=f"{area}-siege", area=area,
+                        city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
+                        besieger=side(state, scenario, power, corps, []), garrison=city_side(state, scenario, garrison),
+                        refuge=refuge(state, scenario, garrison) is not None,
+                        options=Options.model_validate(scenario.data.combat_options))
+    ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {garrison.power} garrison of {city.name} "
+            f"in {title}", rule="§7.5.4")
+    begin_siege(state, area, power)
+    apply_siege(ctx, state, scenario, siege, garrison, assault_attempt(ctx, siege, combat_charts(scenario)))
+    lift_sieges(ctx, state, scenario)
+
+
+def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: CombatSiege, garrison: Garrison,
+                result: SiegeResult) -> None:
+    """An assault attempt's result on the map: a sortie's factor, an assault's losses, the
+    political points (§7.5.4.1.4), and a city taken or left with the honours of war."""
+    power, title, city = siege.besieger.power, scenario.areas[siege.area].title, siege.city.id
+    if result.sortie_loss:
+        unit_id, kind = result.sortie_loss.split(":")
+        lost = {next(k for k, v in FACTOR_KINDS.items() if v == kind): 1}
+        if (hit := state.corps_by_id(unit_id)) is not None:
+            hit.factors = {k: n - lost.get(k, 0) for k, n in hit.factors.items()}
+            if not hit.strength:
+                remove_corps(ctx, state, hit, "in a sortie", "§7.5.5")
+        else:
+            lose_from_garrison(garrison, lost)
+    if result.assault is not None:
+        take_losses(ctx, state, siege.area, siege.besieger, result.assault.attacker)
+        take_losses(ctx, state, siege.area, siege.garrison, result.assault.defender)
+    state.powers[power].political += result.besieger_points
+    state.powers[garrison.power].political += result.garrison_points
+    if result.breach == "honours":
+        went, moved, prisoners = march_out(state, scenario, garrison)
+        ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison marches out with the honours "
+                f"of war, {moved} factors to {scenario.areas[went].title}"
+                + (f"; {prisoners} surrender" if prisoners else ""), rule="§7.5.4.1.2.3.1")
+    elif result.city_captured:
+        state.garrisons.remove(garrison)
+        ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison surrenders", rule="§7.5.4.1.3.5")
+    else:
+        ctx.say(f"the siege of {city} in {title} goes on ({result.table})", rule="§7.5.4.1.2")
+
+
+def city_side(state: GameState, scenario: Scenario, garrison: Garrison) -> Side:
+    """A city garrison as the siege sees it: one unit of its factors, its power's morale."""
+    power = scenario.powers[garrison.power]
+    kinds = {FACTOR_KINDS[kind]: n for kind, n in garrison.factors.items() if n}
+    return Side(player=state.holder(garrison.power) or garrison.power, power=garrison.power,
+                units=(Unit(id=f"{garrison.power}{CITY_GARRISON}", power=garrison.power, category="garrison",
+                            factors=Factors(**kinds), infantry_morale=power.infantry_morale,
+                            cavalry_morale=power.cavalry_morale),))
+
+
+def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
+    """§7.5.4.2.1: the power's besieged garrison, all its factors (EIA-I104), attacks all the
+    besiegers on the 5-1 table against their 5-2 for at most one day; won, the besiegers
+    retreat unpursued (§7.5.4.2.1.5); a garrison that loses every factor loses the city
+    (§7.5.4.2.1.4); otherwise the siege goes on. No political points (§7.5.4.2.2)."""
+    siege, garrison, title = state.siege_in(area), state.garrison_in(area), scenario.areas[area].title
+    besiegers = [c for c in state.corps_in(area) if siege is not None and c.power == siege.power]
+    if siege is None or garrison is None or garrison.power != power or not besiegers:
+        ctx.say(f"{power}'s garrison of {title} does not attack: the siege is over", rule="§7.5.4.2")
+        return
+    combat = Combat(id=f"{area}-garrison-attack", area=area, terrain=scenario.areas[area].terrain,
+                    attacker=city_side(state, scenario, garrison),
+                    defender=side(state, scenario, siege.power, besiegers, []),
+                    options=Options.model_validate(scenario.data.combat_options))
+    result = garrison_attack(ctx, combat, combat_charts(scenario))
+    # a garrison that does not win goes back into its city rather than surrendering (§7.5.4.2.1.4)
+    take_losses(ctx, state, area, combat.attacker, result.attacker.model_copy(update={"surrendered": ()}))
+    take_losses(ctx, state, area, combat.defender, result.defender)
+    moved = retreat(ctx, state, scenario, area, combat.defender, result.defender)
+    winner = {"attacker": power, "defender": siege.power}.get(result.winner or "")
+    ctx.say(f"{power}'s garrison of {title} attacks its besiegers: " + (f"{winner} wins" if winner else "no winner")
+            + "".join(f"; {line}" for line in moved), rule="§7.5.4.2.1")
+    if not garrison.strength:
+        state.garrisons.remove(garrison)
+        ctx.say(f"{siege.power} takes {title}: its garrison fell attacking the besiegers", rule="§7.5.4.2.1.4")
+    lift_sieges(ctx, state, scenario)

@@ -57,3 +57,34 @@ def place_depot(state: GameState, scenario: Scenario, power: str, name: str) -> 
     state.powers[power].money -= chart.depot_price
     state.depots.append(Depot(power, area, 0, state.turn))
     return f"{power} places a depot in {title} for {chart.depot_price} money point"
+
+
+def convert_depot(state: GameState, scenario: Scenario, power: str, depot: Depot) -> str:
+    """§7.3.6.1, §7.5.2.14: an enemy depot taken becomes one of `power`'s, at no money cost,
+    only if it is then a supply source or an extension of a valid supply chain (§7.2.3), and
+    only while the power has a depot counter left (§7.2, EIA-I100). Returns why it cannot be,
+    or "" once it is converted (new this month: no anchor for this month's depots)."""
+    title, chart = scenario.areas[depot.area].title, scenario.charts.supply
+    if len([d for d in state.depots if d.power == power]) >= chart.depot_limit:
+        return f"{power} has all its {chart.depot_limit} depot counters on the map (§7.2)"
+    index = state.depots.index(depot)
+    taken = Depot(power, depot.area, 0, state.turn)
+    state.depots[index] = taken
+    if taken in valid_depots(state, scenario, power):
+        return ""
+    state.depots[index] = depot
+    return (f"a {power} depot in {title} would be neither a supply source nor within {chart.chain_gap} unblocked "
+            f"areas of a depot of a valid supply chain (§7.2.3)")
+
+
+def check_conversion(state: GameState, scenario: Scenario, power: str, name: str) -> str:
+    """A `CONVERT DEPOT` order, on the state once the power's moves are made: an enemy depot
+    stands in the area and a corps of the power there may take it (§7.3.6.1, §7.5.2.14).
+    Whether it would then supply is judged when it is taken. Returns the area."""
+    area = area_named(scenario, name)
+    depot, title = state.depot_in(area), scenario.areas[area].title
+    if depot is None or not scenario.at_war(power, depot.power):
+        raise OrderError(f"{title} has no depot of a power {power} is at war with to convert (§7.3.6.1)")
+    if not any(c.power == power for c in state.corps_in(area)):
+        raise OrderError(f"no corps of {power} ends its move in {title} to take the {depot.power} depot (§7.3.6.1)")
+    return area

@@ -125,6 +125,30 @@ class PreferWithdrawal:
 
 
 @dataclass(frozen=True)
+class ConvertDepot:
+    area: str
+
+    def text(self) -> str:
+        return f"CONVERT DEPOT {self.area}"
+
+
+@dataclass(frozen=True)
+class Besiege:
+    area: str
+
+    def text(self) -> str:
+        return f"BESIEGE {self.area}"
+
+
+@dataclass(frozen=True)
+class AttackBesiegers:
+    area: str
+
+    def text(self) -> str:
+        return f"ATTACK BESIEGERS {self.area}"
+
+
+@dataclass(frozen=True)
 class Stand:
     def text(self) -> str:
         return "STAND"
@@ -152,8 +176,8 @@ class Demobilize:
         return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
 
 
-Command = (Move | Forage | PlaceDepot | RemoveDepot | JoinCorps | Losses | DeclareTactical | AgreeTrivial
-           | PreferWithdrawal | Stand)
+Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | JoinCorps | Losses
+           | DeclareTactical | AgreeTrivial | PreferWithdrawal | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -195,6 +219,15 @@ class _ToCommand(Transformer):
         names = tuple(str(i) for i in items)
         return PreferWithdrawal(() if [n.upper() for n in names] == ["NONE"] else names)
 
+    def convert(self, items: list[Token]) -> ConvertDepot:
+        return ConvertDepot(str(items[0]))
+
+    def besiege(self, items: list[Token]) -> Besiege:
+        return Besiege(str(items[0]))
+
+    def sally(self, items: list[Token]) -> AttackBesiegers:
+        return AttackBesiegers(str(items[0]))
+
     def stand(self, items: list) -> Stand:
         return Stand()
 
@@ -225,8 +258,9 @@ def parse_army_line(text: str) -> ArmyCommand:
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, "
-              "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE or STAND")
+              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
+              "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
+              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 

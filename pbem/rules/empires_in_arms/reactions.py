@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.garrisons import garrison_into_city
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState
@@ -59,13 +60,23 @@ def depot_entered(ctx: DecisionPort, state: GameState, scenario: Scenario, corps
             + (f"; {lost} surrender" if lost else ""), rule="§7.3.6.2")
 
 
-def end_in_enemy_depot(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> bool:
+def end_in_enemy_depot(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps,
+                       convert: bool = False) -> bool:
     """§7.3.6.1: a corps ending its move where an ungarrisoned enemy depot stands destroys
-    it (EIA-I9: conversion is not adjudicated yet), which counts as foraging without loss."""
+    it, which counts as foraging without loss, or, when its power ordered `CONVERT DEPOT`
+    there and the depot would supply it (§7.2.3), converts it into one of its own, which is
+    no forage (EIA-I100). Returns whether the corps lived off a destroyed depot."""
     depot = state.depot_in(corps.area)
     if depot is None or depot.garrison or not scenario.at_war(corps.power, depot.power):
         return False
+    title = scenario.areas[corps.area].title
+    if convert:
+        why_not = convert_depot(state, scenario, corps.power, depot)
+        if not why_not:
+            ctx.say(f"{corps.power} {corps.id} converts the {depot.power} depot in {title} into its own",
+                    rule="§7.3.6.1")
+            return False
+        ctx.say(f"{corps.power} cannot convert the {depot.power} depot in {title}: {why_not}", rule="§7.3.6.1")
     state.depots.remove(depot)
-    ctx.say(f"{corps.power} {corps.id} destroys the {depot.power} depot in {scenario.areas[corps.area].title} "
-            "and lives off it", rule="§7.3.6.1")
+    ctx.say(f"{corps.power} {corps.id} destroys the {depot.power} depot in {title} and lives off it", rule="§7.3.6.1")
     return True

@@ -21,14 +21,16 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions, standing
+from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
+                                                  lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
-from pbem.rules.empires_in_arms.depots import place_depot, remove_depot
+from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.leaders import join_corps
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (Command, Forage, JoinCorps, Move, OrderSyntaxError, PlaceDepot,
-                                               RemoveDepot, Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage, JoinCorps, Move,
+                                               OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
@@ -47,6 +49,18 @@ class Plan:
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     standing: list[StandingOrder] = field(default_factory=list)  # carried out first, in their order
+    converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
+    besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
+    sallying: list[str] = field(default_factory=list)  # areas whose besieged own garrison attacks, lower case
+
+    def converts(self, area: str) -> bool:
+        return area.lower() in self.converting
+
+    def besieges(self, area: str) -> bool:
+        return area.lower() in self.besieging
+
+    def sallies(self, area: str) -> bool:
+        return area.lower() in self.sallying
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -64,13 +78,20 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.foraging.append(command.corps.lower())  # names are read in any case
         elif isinstance(command, STANDING):
             plan.standing.append(command)
+        elif isinstance(command, ConvertDepot):
+            plan.converting.append(command.area.lower())
+        elif isinstance(command, Besiege):
+            plan.besieging.append(command.area.lower())
+        elif isinstance(command, AttackBesiegers):
+            plan.sallying.append(command.area.lower())
     return plan
 
 
 def check_orders(state: GameState, scenario: Scenario, power: str,
                  lines: Sequence[tuple[int, str]]) -> tuple[list[tuple[int, str, Command | None, str]], bool]:
     """Each line read and tried on a copy of the state in the order the sequence carries
-    them out (depots removed, depots placed, moves): (number, text, command, why not)."""
+    them out (depots removed, depots placed, moves, then what is done where the moves end:
+    depots converted, cities besieged, besiegers attacked): (number, text, command, why not)."""
     trial = copy_state(state)
     read: list[tuple[int, str, Command | None, str]] = []
     for number, text in lines:
@@ -78,7 +99,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (STANDING, RemoveDepot, PlaceDepot, JoinCorps, Move, Forage)
+    phases = (STANDING, RemoveDepot, PlaceDepot, JoinCorps, Move, ConvertDepot, Besiege, AttackBesiegers, Forage)
     moved: dict[str, int] = {}
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
@@ -103,6 +124,12 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                         corps.area = leg.area
                         if leg.change:
                             change_garrison(trial, scenario, corps, leg.change)
+                elif isinstance(command, ConvertDepot):
+                    check_conversion(trial, scenario, power, command.area)
+                elif isinstance(command, Besiege):
+                    check_siege(trial, scenario, power, command.area)
+                elif isinstance(command, AttackBesiegers):
+                    check_garrison_attack(trial, scenario, power, command.area)
                 else:
                     own_corps(trial, power, command.corps)
             except OrderError as error:
@@ -115,8 +142,9 @@ class LandKind(DecisionKind):
 
     name = "land"
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
-                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, LEADER <leader> WITH <corps>, LOSSES <type> "
-                   "<type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, or STAND")
+                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
+                   "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
+                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -183,7 +211,12 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
     battles.combat_step(ctx, state, scenario, power,
-                        {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river})
+                        {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river},
+                        frozenset(area for area in scenario.areas if plan.converts(area)))
+    for area in [a for a in scenario.areas if plan.besieges(a)]:
+        battles.besiege(ctx, state, scenario, power, area)
+    for area in [a for a in scenario.areas if plan.sallies(a)]:
+        battles.attack_besiegers(ctx, state, scenario, power, area)
     state.land_index += 1
     if state.land_index >= len(scenario.power_order):
         state.land_index = 0
@@ -231,12 +264,13 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
                 enter(ctx, state, scenario, corps, leg, march)
             if leg.change:
                 garrison_change(ctx, state, scenario, corps, leg, march)
+        spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
         if march.moved:
             ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
                                                              for a in [march.start, *march.entered])
                     + (" (force march)" if move.force else ""), rule="§7.3.2")
-        ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps)
+        ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps, plan.converts(corps.area))
         if ravaged:
             march.foraged = True
         elif corps.id.lower() in plan.foraging or must_forage(state, scenario, corps, march):
@@ -275,6 +309,13 @@ def garrison_change(ctx: DecisionPort, state: GameState, scenario: Scenario, cor
             rule="§7.3.3")
 
 
+def spend_if_besieging(state: GameState, plan: Plan, corps: Corps, march: March) -> None:
+    """§7.4.5.3: a besieging corps forages as if it had spent its full allowance, even in
+    the siege's first sequence."""
+    if plan.besieges(corps.area) or besieging(state, corps.power, corps.area):
+        march.unused = 0
+
+
 def must_forage(state: GameState, scenario: Scenario, corps: Corps, march: March) -> bool:
     """§7.4.1: a corps that force marched, or is four or more areas from a depot of a valid
     chain, must forage."""
@@ -296,11 +337,14 @@ def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     """§7.4: every corps that did not forage pays for depot supply, costs summed in half
     money points and rounded up once for the power (EIA-I8); a corps four or more areas
     from a depot, or that the money left cannot pay for, forages (§7.4.1, §7.4.2.1)."""
+    lift_sieges(ctx, state, scenario)
+    besieged_supply(ctx, state, scenario, power)
     halves = 0
     money = state.powers[power].money
     supplied = []
     for corps in [c for c in state.corps if c.power == power]:
         march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
+        spend_if_besieging(state, plan, corps, march)
         if march.foraged:
             continue
         distance = depot_distance(state, scenario, power, corps.area)

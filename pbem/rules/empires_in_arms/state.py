@@ -73,6 +73,13 @@ class Garrison(msgspec.Struct):
         return sum(self.factors.values())
 
 
+class Siege(msgspec.Struct):
+    """An enemy city garrison besieged (§7.5.4): where, and by which power's corps there."""
+
+    area: str
+    power: str
+
+
 class Battle(msgspec.Struct):
     """A combat a power sequence declared (§7.3.7) and fought: where, who attacks with which
     corps, who defends, whether an attacking corps came across a river (§7.5.2.7.1), and how
@@ -98,6 +105,7 @@ class GameState(msgspec.Struct):
     depots: list[Depot] = []
     garrisons: list[Garrison] = []
     battles: list[Battle] = []  # combats fought this month, with their outcomes
+    sieges: list[Siege] = []  # city garrisons besieged, in the order the sieges began
     winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
     army_orders: bool = False  # the campaign option army_orders: the Army Reinforcement Step asks (§5.2.3–4)
 
@@ -113,6 +121,9 @@ class GameState(msgspec.Struct):
 
     def garrison_in(self, area: str) -> Garrison | None:
         return next((g for g in self.garrisons if g.area == area and g.strength), None)
+
+    def siege_in(self, area: str) -> Siege | None:
+        return next((s for s in self.sieges if s.area == area), None)
 
     def holder(self, power: str) -> str | None:
         return self.powers[power].player

@@ -40,6 +40,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "depots": {d.area: {"power": d.power, "garrison": d.garrison} for d in state.depots},
         "garrisons": {g.area: {"power": g.power, "factors": dict(g.factors)} for g in state.garrisons if g.strength},
         "battles": [describe_battle(scenario, b) for b in state.battles],
+        "sieges": {siege.area: siege.power for siege in state.sieges},
         "winners": list(state.winners),
         "sections": _sections(state, scenario, viewer),
         "map": _map(scenario, state),
@@ -83,6 +84,9 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
     off_map = [lead.id for lead in state.leaders if lead.corps is None]
     if off_map:
         sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
+    if state.sieges:
+        sections.append({"title": "Sieges", "columns": ["Area", "Besieged by"],
+                         "rows": [[scenario.areas[siege.area].title, siege.power] for siege in state.sieges]})
     if state.battles:
         sections.append({"title": "Combats this month", "columns": ["Combat"],
                          "rows": [[describe_battle(scenario, b)] for b in state.battles]})
