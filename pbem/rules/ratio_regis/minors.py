@@ -11,7 +11,7 @@ and are controlled by the ally (RR-I141).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
@@ -385,13 +385,6 @@ def _parse_minorwar(text: str) -> str | None:
     return " ".join(words)
 
 
-def _check_minorwar(request: Request, answer: str) -> str:
-    if answer.split()[1] != request.context["enemy"]:
-        raise Refusal(f"the question is about the war with {request.context['enemy']}: "
-                      f"MINORWAR {request.context['enemy']} YES|NO")
-    return answer
-
-
 def _parse_minorleave(text: str) -> str | None:
     words = text.upper().split()
     if not words or words[0] not in ("LEAVE", "STAY"):
@@ -401,11 +394,19 @@ def _parse_minorleave(text: str) -> str | None:
     return " ".join(words)
 
 
-def _check_minorleave(request: Request, answer: str) -> str:
-    if answer.split()[1] != request.context["minor"]:
-        raise Refusal(f"the question is about {request.context['minor']}: LEAVE {request.context['minor']} or "
-                      f"STAY {request.context['minor']}")
-    return answer
+def _names(key: str, refusal: str) -> Callable[[Request, str], str]:
+    """The check of a two-word answer whose second word must name the request's `key` (the
+    enemy of `minorwar`, the minor of `minorleave`); `refusal` says what to write, with {}
+    for that name."""
+    def check(request: Request, answer: str) -> str:
+        if answer.split()[1] != request.context[key]:
+            raise Refusal(refusal.format(request.context[key]))
+        return answer
+    return check
+
+
+_check_minorwar = _names("enemy", "the question is about the war with {0}: MINORWAR {0} YES|NO")
+_check_minorleave = _names("minor", "the question is about {0}: LEAVE {0} or STAY {0}")
 
 
 MINOR_LEAVE_KIND = LineKind("minorleave", "a minor where you have units turns neutral or allies with your enemy "
