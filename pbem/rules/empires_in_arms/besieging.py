@@ -74,6 +74,7 @@ BESIEGED_SUPPLY_MAX = 2  # "to a maximum of +2"
 
 
 def begin_siege(state: GameState, area: str, power: str) -> None:
+    """§7.3.7.1: `power`'s corps begin the siege of the city in `area`, unless one is on (EIA-I101)."""
     if state.siege_in(area) is None:
         state.sieges.append(Siege(area, power))
 

@@ -32,6 +32,8 @@ class Outcome:
 
 
 def run(port: DecisionPort, battle: Battle, charts: Charts, proc: Procedure) -> BattleResult:
+    """§7.5.2: each side's commander chosen (§7.5.2.9.1, §10.6.1.1), then the combat fought day
+    by day (§7.5.2.13) until one side wins, withdraws or the days run out."""
     fight = Fight(battle, charts, port, Force.of("attacker", battle.attacker), Force.of("defender", battle.defender))
     for force in fight.forces():
         force.commander = choose_commander(force.leaders, [t.unit.minor_of or t.unit.power for t in force.corps()])
@@ -52,6 +54,9 @@ def run(port: DecisionPort, battle: Battle, charts: Charts, proc: Procedure) -> 
 
 
 def one_day(fight: Fight, proc: Procedure, base: dict[str, int]) -> Outcome | None:
+    """One day of combat (§7.5.2 Steps 1–9): the chits and an outflank (Steps 1–4), the
+    defender's withdrawal (Step 5), the day's final morale (Step 6), then the rounds until a
+    side breaks; None when the day ends undecided."""
     fight.round = 0
     if proc.chits:
         chits.choose_chits(fight)
@@ -99,6 +104,9 @@ def decided(fight: Fight, proc: Procedure) -> Outcome:
 
 
 def won(fight: Fight, proc: Procedure, victor: Force, loser: Force, ended: str) -> Outcome:
+    """A side has broken (§7.5.2.10): pursuit (§7.5.2.10.2), surrender where the procedure
+    says so (sieges, §7.5.4), the leaders of a force wholly gone captured (§7.5.2.10.2.3,
+    EIA-I78), and the political points of victory (§7.5.2.10.1.3)."""
     if proc.pursuit:
         pursuers = [t for t in victor.present() if t.id not in proc.not_pursuing]
         pursue(fight, victor, loser, rounds=fight.round, pursuers=pursuers)
@@ -134,6 +142,8 @@ def day_end(fight: Fight, proc: Procedure) -> Outcome | None:
 
 
 def result(fight: Fight, proc: Procedure, outcome: Outcome, days: list[DayRecord]) -> BattleResult:
+    """The combat's result for the map: each side's losses, retreat and surrendered garrisons
+    (§7.5.2.10.3, §7.5.5), with the days fought."""
     sides = {}
     for force in fight.forces():
         retreat = outcome.retreat.get(force.name, "none")
