@@ -57,11 +57,7 @@ def _fall(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, au
     map (fortresses too), its wars end, it is out of play (RR-I295)."""
     if state.areas[auto.capital].controller != auto.after:
         return
-    gone = [t.id for t in state.troops if t.power == code] + [s.id for s in state.squadrons if s.power == code]
-    state.troops = [t for t in state.troops if t.power != code]
-    state.squadrons = [s for s in state.squadrons if s.power != code]
-    state.leaders = [lead for lead in state.leaders if lead.power != code]
-    state.fortresses = [f for f in state.fortresses if f.power != code]
+    gone = state.remove_units_of(code)
     state.wars = [w for w in state.wars if code not in w.sides]
     state.powers[code].active = False
     ctx.say(f"{auto.after} has taken {auto.capital}: {scenario.powers[code].name} disappears"

@@ -39,12 +39,7 @@ def remove(state: GameState, scenario: Scenario, judge: DecisionPort, power: str
     leaders leave the game with their units; its merchants, casus belli and forced peace go
     (RR-I168). Its allied minors turn neutral first (§20.4.1)."""
     minors.abandon(judge, state, scenario, power, f"{power}'s collapse")  # §21.6: its minors turn neutral
-    units = ([t.id for t in state.troops if t.power == power] + [s.id for s in state.squadrons if s.power == power]
-             + [f.id for f in state.fortresses if f.power == power])
-    state.troops = [t for t in state.troops if t.power != power]
-    state.squadrons = [s for s in state.squadrons if s.power != power]
-    state.fortresses = [f for f in state.fortresses if f.power != power]
-    state.leaders = [lead for lead in state.leaders if lead.power != power]
+    units = state.remove_units_of(power)
     for held in state.merchants.values():
         held.pop(power, None)
     state.casus_belli = [cb for cb in state.casus_belli if power not in cb]

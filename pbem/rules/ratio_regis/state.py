@@ -222,6 +222,17 @@ class GameState(msgspec.Struct):
     def player(self, player_id: str) -> PlayerState:
         return next(p for p in self.players if p.id == player_id)
 
+    def remove_units_of(self, power: str) -> list[str]:
+        """Every troop, squadron and fortress of `power` off the map, its leaders leaving the
+        game with them (a power leaving the game: §21.6, §33.1); the units' ids."""
+        units = ([t.id for t in self.troops if t.power == power] + [s.id for s in self.squadrons if s.power == power]
+                 + [f.id for f in self.fortresses if f.power == power])
+        self.troops = [t for t in self.troops if t.power != power]
+        self.squadrons = [s for s in self.squadrons if s.power != power]
+        self.fortresses = [f for f in self.fortresses if f.power != power]
+        self.leaders = [lead for lead in self.leaders if lead.power != power]
+        return units
+
     def give_vp(self, power: str, vp: int) -> PlayerState | None:
         """§22: VP belong to players: the player running `power` gains (or loses) `vp`; None
         when nobody runs the power (the VP go to no one)."""
