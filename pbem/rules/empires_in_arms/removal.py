@@ -11,7 +11,8 @@ def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, 
     their power in the area (EIA-I7) or, when none is left, leave the map (§5.3)."""
     state.corps.remove(corps)
     ctx.say(f"{corps.power} {corps.id} is eliminated {cause}", rule=rule)
-    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power), None)
+    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power and c.inside == corps.inside),
+                 None)  # a leader inside a city stays inside (§7.3.3.4)
     for leader in state.leaders:
         if leader.corps == corps.id:
             leader.corps = other.id if other else None

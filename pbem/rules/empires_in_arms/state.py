@@ -41,6 +41,7 @@ class Corps(msgspec.Struct):
     area: str
     factors: dict[str, int] = {}
     capacity: dict[str, int] = {}
+    inside: bool = False  # inside its area's city (§7.3.4, §7.5.1.1), not a field force
 
     @property
     def strength(self) -> int:
@@ -124,6 +125,19 @@ class GameState(msgspec.Struct):
 
     def siege_in(self, area: str) -> Siege | None:
         return next((s for s in self.sieges if s.area == area), None)
+
+    def corps_inside(self, area: str) -> list[Corps]:
+        """The corps inside the city of `area` (§7.3.4)."""
+        return [c for c in self.corps if c.area == area and c.inside]
+
+    def city_holder(self, area: str) -> str | None:
+        """The power whose garrison or corps are inside the city of `area` (§7.3.3.4, §7.3.4)."""
+        garrison, inside = self.garrison_in(area), self.corps_inside(area)
+        return garrison.power if garrison is not None else (inside[0].power if inside else None)
+
+    def besieged(self, corps: Corps) -> bool:
+        """Whether `corps` is inside a city under siege (§7.3.4, §7.4.5)."""
+        return corps.inside and self.siege_in(corps.area) is not None
 
     def holder(self, power: str) -> str | None:
         return self.powers[power].player
