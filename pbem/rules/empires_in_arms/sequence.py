@@ -134,8 +134,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     check_siege(trial, scenario, power, command.area)
                 elif isinstance(command, AttackBesiegers):
                     check_garrison_attack(trial, scenario, power, command)
-                else:
-                    own_corps(trial, power, command.corps)
+                elif trial.besieged(corps := own_corps(trial, power, command.corps)):
+                    raise OrderError(f"{corps.id} is besieged: it checks its supply in the city (§7.4.5)")
             except OrderError as error:
                 read[i] = (number, text, command, str(error))
     return read, all(not why for _, _, _, why in read)
