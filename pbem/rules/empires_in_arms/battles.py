@@ -290,12 +290,13 @@ def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
 
 def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> RetreatMap:
     """What a retreat of `powers`' force needs of the map (§7.5.2.10.3): areas holding
-    enemy corps or enemy depot garrisons, depots of a nationality in the force (EIA-I56),
-    and the force's capitals (its powers' own capital cities, EIA-I81)."""
+    unbesieged enemy corps (§7.5.2.10.3.3, EIA-I143) or enemy depot garrisons, depots of a
+    nationality in the force (EIA-I56), and the force's capitals (its powers' own capital
+    cities, EIA-I81)."""
     def enemy(power: str) -> bool:
         return any(scenario.at_war(power, own) for own in powers)
 
-    blocked = {c.area for c in state.corps if enemy(c.power)}
+    blocked = {c.area for c in state.corps if enemy(c.power) and not state.besieged(c)}
     blocked |= {d.area for d in state.depots if d.garrison and enemy(d.power)}
     return RetreatMap(neighbours=dict(scenario.neighbours), blocked=tuple(sorted(blocked)),
                       depots=tuple(sorted(d.area for d in state.depots if d.power in powers)),
