@@ -106,7 +106,7 @@ def loss_order(types: Sequence[str]) -> tuple[FactorKind, ...]:
 # -- the Land Combat Step ---------------------------------------------------------------
 def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                 across_river: dict[str, str], converting: frozenset[str] = frozenset(),
-                sorties: Mapping[str, Sortie] = {}) -> set[str]:
+                sorties: Mapping[str, Sortie] | None = None) -> set[str]:
     """§7.1.3: the combats the phasing power's corps must fight, declared and then fought
     one after another in the map's order; `converting` holds the areas whose enemy depot
     the power ordered converted rather than destroyed (§7.5.2.14); `sorties` the part of
@@ -116,7 +116,7 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     engaged = {corps for battle in declared for corps in (*battle.attacking, *battle.defending)}
     sallied = set()
     for battle in declared:
-        sortie = sorties.get(battle.area) if relieving(state, battle) else None
+        sortie = (sorties or {}).get(battle.area) if relieving(state, battle) else None
         engaged |= fight(ctx, state, scenario, battle, engaged, convert=battle.area in converting, sortie=sortie)
         if sortie is not None:
             sallied.add(battle.area)
@@ -176,8 +176,8 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
         ctx.say(f"combat in {title} is not fought: one side is no longer there", rule="§7.5.1")
         return set()
     if relieving(state, battle):
-        sallying = [u.id for u in sallying_side.units] if (
-            sortie is not None and (sallying_side := besieged_units(state, scenario, battle.area, sortie))) else []
+        sallied = besieged_units(state, scenario, battle.area, sortie) if sortie is not None else None
+        sallying = [u.id for u in sallied.units] if sallied is not None else []
         ctx.say(f"{battle.attacker} comes to relieve the siege of {title}: a limited field combat of one day"
                 + (f", its besieged {', '.join(sallying)} sortieing with the relief force" if sallying else ""),
                 rule="§7.5.4.2.3")

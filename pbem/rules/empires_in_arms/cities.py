@@ -22,11 +22,12 @@ from pbem.rules.empires_in_arms.state import Corps, GameState
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 
-# -- entering and leaving (§7.3.4) -------------------------------------------------------------
+# -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
 def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     """§7.3.4, §7.5.1.1: the corps goes inside its area's city, at no movement cost — a city
     of its power or vacant, not besieged, with room for every factor of the corps
-    (§7.5.1.1.4), and no enemy corps in the field, which it must attack instead (§7.3.7.1)."""
+    (§7.5.1.1.4), and no enemy corps in the field nor enemy depot garrison, which it must
+    attack instead (§7.3.7.1, §7.3.7.2)."""
     area = scenario.areas[corps.area]
     if area.city is None:
         raise OrderError(f"{area.title} has no city for {corps.id} to enter (§7.3.4)")
@@ -39,6 +40,10 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     if enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"enemy corps stand in {area.title}: {corps.id} must stop and attack them rather than "
                          "enter the city (§7.3.7.1)")
+    depot = state.depot_in(corps.area)
+    if depot is not None and depot.garrison and scenario.at_war(corps.power, depot.power):
+        raise OrderError(f"an enemy depot garrison stands in {area.title}: {corps.id} must attack it rather than "
+                         "enter the city (§7.3.7.2)")
     room = city_room(state, scenario, corps.power, corps.area)
     if corps.strength > room:
         raise OrderError(f"the city of {area.title} holds {room} more factors, not the {corps.strength} of "
