@@ -164,7 +164,7 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
     return GameState(
         powers={p.code: PowerState(p.code, owners[p.code], p.money) for p in data.powers},
         corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())),
-                     dict(sorted(c.capacity.items()))) for c in data.corps if c.area is not None],
+                     dict(sorted(c.capacity.items())), c.inside) for c in data.corps if c.area is not None],
         leaders=[Leader(lead.id, lead.power, lead.corps if scenario.counters[lead.corps].area else None)
                  for lead in data.leaders],
         depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],
