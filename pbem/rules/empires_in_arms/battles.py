@@ -175,7 +175,8 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
         battle.outcome = "not fought: one side is no longer there"
         ctx.say(f"combat in {title} is not fought: one side is no longer there", rule="§7.5.1")
         return set()
-    if relieving(state, battle):
+    siege = state.siege_in(battle.area) if relieving(state, battle) else None
+    if siege is not None:
         sallied = besieged_units(state, scenario, battle.area, sortie) if sortie is not None else None
         sallying = [u.id for u in sallied.units] if sallied is not None else []
         ctx.say(f"{battle.attacker} comes to relieve the siege of {title}: a limited field combat of one day"
@@ -185,6 +186,11 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
     else:
         result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
+    if siege is not None and state.city_holder(battle.area) is None \
+            and any(c.power == siege.power and not c.inside for c in state.corps_in(battle.area)):
+        # "If all siege defenders were eliminated, the city is captured" (§7.5.4.2.3.1.1)
+        surrender_city(ctx, state, scenario, battle.area, siege.power, "its besieged forces fell in the sortie",
+                       "§7.5.4.2.3.1.1")
     depots_after(ctx, state, scenario, battle, convert)
     lift_sieges(ctx, state, scenario)
     return {*result.attacker.joined, *result.defender.joined}
