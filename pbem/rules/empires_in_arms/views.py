@@ -31,7 +31,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "turn_label": label(year, month) + (" (winter)" if is_winter(month) else ""),
         "turn": state.turn,
         "phase": state.phase,
-        "phasing": scenario.power_order[state.land_index] if state.phase == LAND else None,
+        "phasing": scenario.land_parts[state.land_index] if state.phase == LAND else None,
         "finished": state.phase == FINISHED,
         "powers": {code: _power(state, scenario, code, viewer) for code in scenario.power_order},
         "players": {},
