@@ -295,7 +295,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
         spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
         if march.moved:
-            ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
+            ctx.say(f"{corps.power} {corps.id} moves " + " > ".join(scenario.areas[a].title
                                                              for a in [march.start, *march.entered])
                     + (" (force march)" if move.force else ""), rule="§7.3.2")
         # §7.4.1.1: the forage roll comes after the §7.3.8 procedure the move caused
