@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.ruleset import ScenarioError, load
+from pbem.core.ruleset import ScenarioError, Seat, load
 
 COALITION = Path(__file__).parents[2] / "cases" / "empires-in-arms" / "scenarios" / "coalition.toml"
 
@@ -62,3 +62,16 @@ def test_wars_and_alliances_name_major_powers():
     data = coalition()
     data["wars"].append(["BAV", "PR"])
     assert problems_of(data) == ["war BAV–PR: name major powers; a minor free state shares its controller's (§7.1.1)"]
+
+
+def test_a_minor_free_states_corps_are_its_controllers_to_see_and_the_powers_table_names_allies():
+    ruleset = load("empires-in-arms")
+    scenario = ruleset.load_scenario(coalition())
+    state = ruleset.initial_state(scenario, {}, [Seat(f"p{i}", f"p{i}") for i in range(1, 6)])
+    assert state.holder("BAV") == "p1"
+    assert ruleset.view(state, scenario, "p1")["corps"]["BAV-I"]["factors"] == {"INF": 5}
+    assert ruleset.view(state, scenario, "p4")["corps"]["BAV-I"]["factors"] == "hidden"
+    powers = ruleset.view(state, scenario, "p4")["sections"][0]
+    assert powers["columns"][-2:] == ["Allied with", "Minor free states"]
+    assert powers["rows"][0][-2:] == ["SP", "BAV"]
+    assert powers["rows"][3][-2:] == ["RU (combined)", "-"]
