@@ -113,7 +113,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
                 elif isinstance(command, JoinCorps):
-                    join_corps(trial, power, command)
+                    join_corps(trial, scenario, power, command)
                 elif isinstance(command, Move):
                     corps = own_corps(trial, power, command.corps, scenario)
                     if corps.id in moved:
@@ -276,7 +276,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
     own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4)."""
     for order in plan.leaders:
         try:
-            ctx.say(join_corps(state, power, order), rule="§10.6.2")
+            ctx.say(join_corps(state, scenario, power, order), rule="§10.6.2")
         except OrderError as error:
             _dropped(ctx, state, power, order.text(), error)
     marches: dict[str, March] = {}
