@@ -432,8 +432,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
     if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
         return
     corps = state.corps_in(battle.area)
-    if not any(scenario.major(c.power) == battle.attacker for c in corps) or enemy_corps_in(state, scenario, battle.attacker,
-                                                                             battle.area):
+    if not any(scenario.major(c.power) == battle.attacker for c in corps) \
+            or enemy_corps_in(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
     if convert:

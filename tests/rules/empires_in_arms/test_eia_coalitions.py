@@ -61,7 +61,8 @@ def test_bad_politics_are_each_named():
 def test_wars_and_alliances_name_major_powers():
     data = coalition()
     data["wars"].append(["BAV", "PR"])
-    assert problems_of(data) == ["war BAV–PR: name major powers; a minor free state shares its controller's (§7.1.1)"]
+    assert problems_of(data) == [
+        "war BAV–PR: name major powers; a minor free state shares its controller's (§7.1.1)"]
 
 
 def test_a_minor_free_states_corps_are_its_controllers_to_see_and_the_powers_table_names_allies():
