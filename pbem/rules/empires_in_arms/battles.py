@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from pydantic import ValidationError
 
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
@@ -115,30 +116,39 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                     across_river: dict[str, str]) -> list[Battle]:
-    """§7.3.7.1: the phasing power attacks enemy corps in every area where its corps stand
-    with them; §7.3.7.2: a corps ending its move where only an enemy depot garrison stands
-    attacks it. Areas in the map's order; `across_river` maps a corps that entered its area
-    across a river this sequence to that area (§7.5.2.7.1)."""
+    """§7.3.7.1: the phasing sequence attacks enemy corps in every area where its corps stand
+    with them, the powers moving combined with `power` and their allies at war with every
+    defender joining the attack, the others stepping aside (§7.3.8, `coalitions.py`);
+    §7.3.7.2: a corps ending its move where only an enemy depot garrison stands attacks it.
+    Areas in the map's order; `across_river` maps a corps that entered its area across a
+    river this sequence to that area (§7.5.2.7.1)."""
     declared = []
+    phasing = scenario.combined_with(power)
     for area in scenario.data.areas:
-        attacking = [c.id for c in state.corps_in(area.id) if c.power == power]
-        if not attacking:
-            continue
-        defending = enemy_corps_in(state, scenario, power, area.id)
-        depot = state.depot_in(area.id)
-        crossed = [c for c in attacking if across_river.get(c) == area.id]
-        if defending:
-            sides = sorted({c.power for c in defending}, key=scenario.power_order.index)
-            battle = Battle(area.id, "field", power, attacking, sides, [c.id for c in defending], crossed)
-            what = (f"field combat in {area.title}: {power} ({', '.join(attacking)}) attacks "
-                    f"{', '.join(sides)} ({', '.join(battle.defending)})")
-            rule = "§7.3.7.1"
-        elif depot is not None and depot.garrison and scenario.at_war(power, depot.power):
-            battle = Battle(area.id, "depot-garrison", power, attacking, [depot.power], [], crossed)
-            what = f"combat in {area.title}: {power} ({', '.join(attacking)}) attacks the {depot.power} depot garrison"
-            rule = "§7.3.7.2"
+        coalitions.clear_area(ctx, state, scenario, phasing, area.id)
+        attacker = coalitions.lead_attacker(state, scenario, phasing, area.id)
+        if attacker is not None:
+            allies = coalitions.attacking_powers(state, scenario, phasing, attacker, area.id)[1:]
+            attacking = [c.id for c in state.corps_in(area.id) if scenario.major(c.power) in (attacker, *allies)]
+            defending = enemy_corps_in(state, scenario, attacker, area.id)
+            sides = coalitions.defending_powers(state, scenario, attacker, area.id)
+            crossed = [c for c in attacking if across_river.get(c) == area.id]
+            battle = Battle(area.id, "field", attacker, attacking, sides, [c.id for c in defending], crossed,
+                            allies=allies)
+            what = (f"field combat in {area.title}: {', '.join((attacker, *allies))} ({', '.join(attacking)}) "
+                    f"attack{'s' if not allies else ''} {', '.join(sides)} ({', '.join(battle.defending)})")
+            rule = "§7.3.8" if allies or len(sides) > 1 else "§7.3.7.1"
         else:
-            continue
+            attacking = [c.id for c in state.corps_in(area.id) if scenario.major(c.power) in phasing]
+            attacker = next((scenario.major(c.power) for c in state.corps_in(area.id) if c.id in attacking), None)
+            depot = state.depot_in(area.id)
+            if attacker is None or depot is None or not depot.garrison or not scenario.at_war(attacker, depot.power):
+                continue
+            crossed = [c for c in attacking if across_river.get(c) == area.id]
+            battle = Battle(area.id, "depot-garrison", attacker, attacking, [depot.power], [], crossed)
+            what = (f"combat in {area.title}: {attacker} ({', '.join(attacking)}) attacks the {depot.power} "
+                    "depot garrison")
+            rule = "§7.3.7.2"
         state.battles.append(battle)
         declared.append(battle)
         river = f" ({', '.join(crossed)} across the river, §7.5.2.7.1)" if crossed else ""
@@ -184,19 +194,20 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
     under the first of them in the fixed order (EIA-I80). It is fought as a trivial combat
     when both sides' powers stand agreed to it (§7.5.3.5, EIA-I133)."""
     area = battle.area
-    attacking = [c for c in state.corps_in(area) if c.power == battle.attacker]
+    attackers = {battle.attacker, *battle.allies}
+    attacking = [c for c in state.corps_in(area) if scenario.major(c.power) in attackers]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
     depot = state.depot_in(area)
     depots = [depot] if depot is not None and depot.garrison and scenario.at_war(battle.attacker, depot.power) else []
     if not attacking or not (defending or depots):
         return None
-    defender = min({c.power for c in defending} or {depots[0].power}, key=scenario.power_order.index)
+    defenders = {scenario.major(c.power) for c in defending} or {depots[0].power}
+    defender = min(defenders, key=scenario.power_order.index)
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
                   attacker=side(state, scenario, battle.attacker, attacking, [],
-                                reinforcing(state, scenario, area, {battle.attacker}, {defender}, engaged)),
+                                reinforcing(state, scenario, area, attackers, defenders, engaged)),
                   defender=side(state, scenario, defender, defending, depots,
-                                reinforcing(state, scenario, area, {c.power for c in defending} | {defender},
-                                            {battle.attacker}, engaged)),
+                                reinforcing(state, scenario, area, defenders, attackers, engaged)),
                   river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
                   agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
@@ -227,7 +238,7 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
     combat of this step (`engaged`, §7.5.2.11.1.2). A group in mountain, forest or marsh, or
     across a river, is hindered (§7.5.2.11.3). One group per area, in the map's order."""
     def friendly(power: str) -> bool:
-        return power in powers or (all(scenario.at_war(power, e) for e in enemies)
+        return scenario.major(power) in powers or (all(scenario.at_war(power, e) for e in enemies)
                                    and not any(scenario.at_war(power, own) for own in powers))
 
     groups = []
@@ -267,6 +278,7 @@ def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> Retre
 
     blocked = {c.area for c in state.corps if enemy(c.power)}
     blocked |= {d.area for d in state.depots if d.garrison and enemy(d.power)}
+    powers = powers | {scenario.major(p) for p in powers}  # a minor free state's force uses its controller's (§7.1.1)
     return RetreatMap(neighbours=dict(scenario.neighbours), blocked=tuple(sorted(blocked)),
                       depots=tuple(sorted(d.area for d in state.depots if d.power in powers)),
                       capitals=tuple(a.id for a in scenario.data.areas
@@ -420,8 +432,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
     if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
         return
     corps = state.corps_in(battle.area)
-    if not any(c.power == battle.attacker for c in corps) or enemy_corps_in(state, scenario, battle.attacker,
-                                                                             battle.area):
+    if not any(scenario.major(c.power) == battle.attacker for c in corps) \
+            or enemy_corps_in(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
     if convert:

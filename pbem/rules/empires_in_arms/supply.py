@@ -96,3 +96,15 @@ def supply_cost_halves(scenario: Scenario, distance: int, month: int, area: str)
     if is_winter(month) and scenario.areas[area].winter_zone:
         cost *= chart.winter_multiplier
     return cost
+
+
+def suppliers(state: GameState, scenario: Scenario, power: str, area: str) -> list[tuple[str, int]]:
+    """Whose depots may supply `power`'s corps in `area`, and how far the nearest is (§7.4.2.1.1):
+    its own first, then each ally that lets it live off its depots and chains, in the fixed
+    order; that ally pays (§7.4.2.2, EIA-I164). A minor free state's forces use its
+    controller's (§7.1.1). Empty when every depot is further than a corps may pay for."""
+    power = scenario.major(power)
+    payers = [power, *(ally for ally in scenario.power_order
+                       if ally != power and scenario.allied(ally, power) and power in state.powers[ally].supplies)]
+    found = [(payer, depot_distance(state, scenario, payer, area)) for payer in payers]
+    return [(payer, distance) for payer, distance in found if distance is not None]
