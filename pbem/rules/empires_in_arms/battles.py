@@ -36,6 +36,7 @@ from pbem.rules.empires_in_arms.combat.retreat import retreat_route
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
 from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.movement import OrderError
+from pbem.rules.empires_in_arms.options import combat_options
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison
@@ -75,6 +76,12 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += [f"area {a.id}: the combat rules know no terrain {a.terrain!r} (known: {', '.join(TERRAINS)})"
                  for a in data.areas if a.terrain not in TERRAINS]
     return problems
+
+
+def battle_options(state: GameState, scenario: Scenario) -> Options:
+    """The combat options of a battle: the scenario's `[combat_options]` under the campaign's
+    options (§7.5.2.6.1, §12.3, §12.7)."""
+    return Options.model_validate(combat_options(scenario.data.combat_options, state.options))
 
 
 def combat_charts(scenario: Scenario) -> Charts:
@@ -197,7 +204,7 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
                   defender=side(state, scenario, defender, defending, depots,
                                 reinforcing(state, scenario, area, {c.power for c in defending} | {defender},
                                             {battle.attacker}, engaged)),
-                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
+                  river=bool(battle.across_river), options=battle_options(state, scenario),
                   agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
@@ -460,7 +467,7 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                         city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
                         besieger=side(state, scenario, power, corps, []), garrison=city_side(state, scenario, garrison),
                         refuge=refuge(state, scenario, garrison) is not None,
-                        options=Options.model_validate(scenario.data.combat_options))
+                        options=battle_options(state, scenario))
     ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {garrison.power} garrison of {city.name} "
             f"in {title}", rule="§7.5.4")
     begin_siege(state, area, power)
@@ -522,7 +529,7 @@ def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, po
     combat = Combat(id=f"{area}-garrison-attack", area=area, terrain=scenario.areas[area].terrain,
                     attacker=city_side(state, scenario, garrison),
                     defender=side(state, scenario, siege.power, besiegers, []),
-                    options=Options.model_validate(scenario.data.combat_options))
+                    options=battle_options(state, scenario))
     result = garrison_attack(ctx, combat, combat_charts(scenario))
     # a garrison that does not win goes back into its city rather than surrendering (§7.5.4.2.1.4)
     take_losses(ctx, state, area, combat.attacker, result.attacker.model_copy(update={"surrendered": ()}))

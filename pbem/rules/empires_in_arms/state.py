@@ -108,6 +108,7 @@ class GameState(msgspec.Struct):
     sieges: list[Siege] = []  # city garrisons besieged, in the order the sieges began
     winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
     army_orders: bool = False  # the campaign option army_orders: the Army Reinforcement Step asks (§5.2.3–4)
+    options: dict[str, str] = {}  # the other campaign options not left at their default (`options.py`)
 
     # -- lookups ----------------------------------------------------------------
     def corps_by_id(self, corps_id: str) -> Corps | None:
@@ -143,7 +144,8 @@ def holders(scenario: Scenario, seats: Sequence[Seat]) -> dict[str, str | None]:
     return {code: seats[i % len(seats)].id for i, code in enumerate(scenario.power_order)}
 
 
-def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False) -> GameState:
+def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False,
+                  options: dict[str, str] | None = None) -> GameState:
     """The scenario's set-up: corps on the map, leaders with their corps, depots, garrisons."""
     owners = holders(scenario, seats)
     data = scenario.data
@@ -156,4 +158,5 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
         depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],
         garrisons=[Garrison(g.power, g.area, dict(sorted(g.factors.items()))) for g in data.garrisons],
         army_orders=army_orders,
+        options=dict(options or {}),
     )
