@@ -78,6 +78,10 @@ def check_scenario(scenario: Scenario) -> list[str]:
     return problems
 
 
+#: No cap on a rating (option 12.3.7.3 before its dates).
+MAX_RATING = 99
+
+
 def battle_options(state: GameState, scenario: Scenario) -> Options:
     """The combat options of a battle: the scenario's `[combat_options]` under the campaign's
     options (§7.5.2.6.1, §12.3, §12.7)."""
@@ -221,9 +225,25 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
                 loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical)
 
 
-def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps]) -> tuple[CombatLeader, ...]:
+def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps],
+               area: str | None = None) -> tuple[CombatLeader, ...]:
+    """The leaders with `corps`, rated for a combat in `area` (the corps' own by default)."""
     ids = {c.id for c in corps}
-    return tuple(scenario_leader(scenario, lead.id) for lead in state.leaders if lead.corps in ids)
+    where = area or (corps[0].area if corps else "")
+    return tuple(scenario_leader(scenario, lead.id, napoleon_aged(state, scenario, where))
+                 for lead in state.leaders if lead.corps in ids)
+
+
+def napoleon_aged(state: GameState, scenario: Scenario, area: str) -> tuple[int, int, str] | None:
+    """Option 12.3.7.3: NAPOLEON's tactical rating is 4 from January 1809 and his strategic
+    rating 4 from January 1812, except in a combat within France's "original home nation
+    boundaries" (EIA-I202: the territory of NAPOLEON's power in the scenario). The caps and the
+    owner of the combat's area, or None when the option is off."""
+    if state.options.get("napoleon_ratings") != "yes" or not area:
+        return None
+    date = scenario.date(state.turn)
+    return (4 if date >= (1809, 1) else MAX_RATING, 4 if date >= (1812, 1) else MAX_RATING,
+            scenario.areas[area].owner or "")
 
 
 def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str], enemies: set[str],
@@ -242,7 +262,7 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
         corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged]
         if corps:
             groups.append(ReinforcementGroup(
-                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps),
+                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps, area),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
@@ -259,9 +279,14 @@ def unit(scenario: Scenario, corps: Corps) -> Unit:
                 artillery_corps=set(kinds) == {"artillery"})
 
 
-def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
+def scenario_leader(scenario: Scenario, leader_id: str, aged: tuple[int, int, str] | None = None) -> CombatLeader:
+    """A leader's counter for a combat; NAPOLEON's ratings capped by `aged` outside his power's
+    territory (option 12.3.7.3, `napoleon_aged`)."""
     lead = next(x for x in scenario.data.leaders if x.id == leader_id)
-    return CombatLeader(id=lead.id, power=lead.power, strategic=lead.strategic, tactical=lead.tactical,
+    tactical, strategic = lead.tactical, lead.strategic
+    if lead.napoleon and aged is not None and aged[2] != lead.power:
+        tactical, strategic = min(tactical, aged[0]), min(strategic, aged[1])
+    return CombatLeader(id=lead.id, power=lead.power, strategic=strategic, tactical=tactical,
                         tactical_max=lead.tactical_max, seniority=lead.seniority, napoleon=lead.napoleon)
 
 

@@ -35,7 +35,7 @@ from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
 from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
-from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
+from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves, supplying_depot
 
 
 # -- the orders of one sequence -------------------------------------------------------
@@ -336,22 +336,32 @@ def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
                 marches: dict[str, March], month: int) -> None:
     """§7.4: every corps that did not forage pays for depot supply, costs summed in half
     money points and rounded up once for the power (EIA-I8); a corps four or more areas
-    from a depot, or that the money left cannot pay for, forages (§7.4.1, §7.4.2.1)."""
+    from a depot, or that the money left cannot pay for, forages (§7.4.1, §7.4.2.1). With
+    option 12.3.1 a depot supplies four corps at most, in the state's order (EIA-I201)."""
     lift_sieges(ctx, state, scenario)
     besieged_supply(ctx, state, scenario, power)
     halves = 0
     money = state.powers[power].money
     supplied = []
+    uses: dict[str, int] = {}
+    limit = scenario.charts.supply.corps_per_depot if state.options.get("depot_limit") == "yes" else None
     for corps in [c for c in state.corps if c.power == power]:
         march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
         spend_if_besieging(state, plan, corps, march)
         if march.foraged:
             continue
-        distance = depot_distance(state, scenario, power, corps.area)
-        cost = None if distance is None else supply_cost_halves(scenario, distance, month, corps.area)
+        full = {area for area, n in uses.items() if limit is not None and n >= limit}
+        depot = supplying_depot(state, scenario, power, corps.area, full)
+        cost = None if depot is None else supply_cost_halves(scenario, depot[0], month, corps.area)
         if corps.id.lower() in plan.foraging or cost is None or (halves + cost + 1) // 2 > money:
+            if depot is None and full and supplying_depot(state, scenario, power, corps.area) is not None:
+                holder = state.holder(power)
+                ctx.say(f"{corps.id}: every depot within its reach supplies {limit} corps already: it forages",
+                        to=(holder,) if holder else (), rule="12.3.1")
             forage_now(ctx, state, scenario, corps, march, month)
             continue
+        assert depot is not None  # a cost was found
+        uses[depot[1]] = uses.get(depot[1], 0) + 1
         halves += cost
         supplied.append(corps.id)
     paid = (halves + 1) // 2
