@@ -352,23 +352,29 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
         if corps is not None:
             for kind, n in lost_types.items():
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
+            state.powers[corps.power].factors_lost += lost.total
             ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
                     rule="§7.5.2.9.2")
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
             lose_from_garrison(garrison, lost_types)
+            state.powers[garrison.power].factors_lost += lost.total
             ctx.say(f"the {garrison.power} city garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
         else:
             depot = _depot_of(state, area, unit_id)
             if depot is not None:
+                state.powers[depot.power].factors_lost += min(lost.total, depot.garrison)
                 depot.garrison = max(depot.garrison - lost.total, 0)
                 ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
     for unit_id in outcome.surrendered:
         corps = state.corps_by_id(unit_id)
         if corps is not None:
+            state.powers[corps.power].factors_lost += corps.strength
             corps.factors = {kind: 0 for kind in corps.factors}
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            state.powers[garrison.power].factors_lost += garrison.strength
             garrison.factors = {kind: 0 for kind in garrison.factors}
         elif (depot := _depot_of(state, area, unit_id)) is not None:
+            state.powers[depot.power].factors_lost += depot.garrison
             depot.garrison = 0
         ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
     leaders(ctx, state, outcome)
@@ -510,10 +516,12 @@ def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: 
         lost = {next(k for k, v in FACTOR_KINDS.items() if v == kind): 1}
         if (hit := state.corps_by_id(unit_id)) is not None:
             hit.factors = {k: n - lost.get(k, 0) for k, n in hit.factors.items()}
+            state.powers[hit.power].factors_lost += 1
             if not hit.strength:
                 remove_corps(ctx, state, hit, "in a sortie", "§7.5.5")
         else:
             lose_from_garrison(garrison, lost)
+            state.powers[garrison.power].factors_lost += 1
     if result.assault is not None:
         take_losses(ctx, state, siege.area, siege.besieger, result.assault.attacker)
         take_losses(ctx, state, siege.area, siege.garrison, result.assault.defender)

@@ -32,6 +32,8 @@ class PowerState(msgspec.Struct):
     tactical: int | None = None  # its commanders' tactical rating declared at most this (§7.5.2.9.1.2)
     trivial: bool = False  # it agrees to fight field combats as trivial ones (§7.5.3.5, EIA-I133)
     withdrawal: list[str] = []  # areas its withdrawing corps take first among equally close ones (EIA-I135)
+    corps_lost: int = 0  # its corps counters eliminated by combat or foraging (§7.4.1.3.2, §7.5.5; EIA-I203)
+    factors_lost: int = 0  # its army factors lost in combat, sieges included (§7.5.2.9.2; EIA-I203)
 
 
 class Corps(msgspec.Struct):
