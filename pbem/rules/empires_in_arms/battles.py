@@ -37,6 +37,7 @@ from pbem.rules.empires_in_arms.combat.retreat import retreat_route
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
 from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.movement import OrderError
+from pbem.rules.empires_in_arms.options import combat_options
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison
@@ -76,6 +77,16 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += [f"area {a.id}: the combat rules know no terrain {a.terrain!r} (known: {', '.join(TERRAINS)})"
                  for a in data.areas if a.terrain not in TERRAINS]
     return problems
+
+
+#: No cap on a rating (option 12.3.7.3 before its dates).
+MAX_RATING = 99
+
+
+def battle_options(state: GameState, scenario: Scenario) -> Options:
+    """The combat options of a battle: the scenario's `[combat_options]` under the campaign's
+    options (§7.5.2.6.1, §12.3, §12.7)."""
+    return Options.model_validate(combat_options(scenario.data.combat_options, state.options))
 
 
 def combat_charts(scenario: Scenario) -> Charts:
@@ -208,7 +219,7 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
                                 reinforcing(state, scenario, area, attackers, defenders, engaged)),
                   defender=side(state, scenario, defender, defending, depots,
                                 reinforcing(state, scenario, area, defenders, attackers, engaged)),
-                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
+                  river=bool(battle.across_river), options=battle_options(state, scenario),
                   agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
@@ -225,9 +236,25 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
                 loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical)
 
 
-def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps]) -> tuple[CombatLeader, ...]:
+def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps],
+               area: str | None = None) -> tuple[CombatLeader, ...]:
+    """The leaders with `corps`, rated for a combat in `area` (the corps' own by default)."""
     ids = {c.id for c in corps}
-    return tuple(scenario_leader(scenario, lead.id) for lead in state.leaders if lead.corps in ids)
+    where = area or (corps[0].area if corps else "")
+    return tuple(scenario_leader(scenario, lead.id, napoleon_aged(state, scenario, where))
+                 for lead in state.leaders if lead.corps in ids)
+
+
+def napoleon_aged(state: GameState, scenario: Scenario, area: str) -> tuple[int, int, str] | None:
+    """Option 12.3.7.3: NAPOLEON's tactical rating is 4 from January 1809 and his strategic
+    rating 4 from January 1812, except in a combat within France's "original home nation
+    boundaries" (EIA-I202: the territory of NAPOLEON's power in the scenario). The caps and the
+    owner of the combat's area, or None when the option is off."""
+    if state.options.get("napoleon_ratings") != "yes" or not area:
+        return None
+    date = scenario.date(state.turn)
+    return (4 if date >= (1809, 1) else MAX_RATING, 4 if date >= (1812, 1) else MAX_RATING,
+            scenario.areas[area].owner or "")
 
 
 def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str], enemies: set[str],
@@ -246,7 +273,7 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
         corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged]
         if corps:
             groups.append(ReinforcementGroup(
-                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps),
+                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps, area),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
@@ -263,9 +290,14 @@ def unit(scenario: Scenario, corps: Corps) -> Unit:
                 artillery_corps=set(kinds) == {"artillery"})
 
 
-def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
+def scenario_leader(scenario: Scenario, leader_id: str, aged: tuple[int, int, str] | None = None) -> CombatLeader:
+    """A leader's counter for a combat; NAPOLEON's ratings capped by `aged` outside his power's
+    territory (option 12.3.7.3, `napoleon_aged`)."""
     lead = next(x for x in scenario.data.leaders if x.id == leader_id)
-    return CombatLeader(id=lead.id, power=lead.power, strategic=lead.strategic, tactical=lead.tactical,
+    tactical, strategic = lead.tactical, lead.strategic
+    if lead.napoleon and aged is not None and aged[2] != lead.power:
+        tactical, strategic = min(tactical, aged[0]), min(strategic, aged[1])
+    return CombatLeader(id=lead.id, power=lead.power, strategic=strategic, tactical=tactical,
                         tactical_max=lead.tactical_max, seniority=lead.seniority, napoleon=lead.napoleon)
 
 
@@ -332,23 +364,29 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
         if corps is not None:
             for kind, n in lost_types.items():
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
+            state.powers[corps.power].factors_lost += lost.total
             ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
                     rule="§7.5.2.9.2")
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
             lose_from_garrison(garrison, lost_types)
+            state.powers[garrison.power].factors_lost += lost.total
             ctx.say(f"the {garrison.power} city garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
         else:
             depot = _depot_of(state, area, unit_id)
             if depot is not None:
+                state.powers[depot.power].factors_lost += min(lost.total, depot.garrison)
                 depot.garrison = max(depot.garrison - lost.total, 0)
                 ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
     for unit_id in outcome.surrendered:
         corps = state.corps_by_id(unit_id)
         if corps is not None:
+            state.powers[corps.power].factors_lost += corps.strength
             corps.factors = {kind: 0 for kind in corps.factors}
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            state.powers[garrison.power].factors_lost += garrison.strength
             garrison.factors = {kind: 0 for kind in garrison.factors}
         elif (depot := _depot_of(state, area, unit_id)) is not None:
+            state.powers[depot.power].factors_lost += depot.garrison
             depot.garrison = 0
         ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
     leaders(ctx, state, outcome)
@@ -472,7 +510,7 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                         city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
                         besieger=side(state, scenario, power, corps, []), garrison=city_side(state, scenario, garrison),
                         refuge=refuge(state, scenario, garrison) is not None,
-                        options=Options.model_validate(scenario.data.combat_options))
+                        options=battle_options(state, scenario))
     ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {garrison.power} garrison of {city.name} "
             f"in {title}", rule="§7.5.4")
     begin_siege(state, area, power)
@@ -490,10 +528,12 @@ def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: 
         lost = {next(k for k, v in FACTOR_KINDS.items() if v == kind): 1}
         if (hit := state.corps_by_id(unit_id)) is not None:
             hit.factors = {k: n - lost.get(k, 0) for k, n in hit.factors.items()}
+            state.powers[hit.power].factors_lost += 1
             if not hit.strength:
                 remove_corps(ctx, state, hit, "in a sortie", "§7.5.5")
         else:
             lose_from_garrison(garrison, lost)
+            state.powers[garrison.power].factors_lost += 1
     if result.assault is not None:
         take_losses(ctx, state, siege.area, siege.besieger, result.assault.attacker)
         take_losses(ctx, state, siege.area, siege.garrison, result.assault.defender)
@@ -534,7 +574,7 @@ def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, po
     combat = Combat(id=f"{area}-garrison-attack", area=area, terrain=scenario.areas[area].terrain,
                     attacker=city_side(state, scenario, garrison),
                     defender=side(state, scenario, siege.power, besiegers, []),
-                    options=Options.model_validate(scenario.data.combat_options))
+                    options=battle_options(state, scenario))
     result = garrison_attack(ctx, combat, combat_charts(scenario))
     # a garrison that does not win goes back into its city rather than surrendering (§7.5.4.2.1.4)
     take_losses(ctx, state, area, combat.attacker, result.attacker.model_copy(update={"surrendered": ()}))

@@ -132,11 +132,18 @@ class Money(Date):
 
 
 class Victory(Strict):
-    """What a power must hold when the scenario ends to win it (EIA-I21)."""
+    """One set of victory conditions of a power (§13 is missing from the file, so a scenario
+    states its own, EIA-I21, EIA-I203): every condition given must be met, when the scenario
+    ends or, with `at`, when that month ends. A power with several sets wins by any of them."""
 
     power: str
-    holds: list[str]
+    holds: list[str] = []  # areas it holds (its corps there, or its garrison in the city; no enemy corps)
+    capitals: list[str] = []  # powers whose capital city it holds, as an area of `holds`
+    enemy_corps_lost: int = Field(0, ge=0)  # enemy corps counters eliminated, at least (§7.4.1.3.2, §7.5.5)
+    enemy_factors_lost: int = Field(0, ge=0)  # army factors its enemies lost in combat, at least
+    at: Date | None = None  # judged when this month ends, and then the scenario ends; else at its end
     text: str = ""
+    synthetic: bool = False
 
 
 class ScenarioData(Strict):
@@ -240,6 +247,10 @@ class Scenario:
     def combined_with(self, power: str) -> tuple[str, ...]:
         """The powers of `power`'s sequence (itself alone unless moving combined, §7.1.2)."""
         return next((s for s in self.sequences if power in s), (power,))
+
+    def capital_of(self, power: str) -> str | None:
+        """The area of `power`'s capital city in the scenario (the first, in the map's order)."""
+        return next((a.id for a in self.data.areas if a.owner == power and a.city and a.city.capital), None)
 
     @property
     def charts(self) -> Charts:
@@ -374,8 +385,19 @@ def check_scenario(scenario: Scenario) -> list[str]:
         factors(f"reinforcement {r.year}-{r.month}", r.factors)
     for m in data.money:
         power(f"money {m.year}-{m.month}", m.power)
+    capitals = {a.owner for a in data.areas if a.city is not None and a.city.capital}
     for v in data.victory:
         power("victory", v.power)
         for name in v.holds:
             area(f"victory of {v.power}", name)
+        for code in v.capitals:
+            power(f"victory of {v.power}", code)
+            if code in codes and code not in capitals:
+                problems.append(f"victory of {v.power}: {code} has no capital city in the scenario")
+        if not (v.holds or v.capitals or v.enemy_corps_lost or v.enemy_factors_lost):
+            problems.append(f"victory of {v.power}: give at least one condition (holds, capitals, "
+                            "enemy_corps_lost, enemy_factors_lost)")
+        if v.at is not None and not ((data.start.year, data.start.month) <= (v.at.year, v.at.month)
+                                     <= (data.end.year, data.end.month)):
+            problems.append(f"victory of {v.power}: {v.at.year}-{v.at.month} is not a month of the scenario")
     return problems

@@ -368,23 +368,32 @@ def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     pays for depot supply, costs summed in half money points and rounded up once for each
     power that pays (EIA-I8): the power itself, or an ally whose depots it lives off
     (§7.4.2.2, EIA-I164); a corps four or more areas from a depot, or that the money left
-    cannot pay for, forages (§7.4.1, §7.4.2.1)."""
+    cannot pay for, forages (§7.4.1, §7.4.2.1). With option 12.3.1 a depot supplies four
+    corps at most, in the state's order (EIA-I201)."""
     lift_sieges(ctx, state, scenario)
     besieged_supply(ctx, state, scenario, power)
     halves: dict[str, int] = {}
     supplied: dict[str, list[str]] = {}
+    uses: dict[tuple[str, str], int] = {}
+    limit = scenario.charts.supply.corps_per_depot if state.options.get("depot_limit") == "yes" else None
     for corps in [c for c in state.corps if scenario.major(c.power) == power]:
         march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
         spend_if_besieging(state, plan, corps, march)
         if march.foraged:
             continue
-        costs = [(payer, supply_cost_halves(scenario, distance, month, corps.area))
-                 for payer, distance in suppliers(state, scenario, power, corps.area)]
-        payer, cost = (costs or [("", 0)])[0]
+        full = {depot for depot, n in uses.items() if limit is not None and n >= limit}
+        costs = [(payer, depot, supply_cost_halves(scenario, depot[0], month, corps.area))
+                 for payer, depot in suppliers(state, scenario, power, corps.area, full)]
         if corps.id.lower() in plan.foraging or not costs \
-                or (halves.get(payer, 0) + cost + 1) // 2 > state.powers[payer].money:
+                or (halves.get(costs[0][0], 0) + costs[0][2] + 1) // 2 > state.powers[costs[0][0]].money:
+            if not costs and full and suppliers(state, scenario, power, corps.area):
+                holder = state.holder(power)
+                ctx.say(f"{corps.id}: every depot within its reach supplies {limit} corps already: it forages",
+                        to=(holder,) if holder else (), rule="12.3.1")
             forage_now(ctx, state, scenario, corps, march, month)
             continue
+        payer, depot, cost = costs[0]
+        uses[(payer, depot[1])] = uses.get((payer, depot[1]), 0) + 1
         halves[payer] = halves.get(payer, 0) + cost
         supplied.setdefault(payer, []).append(corps.id)
     for payer, owed in halves.items():

@@ -33,6 +33,8 @@ class PowerState(msgspec.Struct):
     trivial: bool = False  # it agrees to fight field combats as trivial ones (§7.5.3.5, EIA-I133)
     withdrawal: list[str] = []  # areas its withdrawing corps take first among equally close ones (EIA-I135)
     supplies: list[str] = []  # the allies it lets live off its depots, paying their costs (§7.4.2.2, EIA-I164)
+    corps_lost: int = 0  # its corps counters eliminated by combat or foraging (§7.4.1.3.2, §7.5.5; EIA-I203)
+    factors_lost: int = 0  # its army factors lost in combat, sieges included (§7.5.2.9.2; EIA-I203)
 
 
 class Corps(msgspec.Struct):
@@ -122,6 +124,7 @@ class GameState(msgspec.Struct):
     # The parts of the current power sequence already taken (more than one when allies move
     # combined): their combats and sieges come in the sequence's Land Combat Step (§7.1.2, EIA-I161).
     combined: list[Part] = []
+    options: dict[str, str] = {}  # the other campaign options not left at their default (`options.py`)
 
     # -- lookups ----------------------------------------------------------------
     def corps_by_id(self, corps_id: str) -> Corps | None:
@@ -157,7 +160,8 @@ def holders(scenario: Scenario, seats: Sequence[Seat]) -> dict[str, str | None]:
     return {p.code: majors[scenario.major(p.code)] for p in scenario.data.powers}
 
 
-def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False) -> GameState:
+def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False,
+                  options: dict[str, str] | None = None) -> GameState:
     """The scenario's set-up: corps on the map, leaders with their corps, depots, garrisons."""
     owners = holders(scenario, seats)
     data = scenario.data
@@ -170,4 +174,5 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
         depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],
         garrisons=[Garrison(g.power, g.area, dict(sorted(g.factors.items()))) for g in data.garrisons],
         army_orders=army_orders,
+        options=dict(options or {}),
     )
