@@ -12,11 +12,13 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 def holds(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
     """EIA-I21: a power holds an area where no enemy corps stands and its own corps does,
-    or its garrison holds the area's city."""
+    or its garrison holds the area's city; a minor free state's corps and garrisons hold for
+    its controller (§7.1.1)."""
     if enemy_corps_in(state, scenario, power, area):
         return False
     garrison = state.garrison_in(area)
-    return any(c.power == power for c in state.corps_in(area)) or (garrison is not None and garrison.power == power)
+    return (any(scenario.major(c.power) == power for c in state.corps_in(area))
+            or (garrison is not None and scenario.major(garrison.power) == power))
 
 
 def enemy_losses(state: GameState, scenario: Scenario, power: str) -> tuple[int, int]:
