@@ -20,6 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pydantic import ValidationError
 
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
 from pbem.rules.empires_in_arms.cities import occupy, retire_into_city, surrender_city
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
@@ -38,6 +39,7 @@ from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_a
 from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.orders import AttackBesiegers as Sortie
+from pbem.rules.empires_in_arms.options import combat_options
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison
@@ -77,6 +79,16 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += [f"area {a.id}: the combat rules know no terrain {a.terrain!r} (known: {', '.join(TERRAINS)})"
                  for a in data.areas if a.terrain not in TERRAINS]
     return problems
+
+
+#: No cap on a rating (option 12.3.7.3 before its dates).
+MAX_RATING = 99
+
+
+def battle_options(state: GameState, scenario: Scenario) -> Options:
+    """The combat options of a battle: the scenario's `[combat_options]` under the campaign's
+    options (§7.5.2.6.1, §12.3, §12.7)."""
+    return Options.model_validate(combat_options(scenario.data.combat_options, state.options))
 
 
 def combat_charts(scenario: Scenario) -> Charts:
@@ -125,35 +137,45 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                     across_river: dict[str, str]) -> list[Battle]:
-    """§7.3.7.1: the phasing power attacks enemy corps in every area where its corps stand
-    with them; §7.3.7.2: a corps ending its move where only an enemy depot garrison stands
-    attacks it. Areas in the map's order; `across_river` maps a corps that entered its area
-    across a river this sequence to that area (§7.5.2.7.1)."""
+    """§7.3.7.1: the phasing sequence attacks enemy corps in every area where its corps stand
+    with them, the powers moving combined with `power` and their allies at war with every
+    defender joining the attack, the others stepping aside (§7.3.8, `coalitions.py`);
+    §7.3.7.2: a corps ending its move where only an enemy depot garrison stands attacks it.
+    Areas in the map's order; `across_river` maps a corps that entered its area across a
+    river this sequence to that area (§7.5.2.7.1)."""
     declared = []
+    phasing = scenario.combined_with(power)
     for area in scenario.data.areas:
-        attacking = [c.id for c in state.corps_in(area.id) if c.power == power and not c.inside]
-        if not attacking:
-            continue
-        defending = enemy_corps_in(state, scenario, power, area.id)
-        depot = state.depot_in(area.id)
-        crossed = [c for c in attacking if across_river.get(c) == area.id]
-        if defending:
-            sides = sorted({c.power for c in defending}, key=scenario.power_order.index)
-            battle = Battle(area.id, "field", power, attacking, sides, [c.id for c in defending], crossed)
-            what = (f"field combat in {area.title}: {power} ({', '.join(attacking)}) attacks "
-                    f"{', '.join(sides)} ({', '.join(battle.defending)})")
-            rule = "§7.3.7.1"
-        elif depot is not None and depot.garrison and scenario.at_war(power, depot.power):
-            battle = Battle(area.id, "depot-garrison", power, attacking, [depot.power], [], crossed)
-            what = f"combat in {area.title}: {power} ({', '.join(attacking)}) attacks the {depot.power} depot garrison"
-            rule = "§7.3.7.2"
+        coalitions.clear_area(ctx, state, scenario, phasing, area.id)
+        attacker = coalitions.lead_attacker(state, scenario, phasing, area.id)
+        if attacker is not None:
+            allies = coalitions.attacking_powers(state, scenario, phasing, attacker, area.id)[1:]
+            attacking = [c.id for c in state.corps_in(area.id)
+                         if scenario.major(c.power) in (attacker, *allies) and not c.inside]
+            defending = enemy_corps_in(state, scenario, attacker, area.id)
+            sides = coalitions.defending_powers(state, scenario, attacker, area.id)
+            crossed = [c for c in attacking if across_river.get(c) == area.id]
+            battle = Battle(area.id, "field", attacker, attacking, sides, [c.id for c in defending], crossed,
+                            allies=allies)
+            what = (f"field combat in {area.title}: {', '.join((attacker, *allies))} ({', '.join(attacking)}) "
+                    f"attack{'s' if not allies else ''} {', '.join(sides)} ({', '.join(battle.defending)})")
+            rule = "§7.3.8" if allies or len(sides) > 1 else "§7.3.7.1"
         else:
-            continue
+            attacking = [c.id for c in state.corps_in(area.id) if scenario.major(c.power) in phasing and not c.inside]
+            attacker = next((scenario.major(c.power) for c in state.corps_in(area.id) if c.id in attacking), None)
+            depot = state.depot_in(area.id)
+            if attacker is None or depot is None or not depot.garrison or not scenario.at_war(attacker, depot.power):
+                continue
+            crossed = [c for c in attacking if across_river.get(c) == area.id]
+            battle = Battle(area.id, "depot-garrison", attacker, attacking, [depot.power], [], crossed)
+            what = (f"combat in {area.title}: {attacker} ({', '.join(attacking)}) attacks the {depot.power} "
+                    "depot garrison")
+            rule = "§7.3.7.2"
         state.battles.append(battle)
         river = f" ({', '.join(crossed)} across the river, §7.5.2.7.1)" if crossed else ""
         ctx.say(f"{what}{river}", rule=rule)
         if battle.kind == "field":
-            retire_into_city(ctx, state, scenario, area.id, power)
+            retire_into_city(ctx, state, scenario, area.id, battle.attacker)
             if build(state, scenario, battle) is None:
                 battle.outcome = "not fought: the defenders retired into the city"
                 ctx.say(f"combat in {area.title} is not fought: the defenders retired into the city",
@@ -213,24 +235,25 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
     the first of them in the fixed order (EIA-I80). It is fought as a trivial combat when
     both sides' powers stand agreed to it (§7.5.3.5, EIA-I133)."""
     area = battle.area
-    attacking = [c for c in state.corps_in(area) if c.power == battle.attacker and not c.inside]
+    attackers = {battle.attacker, *battle.allies}
+    attacking = [c for c in state.corps_in(area) if scenario.major(c.power) in attackers and not c.inside]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
     depot = state.depot_in(area)
     depots = [depot] if depot is not None and depot.garrison and scenario.at_war(battle.attacker, depot.power) else []
     if not attacking or not (defending or depots):
         return None
-    defender = min({c.power for c in defending} or {depots[0].power}, key=scenario.power_order.index)
+    defenders = {scenario.major(c.power) for c in defending} or {depots[0].power}
+    defender = min(defenders, key=scenario.power_order.index)
     attacker = side(state, scenario, battle.attacker, attacking, [],
-                    reinforcing(state, scenario, area, {battle.attacker}, {defender}, engaged))
+                    reinforcing(state, scenario, area, attackers, defenders, engaged))
     if sortie is not None and (sallying := besieged_units(state, scenario, area, sortie)):
         attacker = attacker.model_copy(update={"units": (*attacker.units, *sallying.units),
                                                "leaders": (*attacker.leaders, *sallying.leaders)})
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
                   attacker=attacker,
                   defender=side(state, scenario, defender, defending, depots,
-                                reinforcing(state, scenario, area, {c.power for c in defending} | {defender},
-                                            {battle.attacker}, engaged)),
-                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
+                                reinforcing(state, scenario, area, defenders, attackers, engaged)),
+                  river=bool(battle.across_river), options=battle_options(state, scenario),
                   agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
@@ -247,9 +270,25 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
                 loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical)
 
 
-def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps]) -> tuple[CombatLeader, ...]:
+def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps],
+               area: str | None = None) -> tuple[CombatLeader, ...]:
+    """The leaders with `corps`, rated for a combat in `area` (the corps' own by default)."""
     ids = {c.id for c in corps}
-    return tuple(scenario_leader(scenario, lead.id) for lead in state.leaders if lead.corps in ids)
+    where = area or (corps[0].area if corps else "")
+    return tuple(scenario_leader(scenario, lead.id, napoleon_aged(state, scenario, where))
+                 for lead in state.leaders if lead.corps in ids)
+
+
+def napoleon_aged(state: GameState, scenario: Scenario, area: str) -> tuple[int, int, str] | None:
+    """Option 12.3.7.3: NAPOLEON's tactical rating is 4 from January 1809 and his strategic
+    rating 4 from January 1812, except in a combat within France's "original home nation
+    boundaries" (EIA-I202: the territory of NAPOLEON's power in the scenario). The caps and the
+    owner of the combat's area, or None when the option is off."""
+    if state.options.get("napoleon_ratings") != "yes" or not area:
+        return None
+    date = scenario.date(state.turn)
+    return (4 if date >= (1809, 1) else MAX_RATING, 4 if date >= (1812, 1) else MAX_RATING,
+            scenario.areas[area].owner or "")
 
 
 def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str], enemies: set[str],
@@ -262,7 +301,7 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
     marsh, or across a river, is hindered (§7.5.2.11.3). One group per area, in the map's
     order."""
     def friendly(power: str) -> bool:
-        return power in powers or (all(scenario.at_war(power, e) for e in enemies)
+        return scenario.major(power) in powers or (all(scenario.at_war(power, e) for e in enemies)
                                    and not any(scenario.at_war(power, own) for own in powers))
 
     groups = []
@@ -271,7 +310,7 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
                  and not state.besieged(c) and (c.inside or near != area)]
         if corps:
             groups.append(ReinforcementGroup(
-                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps),
+                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps, area),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
@@ -288,9 +327,14 @@ def unit(scenario: Scenario, corps: Corps) -> Unit:
                 artillery_corps=set(kinds) == {"artillery"})
 
 
-def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
+def scenario_leader(scenario: Scenario, leader_id: str, aged: tuple[int, int, str] | None = None) -> CombatLeader:
+    """A leader's counter for a combat; NAPOLEON's ratings capped by `aged` outside his power's
+    territory (option 12.3.7.3, `napoleon_aged`)."""
     lead = next(x for x in scenario.data.leaders if x.id == leader_id)
-    return CombatLeader(id=lead.id, power=lead.power, strategic=lead.strategic, tactical=lead.tactical,
+    tactical, strategic = lead.tactical, lead.strategic
+    if lead.napoleon and aged is not None and aged[2] != lead.power:
+        tactical, strategic = min(tactical, aged[0]), min(strategic, aged[1])
+    return CombatLeader(id=lead.id, power=lead.power, strategic=strategic, tactical=tactical,
                         tactical_max=lead.tactical_max, seniority=lead.seniority, napoleon=lead.napoleon)
 
 
@@ -304,6 +348,7 @@ def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> Retre
 
     blocked = {c.area for c in state.corps if enemy(c.power) and not state.besieged(c)}
     blocked |= {d.area for d in state.depots if d.garrison and enemy(d.power)}
+    powers = powers | {scenario.major(p) for p in powers}  # a minor free state's force uses its controller's (§7.1.1)
     return RetreatMap(neighbours=dict(scenario.neighbours), blocked=tuple(sorted(blocked)),
                       depots=tuple(sorted(d.area for d in state.depots if d.power in powers)),
                       capitals=tuple(a.id for a in scenario.data.areas
@@ -357,23 +402,29 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
         if corps is not None:
             for kind, n in lost_types.items():
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
+            state.powers[corps.power].factors_lost += lost.total
             ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
                     rule="§7.5.2.9.2")
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
             lose_from_garrison(garrison, lost_types)
+            state.powers[garrison.power].factors_lost += lost.total
             ctx.say(f"the {garrison.power} city garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
         else:
             depot = _depot_of(state, area, unit_id)
             if depot is not None:
+                state.powers[depot.power].factors_lost += min(lost.total, depot.garrison)
                 depot.garrison = max(depot.garrison - lost.total, 0)
                 ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
     for unit_id in outcome.surrendered:
         corps = state.corps_by_id(unit_id)
         if corps is not None:
+            state.powers[corps.power].factors_lost += corps.strength
             corps.factors = {kind: 0 for kind in corps.factors}
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            state.powers[garrison.power].factors_lost += garrison.strength
             garrison.factors = {kind: 0 for kind in garrison.factors}
         elif (depot := _depot_of(state, area, unit_id)) is not None:
+            state.powers[depot.power].factors_lost += depot.garrison
             depot.garrison = 0
         ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
     leaders(ctx, state, outcome)
@@ -457,8 +508,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
     if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
         return
     corps = state.corps_in(battle.area)
-    if not any(c.power == battle.attacker for c in corps) or enemy_corps_in(state, scenario, battle.attacker,
-                                                                             battle.area):
+    if not any(scenario.major(c.power) == battle.attacker for c in corps) \
+            or enemy_corps_in(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
     if convert:
@@ -501,7 +552,7 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                         city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
                         besieger=side(state, scenario, power, corps, []), garrison=besieged,
                         refuge=refuge(state, scenario, holder, area) is not None,
-                        options=Options.model_validate(scenario.data.combat_options))
+                        options=battle_options(state, scenario))
     inside = [c.id for c in state.corps_inside(area)]
     ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {holder} "
             f"{'garrison' if state.garrison_in(area) is not None else 'corps'} of {city.name} in {title}"
@@ -524,10 +575,12 @@ def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: 
         lost = {next(k for k, v in FACTOR_KINDS.items() if v == kind): 1}
         if (hit := state.corps_by_id(unit_id)) is not None:
             hit.factors = {k: n - lost.get(k, 0) for k, n in hit.factors.items()}
+            state.powers[hit.power].factors_lost += 1
             if not hit.strength:
                 remove_corps(ctx, state, hit, "in a sortie", "§7.5.5")
         elif garrison is not None:
             lose_from_garrison(garrison, lost)
+            state.powers[garrison.power].factors_lost += 1
     if result.assault is not None:
         take_losses(ctx, state, siege.area, siege.besieger, result.assault.attacker)
         if not result.city_captured:  # taken, every survivor and leader inside surrenders (surrender_city)
@@ -568,7 +621,8 @@ def besieged_units(state: GameState, scenario: Scenario, area: str, sortie: Sort
     if not units:
         return None
     return Side(player=state.holder(holder) or holder, power=holder, units=tuple(units),
-                leaders=commanding(state, scenario, inside), loss_order=loss_order(state.powers[holder].loss_order))
+                leaders=commanding(state, scenario, inside, area),
+                loss_order=loss_order(state.powers[holder].loss_order))
 
 
 def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, sortie: Sortie,
@@ -588,7 +642,7 @@ def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, po
         return
     combat = Combat(id=f"{area}-garrison-attack", area=area, terrain=scenario.areas[area].terrain,
                     attacker=attacking, defender=side(state, scenario, siege.power, besiegers, []),
-                    options=Options.model_validate(scenario.data.combat_options))
+                    options=battle_options(state, scenario))
     result = garrison_attack(ctx, combat, combat_charts(scenario))
     # a garrison that does not win goes back into its city rather than surrendering (§7.5.4.2.1.4)
     take_losses(ctx, state, area, combat.attacker, result.attacker.model_copy(update={"surrendered": ()}))

@@ -100,7 +100,7 @@ def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, ar
         return
     defenders = enemy_corps_in(state, scenario, attacker, area)
     for power in sorted({c.power for c in defenders}, key=scenario.power_order.index):
-        room, holder = city_room(state, scenario, power, area), state.holder(power)
+        room, holder = city_room(state, scenario, power, area), state.holder(scenario.major(power))
         fitting = [c for c in defenders if c.power == power and c.strength <= room]
         if not fitting or holder is None:
             continue
@@ -123,12 +123,16 @@ def surrender_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area
     """Every factor left in the city — its garrison, the corps inside — surrenders and the
     leaders inside are prisoners; the besiegers may then detach factors to hold it."""
     title = scenario.areas[area].title
+    for garrison in [g for g in state.garrisons if g.area == area]:
+        state.powers[garrison.power].factors_lost += garrison.strength  # prisoners count as lost (EIA-I203)
     state.garrisons = [g for g in state.garrisons if g.area != area]
     inside = state.corps_inside(area)
     for corps in inside:
         captured = [lead.id for lead in state.leaders if lead.corps == corps.id]
         state.leaders = [lead for lead in state.leaders if lead.corps != corps.id]
         state.corps.remove(corps)
+        state.powers[corps.power].factors_lost += corps.strength
+        state.powers[corps.power].corps_lost += 1
         ctx.say(f"{corps.power} {corps.id} surrenders in {title}"
                 + (f"; {', '.join(captured)} {'is' if len(captured) == 1 else 'are'} captured" if captured else ""),
                 rule=rule)

@@ -127,6 +127,17 @@ class PreferWithdrawal:
 
 
 @dataclass(frozen=True)
+class SupplyAlly:
+    """The power lets an ally live off its depots and chains, paying for it, or stops (§7.4.2.2)."""
+
+    ally: str
+    allow: bool
+
+    def text(self) -> str:
+        return f"SUPPLY ALLY {self.ally} {'YES' if self.allow else 'NO'}"
+
+
+@dataclass(frozen=True)
 class ConvertDepot:
     area: str
 
@@ -189,7 +200,7 @@ class Demobilize:
 
 
 Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | JoinCorps | Losses
-           | DeclareTactical | AgreeTrivial | PreferWithdrawal | Stand)
+           | DeclareTactical | AgreeTrivial | PreferWithdrawal | SupplyAlly | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -231,6 +242,9 @@ class _ToCommand(Transformer):
     def withdrawal(self, items: list[Token]) -> PreferWithdrawal:
         names = tuple(str(i) for i in items)
         return PreferWithdrawal(() if [n.upper() for n in names] == ["NONE"] else names)
+
+    def supply(self, items: list[Token]) -> SupplyAlly:
+        return SupplyAlly(str(items[0]).upper(), items[1].type == "YES")
 
     def convert(self, items: list[Token]) -> ConvertDepot:
         return ConvertDepot(str(items[0]))
@@ -281,7 +295,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [CITY] [FORCE] (an area may add (DETACH|ABSORB <n> "
               "<type>)), FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
               "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
-              "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE or STAND")
+              "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
+              "SUPPLY ALLY <power> YES|NO or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 

@@ -20,7 +20,7 @@ from typing import Any
 from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refused, not_owed, verdict
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms import battles, reactions, standing
+from pbem.rules.empires_in_arms import battles, coalitions, reactions, standing
 from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
                                                   lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
@@ -35,8 +35,8 @@ from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
-from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
-from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
+from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, Part, copy_state
+from pbem.rules.empires_in_arms.supply import supply_cost_halves, suppliers
 
 
 # -- the orders of one sequence -------------------------------------------------------
@@ -108,18 +108,18 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 continue
             try:
                 if isinstance(command, STANDING):
-                    standing.check(scenario, command)
+                    standing.check(scenario, command, power)
                 elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
                 elif isinstance(command, JoinCorps):
-                    join_corps(trial, power, command)
+                    join_corps(trial, scenario, power, command)
                 elif isinstance(command, Move):
-                    corps = own_corps(trial, power, command.corps)
+                    corps = own_corps(trial, power, command.corps, scenario)
                     if corps.id in moved:
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
-                    corps, legs = trace(trial, scenario, power, command)
+                    corps, legs = trace_part(trial, scenario, power, command)
                     moved[corps.id] = number
                     corps.inside = False  # out of its city at no cost (§7.3.4)
                     for leg in legs:
@@ -134,7 +134,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     check_siege(trial, scenario, power, command.area)
                 elif isinstance(command, AttackBesiegers):
                     check_garrison_attack(trial, scenario, power, command)
-                elif trial.besieged(corps := own_corps(trial, power, command.corps)):
+                elif trial.besieged(corps := own_corps(trial, power, command.corps, scenario)):
                     raise OrderError(f"{corps.id} is besieged: it checks its supply in the city (§7.4.5)")
             except OrderError as error:
                 read[i] = (number, text, command, str(error))
@@ -149,7 +149,7 @@ class LandKind(DecisionKind):
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
                    "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
                    "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
-                   "or STAND")
+                   "SUPPLY ALLY <power> YES|NO, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -193,13 +193,29 @@ LAND_KIND = LandKind()
 
 # -- carrying the sequence out --------------------------------------------------------
 def phasing_power(state: GameState, scenario: Scenario) -> str:
-    return scenario.power_order[state.land_index]
+    return scenario.land_parts[state.land_index]
+
+
+def trace_part(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple[Corps, list[Leg]]:
+    """A move checked as `trace` does, and against §7.3.8.5 when the power is a later ally of
+    a combined sequence: it enters no area where an earlier ally declared an attack on a power
+    it is not at war with."""
+    corps, legs = trace(state, scenario, power, move)
+    for leg in legs:
+        why = coalitions.closed_to_ally(state, scenario, power, leg.area) if leg.entered else ""
+        if why:
+            raise OrderError(why)
+    return corps, legs
 
 
 def power_sequence(ctx: DecisionPort, state: GameState) -> None:
-    """§7.1.3: the phasing power's Depot, Movement, Supply, Combat and Guerrilla Steps."""
+    """§7.1.3: the phasing power's Depot, Movement, Supply, Combat and Guerrilla Steps. Allies
+    moving combined (§7.1.2) each take their part in turn, one step each: its orders, depots,
+    moves and supply; the last part's Land Combat Step is the whole sequence's, every ally's
+    combats, sieges and garrison attacks in it (§7.3.8, EIA-I161)."""
     scenario: Scenario = ctx.scenario
     power = phasing_power(state, scenario)
+    group = scenario.combined_with(power)
     year, month = scenario.date(state.turn)
     holder = state.holder(power)
     lines: list[str] = []
@@ -208,29 +224,41 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
             kind="land", player=holder, power=power, purpose=f"land:{power}", default=[], rule="§7.1.3",
             prompt=f"{scenario.powers[power].name}'s land orders for {label(year, month)}",
             context={"power": power, "month": month, "year": year,
-                     "corps": {c.id: c.area for c in state.corps if c.power == power}}))
+                     "corps": {c.id: c.area for c in state.corps if scenario.major(c.power) == power}}))
     plan = plan_of([parse_line(text) for text in lines])
     for order in plan.standing:
         standing.carry_out(ctx, state, scenario, power, order)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
-    sorties = {area: order for area in scenario.areas if (order := plan.sally(area)) is not None}
-    relieved = battles.combat_step(
-        ctx, state, scenario, power,
-        {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river},
-        frozenset(area for area in scenario.areas if plan.converts(area)), sorties)
-    for area in [a for a in scenario.areas if plan.besieges(a)]:
-        battles.besiege(ctx, state, scenario, power, area)
-    for area, order in sorties.items():
-        if area not in relieved:  # a sortie with a relief force attacks no further (§7.5.4.2.3)
-            battles.attack_besiegers(ctx, state, scenario, power, order, area)
+    state.combined.append(Part(power, lines, {corps: march.crossed_river for corps, march in marches.items()
+                                              if march.crossed_river}))
+    if power == group[-1]:
+        combat_step(ctx, state, scenario, power)
     state.land_index += 1
-    if state.land_index >= len(scenario.power_order):
+    if state.land_index >= len(scenario.land_parts):
         state.land_index = 0
         state.phase = TIME_RECORD
     else:
         state.phase = LAND
+
+
+def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> None:
+    """The sequence's Land Combat Step (§7.1.3): the field combats of all its parts, then each
+    part's sieges and garrison attacks in the sequence's order (§7.3.8.7, EIA-I161)."""
+    parts, state.combined = state.combined, []
+    plans = [(part.power, plan_of([parse_line(text) for text in part.orders])) for part in parts]
+    sorties = {area: order for _, plan in plans for area in scenario.areas if (order := plan.sally(area)) is not None}
+    relieved = battles.combat_step(
+        ctx, state, scenario, power, {corps: area for part in parts for corps, area in part.crossed.items()},
+        frozenset(area for area in scenario.areas if any(plan.converts(area) for _, plan in plans)), sorties)
+    for who, plan in plans:
+        for area in [a for a in scenario.areas if plan.besieges(a)]:
+            battles.besiege(ctx, state, scenario, who, area)
+        for area in scenario.areas:
+            order = plan.sally(area)
+            if order is not None and area not in relieved:  # a sortie with a relief attacks no further (§7.5.4.2.3)
+                battles.attack_besiegers(ctx, state, scenario, who, order, area)
 
 
 def _dropped(ctx: DecisionPort, state: GameState, power: str, text: str, error: OrderError) -> None:
@@ -256,13 +284,13 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
     own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4)."""
     for order in plan.leaders:
         try:
-            ctx.say(join_corps(state, power, order), rule="§10.6.2")
+            ctx.say(join_corps(state, scenario, power, order), rule="§10.6.2")
         except OrderError as error:
             _dropped(ctx, state, power, order.text(), error)
     marches: dict[str, March] = {}
     for move in plan.moves:
         try:
-            corps, legs = trace(state, scenario, power, move)
+            corps, legs = trace_part(state, scenario, power, move)
         except OrderError as error:
             _dropped(ctx, state, power, move.text(), error)
             continue
@@ -276,11 +304,13 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
         spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
         if march.moved:
-            ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
+            ctx.say(f"{corps.power} {corps.id} moves " + " > ".join(scenario.areas[a].title
                                                              for a in [march.start, *march.entered])
                     + (" (force march)" if move.force else ""), rule="§7.3.2")
         if move.city:
             go_inside(ctx, state, scenario, corps)
+        # §7.4.1.1: the forage roll comes after the §7.3.8 procedure the move caused
+        coalitions.clear_area(ctx, state, scenario, scenario.combined_with(power), corps.area)
         ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps, plan.converts(corps.area))
         if ravaged:
             march.foraged = True
@@ -340,7 +370,7 @@ def spend_if_besieging(state: GameState, plan: Plan, corps: Corps, march: March)
 def must_forage(state: GameState, scenario: Scenario, corps: Corps, march: March) -> bool:
     """§7.4.1: a corps that force marched, or is four or more areas from a depot of a valid
     chain, must forage."""
-    return march.force_marched or depot_distance(state, scenario, corps.power, corps.area) is None
+    return march.force_marched or not suppliers(state, scenario, corps.power, corps.area)
 
 
 def forage_now(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, march: March,
@@ -355,29 +385,43 @@ def forage_now(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: C
 
 def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
                 marches: dict[str, March], month: int) -> None:
-    """§7.4: every corps that did not forage pays for depot supply, costs summed in half
-    money points and rounded up once for the power (EIA-I8); a corps four or more areas
-    from a depot, or that the money left cannot pay for, forages (§7.4.1, §7.4.2.1)."""
+    """§7.4: every corps of the power and its minor free states (§7.1.1) that did not forage
+    pays for depot supply, costs summed in half money points and rounded up once for each
+    power that pays (EIA-I8): the power itself, or an ally whose depots it lives off
+    (§7.4.2.2, EIA-I164); a corps four or more areas from a depot, or that the money left
+    cannot pay for, forages (§7.4.1, §7.4.2.1). With option 12.3.1 a depot supplies four
+    corps at most, in the state's order (EIA-I201)."""
     lift_sieges(ctx, state, scenario)
     besieged_supply(ctx, state, scenario, power)
-    halves = 0
-    money = state.powers[power].money
-    supplied = []
-    for corps in [c for c in state.corps if c.power == power and not state.besieged(c)]:  # §7.4.5: besieged_supply
+    halves: dict[str, int] = {}
+    supplied: dict[str, list[str]] = {}
+    uses: dict[tuple[str, str], int] = {}
+    limit = scenario.charts.supply.corps_per_depot if state.options.get("depot_limit") == "yes" else None
+    for corps in [c for c in state.corps if scenario.major(c.power) == power
+                   and not state.besieged(c)]:  # §7.4.5: besieged_supply
         march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
         spend_if_besieging(state, plan, corps, march)
         if march.foraged:
             continue
-        distance = depot_distance(state, scenario, power, corps.area)
-        cost = None if distance is None else supply_cost_halves(scenario, distance, month, corps.area)
-        if corps.id.lower() in plan.foraging or cost is None or (halves + cost + 1) // 2 > money:
+        full = {depot for depot, n in uses.items() if limit is not None and n >= limit}
+        costs = [(payer, depot, supply_cost_halves(scenario, depot[0], month, corps.area))
+                 for payer, depot in suppliers(state, scenario, power, corps.area, full)]
+        if corps.id.lower() in plan.foraging or not costs \
+                or (halves.get(costs[0][0], 0) + costs[0][2] + 1) // 2 > state.powers[costs[0][0]].money:
+            if not costs and full and suppliers(state, scenario, power, corps.area):
+                holder = state.holder(power)
+                ctx.say(f"{corps.id}: every depot within its reach supplies {limit} corps already: it forages",
+                        to=(holder,) if holder else (), rule="12.3.1")
             forage_now(ctx, state, scenario, corps, march, month)
             continue
-        halves += cost
-        supplied.append(corps.id)
-    paid = (halves + 1) // 2
-    state.powers[power].money -= paid
-    if supplied:
-        holder = state.holder(power)
-        ctx.say(f"{power} pays {paid} money points for the depot supply of {', '.join(supplied)}",
-                to=(holder,) if holder else (), rule="§7.4.2.1")
+        payer, depot, cost = costs[0]
+        uses[(payer, depot[1])] = uses.get((payer, depot[1]), 0) + 1
+        halves[payer] = halves.get(payer, 0) + cost
+        supplied.setdefault(payer, []).append(corps.id)
+    for payer, owed in halves.items():
+        paid = (owed + 1) // 2
+        state.powers[payer].money -= paid
+        holders = tuple(dict.fromkeys(h for h in (state.holder(payer), state.holder(power)) if h))
+        whose = "" if payer == power else f" of {power}'s corps (§7.4.2.2)"
+        ctx.say(f"{payer} pays {paid} money points for the depot supply{whose} of {', '.join(supplied[payer])}",
+                to=holders, rule="§7.4.2.1")
