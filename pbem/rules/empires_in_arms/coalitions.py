@@ -10,7 +10,8 @@ Where the phasing sequence's corps stand with enemy corps an attack is declared 
 5). The attacking force is the sequence's powers there and every ally of theirs at war with
 all the defending powers (Step 6); the defending force is every power at war with the first
 attacker there (Steps 3 and 7). Every other power's corps leave the area for the adjacent
-area closest to their supply (Steps 4 and 6); garrisons of cities and depots stay, ignored.
+area closest to their supply (Steps 4 and 6); garrisons of cities and depots, and the corps
+inside cities (EIA-I140), stay, ignored.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pbem.rules.empires_in_arms.supply import reach, valid_depots
 def lead_attacker(state: GameState, scenario: Scenario, phasing: Sequence[str], area: str) -> str | None:
     """The power of the phasing sequence that declares the attack in `area` (Steps 2, 5):
     the first in the sequence's order whose corps stand there with corps it is at war with."""
-    here = state.corps_in(area)
+    here = state.field_corps_in(area)
     return next((power for power in phasing
                  if any(scenario.major(c.power) == power for c in here)
                  and any(scenario.at_war(power, c.power) for c in here)), None)
@@ -36,7 +37,7 @@ def lead_attacker(state: GameState, scenario: Scenario, phasing: Sequence[str], 
 def defending_powers(state: GameState, scenario: Scenario, attacker: str, area: str) -> list[str]:
     """The major powers of the defending force (Steps 3, 7): those with corps in `area` at war
     with the attacker, in the fixed order."""
-    found = {scenario.major(c.power) for c in state.corps_in(area) if scenario.at_war(attacker, c.power)}
+    found = {scenario.major(c.power) for c in state.field_corps_in(area) if scenario.at_war(attacker, c.power)}
     return sorted(found, key=scenario.power_order.index)
 
 
@@ -46,7 +47,7 @@ def attacking_powers(state: GameState, scenario: Scenario, phasing: Sequence[str
     its sequence and its allies with corps in `area` at war with every defending power;
     the attacker first, then the fixed order."""
     defenders = defending_powers(state, scenario, attacker, area)
-    present = {scenario.major(c.power) for c in state.corps_in(area)}
+    present = {scenario.major(c.power) for c in state.field_corps_in(area)}
     joining = [p for p in scenario.power_order if p != attacker and p in present
                and (p in phasing or scenario.allied(p, attacker))
                and all(scenario.at_war(p, d) for d in defenders)]
@@ -61,7 +62,7 @@ def clear_area(ctx: DecisionPort, state: GameState, scenario: Scenario, phasing:
         return
     sides = {*attacking_powers(state, scenario, phasing, attacker, area),
              *defending_powers(state, scenario, attacker, area)}
-    for corps in [c for c in state.corps_in(area) if scenario.major(c.power) not in sides]:
+    for corps in [c for c in state.field_corps_in(area) if scenario.major(c.power) not in sides]:
         step_aside(ctx, state, scenario, corps)
 
 
