@@ -159,7 +159,7 @@ class ImpulseStart:
         return {t.id: t.area for t in self._state.troops if t.area is not None and not t.besieged}
 
 
-@dataclass
+@dataclass(slots=True)
 class ImpulseRun:
     """One run of an impulse script: the adjudicator (dice and decisions), the start
     snapshot, what the impulse has spent, and whose impulse it is."""
