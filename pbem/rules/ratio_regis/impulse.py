@@ -316,14 +316,16 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     elif not allocation and card.points and powers:
         raise IllegalOrder(f"say which powers take the {card.points} point(s), e.g. PLAY {card.number} POINTS "
                            f"{powers[0]}={card.points}")
-    if sum(n for _, n in allocation) > card.points:
-        raise IllegalOrder(f"{card.title} gives {card.points} point(s), not {sum(n for _, n in allocation)}")
+    taken = sum(n for _, n in allocation)
+    if taken > card.points:
+        raise IllegalOrder(f"{card.title} gives {card.points} point(s), not {taken}")
+    named = [power for power, _ in allocation]
     for power, points in allocation:
         if power not in powers:
             raise IllegalOrder(unknown_name("power of yours", power, powers))
         if points < 1:
             raise IllegalOrder(f"{power} must take at least one point")
-        if power in ledger.card_points or sum(1 for p, _ in allocation if p == power) > 1:
+        if power in ledger.card_points or named.count(power) > 1:
             raise IllegalOrder(f"{power} already takes points from a card this impulse: a power takes points "
                                f"from one card per impulse (§8.2.2)")
     for power, points in allocation:
