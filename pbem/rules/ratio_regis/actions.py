@@ -64,8 +64,8 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
     power by code on a tie) is held to its limit.
     """
     checked = {area for area in areas if area in scenario.areas}
-    over = sorted((area, -count, power) for (area, power), count in stack_sizes(state, checked).items()
-                  if count > scenario.areas[area].stacking)  # the limit before any Organizer's +1
+    over = sorted([(area, -count, power) for (area, power), count in stack_sizes(state, checked).items()
+                   if count > scenario.areas[area].stacking])  # the limit before any Organizer's +1
     largest: dict[str, tuple[str, int]] = {}  # area -> its largest stack: (power, count)
     for area, negative, power in over:
         largest.setdefault(area, (power, -negative))
@@ -112,7 +112,7 @@ def check_other_power(state: GameState, scenario: Scenario, power: str, other: s
 
 def route_text(route: Sequence[str], scenario: Scenario) -> str:
     """A route as the chronicle writes it: seas with their @."""
-    return ">".join(f"@{place}" if place in scenario.seas else place for place in route)
+    return ">".join([f"@{place}" if place in scenario.seas else place for place in route])
 
 
 class ImpulseStart:
@@ -159,7 +159,7 @@ class ImpulseStart:
         return {t.id: t.area for t in self._state.troops if t.area is not None and not t.besieged}
 
 
-@dataclass
+@dataclass(slots=True)
 class ImpulseRun:
     """One run of an impulse script: the adjudicator (dice and decisions), the start
     snapshot, what the impulse has spent, and whose impulse it is."""

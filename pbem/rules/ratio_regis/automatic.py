@@ -10,6 +10,8 @@ fights there (RR-I294); it never makes peace (RR-I293).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import piracy
 from pbem.rules.ratio_regis.actions import ImpulseRun
@@ -38,13 +40,16 @@ def negotiates(state: GameState, scenario: Scenario, power: str) -> bool:
         not endless(scenario, war) for war in state.wars if power in war.sides)
 
 
-def after_impulse(ctx: DecisionPort, state: GameState, player: str, run: ImpulseRun) -> None:
+def after_impulse(ctx: DecisionPort, state: GameState, player: str, new_run: Callable[[], ImpulseRun]) -> None:
     """§33.1: after an impulse of `player`, each automatic power answering one of its powers
-    carries out its acts in its card's order (RR-I291)."""
+    carries out its acts in its card's order (RR-I291). Their acts share one run, `new_run()`,
+    made when the first of them begins (most impulses have none to make)."""
     scenario: Scenario = ctx.scenario
+    run: ImpulseRun | None = None
     for code in scenario.power_order:
         auto = scenario.powers[code].automatic
         if auto is not None and state.powers[code].active and state.powers[auto.after].player == player:
+            run = run or new_run()
             for act in auto.acts:
                 if not state.powers[code].active:
                     break

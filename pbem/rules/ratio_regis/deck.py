@@ -58,7 +58,8 @@ def is_priority(card: Card, hand_size: int) -> bool:
 
 
 def priority_cards(scenario: Scenario, hand: list[int]) -> list[int]:
-    return [n for n in hand if is_priority(scenario.cards[n], len(hand))]
+    size = len(hand)
+    return [n for n in hand if is_priority(scenario.cards[n], size)]
 
 
 def playable(scenario: Scenario, hand: list[int]) -> list[int]:

@@ -87,7 +87,7 @@ def _half_turn_over(state: GameState) -> bool:
 
 
 # -- one impulse --------------------------------------------------------------
-@dataclass
+@dataclass(slots=True)
 class Ledger:
     """What the impulse has spent so far (§8.2.2, §8.2.3)."""
 
@@ -171,6 +171,9 @@ class _Checkpoint:
         return work, ledger
 
 
+_CHANGING = (Action, Play)  # the commands that change the state before they can fail
+
+
 def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
                port: DecisionPort | None = None, as_found: Callable[[], GameState] | None = None) -> ScriptRun:
     """Carry out an impulse script line by line. An illegal line leaves the state as it
@@ -209,7 +212,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
         # DONE checks everything before it changes anything; an action may fail only after
         # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
         # event has begun (a rebellion's area, RR-I80).
-        changes = isinstance(command, Action | Play)
+        changes = isinstance(command, _CHANGING)
         before_line = judge.interrupts
         try:
             understood = _execute(work, scenario, player, command, run)
@@ -236,8 +239,8 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
             checkpoint.since.append(command)
     ledger = run.ledger
     problem = ""
-    plays_later = any(_is_play(line.text) for line in results if line.number in later)
-    if ledger.held_cards and not ledger.played and not plays_later:
+    if ledger.held_cards and not ledger.played \
+            and not any(_is_play(line.text) for line in results if line.number in later):  # a card played later
         hand = work.player(player).hand
         problem = (f"you hold {len(hand)} card(s): an impulse must play at least one (§8.2.2), e.g. "
                    f"PLAY {min(deck.playable(scenario, hand))}")
@@ -313,14 +316,16 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     elif not allocation and card.points and powers:
         raise IllegalOrder(f"say which powers take the {card.points} point(s), e.g. PLAY {card.number} POINTS "
                            f"{powers[0]}={card.points}")
-    if sum(n for _, n in allocation) > card.points:
-        raise IllegalOrder(f"{card.title} gives {card.points} point(s), not {sum(n for _, n in allocation)}")
+    taken = sum(n for _, n in allocation)
+    if taken > card.points:
+        raise IllegalOrder(f"{card.title} gives {card.points} point(s), not {taken}")
+    named = [power for power, _ in allocation]
     for power, points in allocation:
         if power not in powers:
             raise IllegalOrder(unknown_name("power of yours", power, powers))
         if points < 1:
             raise IllegalOrder(f"{power} must take at least one point")
-        if power in ledger.card_points or sum(1 for p, _ in allocation if p == power) > 1:
+        if power in ledger.card_points or named.count(power) > 1:
             raise IllegalOrder(f"{power} already takes points from a card this impulse: a power takes points "
                                f"from one card per impulse (§8.2.2)")
     for power, points in allocation:
@@ -336,9 +341,8 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
 
 
 def _action(state: GameState, scenario: Scenario, player: str, order: Action, run: ImpulseRun) -> str:
-    powers = state.powers_of(player, scenario)
-    if order.power not in powers:
-        raise IllegalOrder(unknown_name("power of yours", order.power, powers))
+    if not state.runs(player, order.power):
+        raise IllegalOrder(unknown_name("power of yours", order.power, state.powers_of(player, scenario)))
     end_leader_move = order.budget == "E" and isinstance(order.verb, Attach)
     procedure = leaders.move_leader_at_impulse_end if end_leader_move else ACTIONS.get(type(order.verb))
     if procedure is None:
@@ -486,7 +490,8 @@ def impulse(ctx: DecisionPort, state: GameState) -> None:
         run = run_script(state, scenario, player, list(enumerate(request.default, start=1)), ctx, ctx.step_start)
     done = [line.understood for line in run.lines if line.accepted and line.understood != "end of impulse"]
     ctx.say(f"{name}'s impulse: " + ("; ".join(done) if done else "no card, no action"), rule="§8.2.2")
-    automatic.after_impulse(ctx, state, player, ImpulseRun(ctx, ImpulseStart(state), Ledger(held_cards=False), player))
+    automatic.after_impulse(ctx, state, player,
+                            lambda: ImpulseRun(ctx, ImpulseStart(state), Ledger(held_cards=False), player))
     _advance(state)
 
 

@@ -93,7 +93,7 @@ def plan_route(state: GameState, scenario: Scenario, power: str, moving: Sequenc
         route.append(here)
     if here in scenario.seas:
         raise IllegalOrder("a troop cannot end a strategic move at sea (§10.2)")
-    if allied_area(state, power, here) and not controls(state, power, here) \
+    if not controls(state, power, here) and allied_area(state, power, here) \
             and not _own_troops(state, power, moving, here):
         raise IllegalOrder(f"{here} is an ally's area: a strategic move may cross it but ends in an area of "
                            f"{power}'s or with its troops (§21.2.1, RR-I183)")

@@ -56,7 +56,9 @@ def plant(state: GameState, judge: DecisionPort, power: str, area: str) -> str:
 def lift_ended_sieges(state: GameState, judge: DecisionPort) -> None:
     """§13.4.5: a siege ends when the besiegers are gone (moved away, eliminated,
     dispersed) or the fortress is; its siege casualties go with it, the garrison is free."""
-    for area, status in sorted((a, s) for a, s in state.areas.items() if s.besieger is not None):
+    besieged = [area for area, status in state.areas.items() if status.besieger is not None]
+    for area in sorted(besieged):
+        status = state.areas[area]
         fortress = state.fortress_in(area)
         if fortress is not None and besiegers(state, area) and besieged_fortress(state, area, status.besieger):
             continue

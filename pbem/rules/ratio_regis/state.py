@@ -220,7 +220,10 @@ class GameState(msgspec.Struct):
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
-        return next(p for p in self.players if p.id == player_id)
+        for player in self.players:
+            if player.id == player_id:
+                return player
+        raise KeyError(player_id)
 
     def remove_units_of(self, power: str) -> list[str]:
         """Every troop, squadron and fortress of `power` off the map, its leaders leaving the
@@ -256,6 +259,11 @@ class GameState(msgspec.Struct):
         """The active powers a player controls, in the scenario's power order."""
         return [code for code in scenario.power_order
                 if self.powers[code].player == player_id and self.powers[code].active]
+
+    def runs(self, player_id: str, power: str) -> bool:
+        """Whether `power` is one of the player's active powers (in `powers_of`)."""
+        found = self.powers.get(power)
+        return found is not None and found.player == player_id and found.active
 
     def exists(self, area: str) -> bool:
         """§18.2.1: an inactive area is treated as if it were not printed on the map."""

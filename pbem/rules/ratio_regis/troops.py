@@ -122,7 +122,7 @@ def strategic_move(state: GameState, scenario: Scenario, troop: Troop, path: Seq
     if not steps:
         raise IllegalOrder("the path names no area to move to")
     route = plan_route(state, scenario, troop.power, [troop.id], troop.area, steps)
-    if len(route) == len([p for p in route if p in scenario.areas]):
+    if set(route) <= scenario.areas.keys():  # no sea crossed
         troop.area = route[-1]
         return route
     return travel(state, scenario, run, convoy, route, [troop])
