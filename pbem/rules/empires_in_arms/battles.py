@@ -35,10 +35,12 @@ from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
 from pbem.rules.empires_in_arms.depots import convert_depot
+from pbem.rules.empires_in_arms.irregulars import field_irregulars, lose_factors
+from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison
+from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison, Irregular
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 #: The scenario's factor types (research §3) as the combat rules name them.
@@ -116,15 +118,18 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                     across_river: dict[str, str]) -> list[Battle]:
     """§7.3.7.1: the phasing power attacks enemy corps in every area where its corps stand
-    with them; §7.3.7.2: a corps ending its move where only an enemy depot garrison stands
-    attacks it. Areas in the map's order; `across_river` maps a corps that entered its area
+    with them; §7.3.7.2: a corps ending its move where only enemy cossacks, freikorps or a
+    depot garrison stand attacks them; its own cossacks and freikorps attack and are attacked
+    as field forces too (§7.5.1, §10.1.2.2.2). Guerrillas are neither (§10.1.1.3.1). Areas in the map's order; `across_river` maps a corps that entered its area
     across a river this sequence to that area (§7.5.2.7.1)."""
     declared = []
     for area in scenario.data.areas:
         attacking = [c.id for c in state.corps_in(area.id) if c.power == power]
+        attacking += [i.id for i in field_irregulars(state, area.id, {power})]
         if not attacking:
             continue
-        defending = enemy_corps_in(state, scenario, power, area.id)
+        defending = [*enemy_corps_in(state, scenario, power, area.id), *enemy_field_irregulars(state, scenario, power,
+                                                                                                area.id)]
         depot = state.depot_in(area.id)
         crossed = [c for c in attacking if across_river.get(c) == area.id]
         if defending:
@@ -164,6 +169,7 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
     else:
         result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
+    out_of_bounds(ctx, state, scenario)
     depots_after(ctx, state, scenario, battle, convert)
     lift_sieges(ctx, state, scenario)
     return {*result.attacker.joined, *result.defender.joined}
@@ -186,32 +192,37 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
     area = battle.area
     attacking = [c for c in state.corps_in(area) if c.power == battle.attacker]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
+    raiders = field_irregulars(state, area, {battle.attacker})
+    irregular_defenders = enemy_field_irregulars(state, scenario, battle.attacker, area)
     depot = state.depot_in(area)
     depots = [depot] if depot is not None and depot.garrison and scenario.at_war(battle.attacker, depot.power) else []
-    if not attacking or not (defending or depots):
+    if not (attacking or raiders) or not (defending or irregular_defenders or depots):
         return None
-    defender = min({c.power for c in defending} or {depots[0].power}, key=scenario.power_order.index)
+    defender = min({c.power for c in [*defending, *irregular_defenders]} or {depots[0].power},
+                   key=scenario.power_order.index)
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
                   attacker=side(state, scenario, battle.attacker, attacking, [],
-                                reinforcing(state, scenario, area, {battle.attacker}, {defender}, engaged)),
+                                reinforcing(state, scenario, area, {battle.attacker}, {defender}, engaged), raiders),
                   defender=side(state, scenario, defender, defending, depots,
                                 reinforcing(state, scenario, area, {c.power for c in defending} | {defender},
-                                            {battle.attacker}, engaged)),
+                                            {battle.attacker}, engaged), irregular_defenders),
                   river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
                   agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
 def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps], depots: Sequence[Depot],
-         reinforcements: Sequence[ReinforcementGroup] = ()) -> Side:
+         reinforcements: Sequence[ReinforcementGroup] = (), irregulars: Sequence[Irregular] = ()) -> Side:
     """A side as the combat sees it: the seat holding its power answers its chits and which
-    of the groups nearby try to join (EIA-I134)."""
-    units = [unit(scenario, c) for c in corps]
+    of the groups nearby try to join (EIA-I134); its leaders preferred in command are its
+    power's COMMAND order (§10.6.1.1.2, EIA-I181)."""
+    units = [unit(scenario, c) for c in corps] + [irregular_unit(scenario, i) for i in irregulars]
     units += [Unit(id=f"{d.power}{DEPOT_GARRISON}", power=d.power, category="garrison",
                    factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
     return Side(player=state.holder(power) or power, power=power, units=tuple(units),
                 leaders=commanding(state, scenario, corps), reinforcements=tuple(reinforcements),
-                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical)
+                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical,
+                preferred=tuple(state.powers[power].commanders))
 
 
 def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps]) -> tuple[CombatLeader, ...]:
@@ -250,6 +261,20 @@ def unit(scenario: Scenario, corps: Corps) -> Unit:
                 cavalry_morale=(counter and counter.cavalry_morale) or power.cavalry_morale,
                 strategic=counter.strategic if counter else 0, tactical=counter.tactical if counter else 0,
                 artillery_corps=set(kinds) == {"artillery"})
+
+
+def irregular_unit(scenario: Scenario, irregular: Irregular) -> Unit:
+    """Cossacks or freikorps: cavalry factors of morale 1.0 (§10.1.2), rated zero (§10.6.1)."""
+    power = scenario.powers[irregular.power]
+    category = "cossacks" if irregular.kind == "cossack" else "freikorps"
+    return Unit(id=irregular.id, power=irregular.power, category=category,
+                factors=Factors(**{irregular.kind: irregular.factors}), infantry_morale=power.infantry_morale,
+                cavalry_morale=power.cavalry_morale)
+
+
+def enemy_field_irregulars(state: GameState, scenario: Scenario, power: str, area: str) -> list[Irregular]:
+    """The cossacks and freikorps at war with `power` in `area` (§7.3.7.2, §7.5.1.2)."""
+    return [i for i in field_irregulars(state, area, set(scenario.power_order)) if scenario.at_war(power, i.power)]
 
 
 def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
@@ -317,7 +342,11 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
     for unit_id, lost in outcome.losses.items():
         lost_types = {kind: n for kind, n in ((t, getattr(lost, k)) for t, k in FACTOR_KINDS.items()) if n}
         corps = state.corps_by_id(unit_id)
-        if corps is not None:
+        irregular = state.irregular_by_id(unit_id)
+        if irregular is not None:
+            ctx.say(f"{unit_id} loses {lost.total} factor{'s' if lost.total > 1 else ''}", rule="§7.5.2.9.2")
+            lose_factors(ctx, state, irregular, lost.total, "in combat")
+        elif corps is not None:
             for kind, n in lost_types.items():
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
             ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
@@ -332,7 +361,9 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
                 ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
     for unit_id in outcome.surrendered:
         corps = state.corps_by_id(unit_id)
-        if corps is not None:
+        if (irregular := state.irregular_by_id(unit_id)) is not None:
+            state.irregulars.remove(irregular)
+        elif corps is not None:
             corps.factors = {kind: 0 for kind in corps.factors}
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
             garrison.factors = {kind: 0 for kind in garrison.factors}
@@ -392,7 +423,8 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     EIA-I135). With no route left they surrender (§7.5.2.10.3.6)."""
     leaving = [*(u.id for u in fought.units), *outcome.joined] if outcome.retreat != "none" \
         else list(outcome.withdrew)
-    corps = [c for c in state.corps_in(area) if c.id in leaving]
+    corps: list[Corps | Irregular] = [c for c in state.corps_in(area) if c.id in leaving]
+    corps += [i for i in state.irregulars_in(area) if i.id in leaving]
     if not corps:
         return []
     owners = outcome.retreat in ("by_owner", "none")  # a withdrawal (§7.5.2.5.2.3, §7.5.2.13.1)
@@ -402,7 +434,7 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     if route is None:
         for c in corps:
             state.leaders = [lead for lead in state.leaders if lead.corps != c.id]
-            state.corps.remove(c)
+            (state.irregulars if isinstance(c, Irregular) else state.corps).remove(c)
         ctx.say(f"{names} find no retreat route and surrender with their leaders", rule="§7.5.2.10.3.6")
         return [f"{names} surrender"]
     for c in corps:

@@ -82,6 +82,9 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
         why = may_enter(scenario, power, area)
         if why:
             raise OrderError(why)
+        if scenario.corps_kind(corps.id) == "insurrection" and area not in scenario.counters[corps.id].home:
+            raise OrderError(f"{corps.id} is an insurrection corps: it moves only within its border provinces "
+                             "(§10.1.4.1.3)")
         enemies = enemy_corps_in(state, scenario, power, area)
         cost = chart.terrain_cost[scenario.areas[area].terrain]
         if enemies and scenario.crosses_river(here, area):

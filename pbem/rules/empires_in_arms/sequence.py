@@ -21,24 +21,42 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions, standing
+from pbem.rules.empires_in_arms.irregulars import NAMES, guerrilla_step, own_irregular, trace_irregular
+from pbem.rules.empires_in_arms.levies import return_corps, stand_down
 from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
                                                   lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
 from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
-from pbem.rules.empires_in_arms.leaders import join_corps
+from pbem.rules.empires_in_arms.leaders import join_corps, order_placement, order_retirement, prefer_commanders
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
 from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage, JoinCorps, Move,
-                                               OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
+                                               OrderSyntaxError, Place, PlaceDepot, PreferCommanders, RemoveDepot,
+                                               Retire, Return, Stand, StandDown, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
-from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, copy_state
+from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, Irregular, copy_state
 from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
 
 
 # -- the orders of one sequence -------------------------------------------------------
+#: A player's standing choices for his leaders, carried out first (EIA-I180, EIA-I181).
+LEADER_ORDERS = (Retire, Place, PreferCommanders)
+
+
+def leader_order(state: GameState, power: str, order: Retire | Place | PreferCommanders) -> str:
+    """A RETIRE, PLACE or COMMAND line kept in the state; the line the owner is told."""
+    if isinstance(order, Retire):
+        return order_retirement(state, power, order)
+    if isinstance(order, Place):
+        return order_placement(state, power, order)
+    state.powers[power].commanders = prefer_commanders(state, power, order)
+    return (f"{power} prefers in command, among equally senior leaders: "
+            f"{', '.join(state.powers[power].commanders) or 'none'}")
+
+
 @dataclass
 class Plan:
     """A power's land orders in the order they are carried out (§7.1.3)."""
@@ -46,6 +64,9 @@ class Plan:
     removals: list[RemoveDepot] = field(default_factory=list)
     depots: list[PlaceDepot] = field(default_factory=list)
     leaders: list[JoinCorps] = field(default_factory=list)
+    leader_orders: list[Retire | Place | PreferCommanders] = field(default_factory=list)
+    stand_downs: list[StandDown] = field(default_factory=list)
+    returns: list[Return] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     standing: list[StandingOrder] = field(default_factory=list)  # carried out first, in their order
@@ -72,6 +93,12 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.depots.append(command)
         elif isinstance(command, JoinCorps):
             plan.leaders.append(command)
+        elif isinstance(command, LEADER_ORDERS):
+            plan.leader_orders.append(command)
+        elif isinstance(command, StandDown):
+            plan.stand_downs.append(command)
+        elif isinstance(command, Return):
+            plan.returns.append(command)
         elif isinstance(command, Move):
             plan.moves.append(command)
         elif isinstance(command, Forage):
@@ -99,8 +126,11 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (STANDING, RemoveDepot, PlaceDepot, JoinCorps, Move, ConvertDepot, Besiege, AttackBesiegers, Forage)
+    phases = (STANDING, LEADER_ORDERS, RemoveDepot, PlaceDepot, JoinCorps, StandDown, Return, Move, ConvertDepot,
+              Besiege, AttackBesiegers, Forage)
     moved: dict[str, int] = {}
+    returned: set[str] = set()
+    stood: set[str] = set()
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
             if why or not isinstance(command, kind):
@@ -108,16 +138,34 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             try:
                 if isinstance(command, STANDING):
                     standing.check(scenario, command)
+                elif isinstance(command, LEADER_ORDERS):
+                    leader_order(trial, power, command)
+                elif isinstance(command, StandDown):
+                    stand_down(trial, scenario, power, command)
+                    stood.add(command.corps.lower())
+                elif isinstance(command, Return):
+                    if command.corps.lower() in stood:
+                        raise OrderError(f"{command.corps} stands down this turn; it comes back in a later Land "
+                                         "Movement Step (§10.1.3.3)")
+                    returned.add(return_corps(trial, scenario, power, command).id)
                 elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
                 elif isinstance(command, JoinCorps):
                     join_corps(trial, power, command)
+                elif isinstance(command, Move) and (irregular := own_irregular(trial, power, command.corps)):
+                    if irregular.id in moved:
+                        raise OrderError(f"{irregular.id} already moves in line {moved[irregular.id]} (§7.3.2)")
+                    irregular.area = ([irregular.area, *trace_irregular(trial, scenario, irregular, command)])[-1]
+                    moved[irregular.id] = number
                 elif isinstance(command, Move):
                     corps = own_corps(trial, power, command.corps)
                     if corps.id in moved:
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
+                    if corps.id in returned:
+                        raise OrderError(f"{corps.id} is placed back on the map this turn and may not move "
+                                         "(§10.1.3.3.2)")
                     corps, legs = trace(trial, scenario, power, command)
                     moved[corps.id] = number
                     for leg in legs:
@@ -207,6 +255,12 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     plan = plan_of([parse_line(text) for text in lines])
     for order in plan.standing:
         standing.carry_out(ctx, state, scenario, power, order)
+    for order in plan.leader_orders:
+        try:
+            rule = "§10.6.1.1.2" if isinstance(order, PreferCommanders) else "§5.3"
+            ctx.say(leader_order(state, power, order), to=(holder,) if holder else (), rule=rule)
+        except OrderError as error:
+            _dropped(ctx, state, power, order.text(), error)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -217,6 +271,8 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
         battles.besiege(ctx, state, scenario, power, area)
     for area in [a for a in scenario.areas if plan.sallies(a)]:
         battles.attack_besiegers(ctx, state, scenario, power, area)
+    guerrilla_step(ctx, state, scenario, power,
+                   {c for b in state.battles if b.attacker == power for c in (*b.attacking, *b.defending)})
     state.land_index += 1
     if state.land_index >= len(scenario.power_order):
         state.land_index = 0
@@ -245,15 +301,31 @@ def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: s
 def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
                   month: int) -> dict[str, March]:
     """§7.3: leaders join the corps they move with (§10.6.2); then each corps moved on its
-    own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4)."""
+    own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4).
+    Feudal and insurrection corps stand down and come back before the moves (§10.1.3.2–3);
+    cossacks, freikorps and guerrillas move on their own rules (`irregulars.py`)."""
     for order in plan.leaders:
         try:
             ctx.say(join_corps(state, power, order), rule="§10.6.2")
         except OrderError as error:
             _dropped(ctx, state, power, order.text(), error)
+    for levy in [*plan.stand_downs, *plan.returns]:
+        try:
+            if isinstance(levy, StandDown):
+                ctx.say(stand_down(state, scenario, power, levy), rule="§10.1.3.2")
+            else:
+                corps = return_corps(state, scenario, power, levy)
+                ctx.say(f"{power} places its feudal corps {corps.id} back in {scenario.areas[corps.area].title}",
+                        rule="§10.1.3.3")
+        except OrderError as error:
+            _dropped(ctx, state, power, levy.text(), error)
     marches: dict[str, March] = {}
     for move in plan.moves:
         try:
+            irregular = own_irregular(state, power, move.corps)
+            if irregular is not None:
+                move_irregular(ctx, state, scenario, irregular, move)
+                continue
             corps, legs = trace(state, scenario, power, move)
         except OrderError as error:
             _dropped(ctx, state, power, move.text(), error)
@@ -277,6 +349,19 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
             march.foraged = True
             forage_now(ctx, state, scenario, corps, march, month)
     return marches
+
+
+def move_irregular(ctx: DecisionPort, state: GameState, scenario: Scenario, irregular: Irregular, move: Move) -> None:
+    """Cossacks, freikorps or guerrillas along their path (§7.3.2.2, §10.1.1.3.4, §10.1.2.2);
+    they need no supply, so they neither forage nor pay (§7.4); one ending its move on an
+    ungarrisoned enemy depot destroys it (§7.3.6.1)."""
+    entered = trace_irregular(state, scenario, irregular, move)
+    if not entered:
+        return
+    start, irregular.area = irregular.area, entered[-1]
+    ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} move "
+            + " > ".join(scenario.areas[a].title for a in [start, *entered]), rule="§7.3.2")
+    reactions.end_in_enemy_depot(ctx, state, scenario, irregular)
 
 
 def enter(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg, march: March) -> None:

@@ -1,0 +1,194 @@
+"""Cossacks, freikorps and guerrillas (§10.1.1, §10.1.2): small counters of factors shown on
+their face, which move on their own rules (§7.3.1.1, §7.3.2.2, §10.1.1.3.4, §10.1.2.2), block
+enemy supply (§7.2.3.2.1) but need none (§7.4), and fight as the combat rules say (§7.5.1.2).
+A scenario places them (`[[irregulars]]`); their creation in a Levy Step (§10.1.2.1) is
+campaign-only. The Guerrilla Step of a power sequence (§7.6) is here too.
+"""
+
+from __future__ import annotations
+
+from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.movement import OrderError, area_named, may_enter
+from pbem.rules.empires_in_arms.orders import Move
+from pbem.rules.empires_in_arms.scenario import Province, Scenario
+from pbem.rules.empires_in_arms.state import GameState, Irregular
+from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_in
+
+#: The counters that fight in field combats (§7.5.1.2); guerrillas only attack by choice (§10.1.1.3).
+FIELD_KINDS = ("cossack", "freikorps")
+NAMES = {"cossack": "cossacks", "freikorps": "freikorps", "guerrilla": "guerrillas"}
+
+
+def own_irregular(state: GameState, power: str, name: str) -> Irregular | None:
+    """The irregular counter a player named, in any case; None when the name is no irregular's.
+    `OrderError` when it is another power's."""
+    found = next((i for i in state.irregulars if i.id.lower() == name.lower()), None)
+    if found is not None and found.power != power:
+        raise OrderError(f"{found.id} is a {found.kind} counter of {found.power}, not of {power}")
+    return found
+
+
+def field_irregulars(state: GameState, area: str, powers: set[str]) -> list[Irregular]:
+    """The cossacks and freikorps of `powers` in `area`: field forces of a combat (§7.5.1.2)."""
+    return [i for i in state.irregulars_in(area) if i.power in powers and i.kind in FIELD_KINDS]
+
+
+def trace_irregular(state: GameState, scenario: Scenario, irregular: Irregular, move: Move) -> list[str]:
+    """Check an irregular's move and return the areas it enters. Cossacks and freikorps have the
+    cavalry's five movement points, never force march, and pass enemy forces without stopping
+    (§7.3.1.1, §7.3.1.2, §7.3.2.2, §10.1.2.2), paying the river's extra point into enemy corps
+    (§7.3.1.3.2); freikorps keep to their power's territory
+    (§10.1.2.2; EIA-I3: a scenario's control is its ownership). Guerrillas move one adjacent
+    area whatever its terrain and never leave their power's territory (§10.1.1.3.4). None
+    detaches or absorbs: only corps do (§7.3.3)."""
+    name = NAMES[irregular.kind]
+    if move.force:
+        raise OrderError(f"{name} may not force march (§7.3.1.2)")
+    if any(stop.change for stop in move.path):
+        raise OrderError(f"{irregular.id} is {name}: only a corps detaches or absorbs factors (§7.3.3)")
+    chart = scenario.charts.movement
+    left = 1 if irregular.kind == "guerrilla" else chart.allowance["cavalry"]
+    here, entered = irregular.area, []
+    for i, stop in enumerate(move.path):
+        area = area_named(scenario, stop.area)
+        title = scenario.areas[area].title
+        if i == 0 and area == here:
+            continue
+        if area not in scenario.neighbours[here]:
+            raise OrderError(f"{title} is not next to {scenario.areas[here].title}")
+        why = may_enter(scenario, irregular.power, area)
+        if why:
+            raise OrderError(why)
+        owner = scenario.areas[area].owner
+        if irregular.kind == "guerrilla":
+            if owner != irregular.power:
+                raise OrderError(f"guerrillas never leave {irregular.power}'s territory (§10.1.1.3.4)")
+            cost = 1  # "one adjacent area (regardless of terrain)"
+        else:
+            if irregular.kind == "freikorps" and owner != irregular.power:
+                raise OrderError(f"freikorps operate only within {irregular.power}'s territory (§10.1.2.2)")
+            cost = chart.terrain_cost[scenario.areas[area].terrain]
+            if enemy_corps_in(state, scenario, irregular.power, area) and scenario.crosses_river(here, area):
+                cost += chart.river_into_enemy  # §7.3.1.3.2
+        if cost > left:
+            raise OrderError(f"entering {title} costs {cost} movement points and {irregular.id} has {left} left "
+                             f"({'§10.1.1.3.4' if irregular.kind == 'guerrilla' else '§7.3.2.3'})")
+        left -= cost
+        entered.append(area)
+        here = area
+    return entered
+
+
+def place_irregulars(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> None:
+    """§10.1.2: the cossacks, freikorps and guerrillas the scenario directs to arrive this
+    month, placed as a corps counter is (§5.2.1.1): lost where enemy corps stand."""
+    year, month = scenario.date(state.turn)
+    for counter in scenario.data.irregulars:
+        entry = counter.enters
+        if counter.power != power or entry is None or (entry.year, entry.month) != (year, month):
+            continue
+        title = scenario.areas[entry.area].title
+        if any(scenario.at_war(power, c.power) for c in state.corps_in(entry.area)):
+            ctx.say(f"{power} {NAMES[counter.kind]} {counter.id} cannot be placed in {title}: enemy corps stand "
+                    "there; it is lost", rule="§5.2.1.1")
+            continue
+        state.irregulars.append(Irregular(counter.id, power, counter.kind, entry.area, counter.factors))
+        ctx.say(f"{power} places {NAMES[counter.kind]} {counter.id} ({counter.factors}) in {title}", rule="§10.1.2")
+
+
+def lose_factors(ctx: DecisionPort, state: GameState, irregular: Irregular, count: int, cause: str) -> None:
+    """An irregular counter loses factors; with none left it leaves the map."""
+    irregular.factors = max(irregular.factors - count, 0)
+    if not irregular.factors:
+        state.irregulars.remove(irregular)
+        ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} are eliminated {cause}", rule="§7.5.5")
+
+
+# -- the Guerrilla Step (§7.6, §10.1.1) -------------------------------------------------------
+def guerrilla_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
+                   fought: set[str]) -> None:
+    """§7.6: in the phasing power's Guerrilla Step, its guerrillas are removed when no enemy
+    factor is left in its territory (§10.1.1.4), or else raised in each of its provinces an
+    enemy corps or garrison holds (§10.1.1.1.2); and it mounts an anti-guerrilla operation in
+    each enemy province where its corps that fought no combat this step stand (§10.1.1.2).
+    `fought` names the corps that took part in a combat of its Land Combat Step."""
+    provinces = [p for p in scenario.data.provinces if p.power == power]
+    if provinces:
+        if not any(_enemy_factors(state, scenario, power, a) for a in scenario.areas
+                   if scenario.areas[a].owner == power):
+            removed = [i for i in state.irregulars if i.power == power and i.kind == "guerrilla"]
+            for guerrilla in removed:
+                state.irregulars.remove(guerrilla)
+            if removed:
+                ctx.say(f"no enemy is left in {power}'s territory: its guerrillas leave the map", rule="§10.1.1.4")
+        else:
+            for province in provinces:
+                raise_guerrillas(ctx, state, scenario, province)
+    for province in scenario.data.provinces:
+        if scenario.at_war(power, province.power):
+            anti_guerrilla(ctx, state, scenario, power, province, fought)
+
+
+def _enemy_factors(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
+    garrison, depot = state.garrison_in(area), state.depot_in(area)
+    return bool(any(scenario.at_war(power, c.power) for c in state.corps_in(area))
+                or enemy_irregulars_in(state, scenario, power, area)
+                or (garrison is not None and scenario.at_war(power, garrison.power))
+                or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)))
+
+
+def raise_guerrillas(ctx: DecisionPort, state: GameState, scenario: Scenario, province: Province) -> None:
+    """§10.1.1.1.2: a province holding an unbesieged enemy corps or garrison rolls a die; each
+    point below its guerrilla value is one guerrilla factor, placed in the first of its areas
+    where an enemy stands (the map's order; where is not asked, EIA-I182)."""
+    power = province.power
+    held = [a for a in province.areas
+            if any(scenario.at_war(power, c.power) for c in state.corps_in(a))
+            or ((g := state.garrison_in(a)) is not None and scenario.at_war(power, g.power))]
+    if not held:
+        return
+    die = ctx.roll("guerrillas", rule="§10.1.1.1.2")
+    raised = max(province.guerrilla - die, 0)
+    if not raised:
+        ctx.say(f"no guerrillas rise in {province.name} (die {die}, value {province.guerrilla})", rule="§10.1.1.1.2")
+        return
+    add_guerrillas(state, scenario, power, held[0], raised)
+    ctx.say(f"{raised} guerrilla factor{'s' if raised > 1 else ''} rise in {province.name} "
+            f"({scenario.areas[held[0]].title}; die {die}, value {province.guerrilla})", rule="§10.1.1.1.2")
+
+
+def add_guerrillas(state: GameState, scenario: Scenario, power: str, area: str, factors: int) -> None:
+    """Guerrilla factors are interchangeable (§2.4.1): they join the power's guerrillas in the
+    area, or form a new counter named after it."""
+    here = next((i for i in state.irregulars_in(area) if i.power == power and i.kind == "guerrilla"), None)
+    if here is not None:
+        here.factors += factors
+        return
+    base = f"{power}-G-{area}"
+    taken = {i.id for i in state.irregulars} | {c.id for c in state.corps}
+    name = next(f"{base}{n or ''}" for n in range(len(taken) + 1) if f"{base}{n or ''}" not in taken)
+    state.irregulars.append(Irregular(name, power, "guerrilla", area, factors))
+
+
+def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, province: Province,
+                   fought: set[str]) -> None:
+    """§10.1.1.2: a die for a province where the power has corps that fought no combat this
+    sequence (+1 with two or more of them); above the province's guerrilla value, every
+    guerrilla factor in the province is eliminated. It is mounted whenever it may: the roll
+    costs the power nothing (EIA-I182)."""
+    corps = [c for a in province.areas for c in state.corps_in(a)
+             if c.power == power and c.id not in fought and state.siege_in(a) is None]
+    guerrillas = [i for i in state.irregulars if i.kind == "guerrilla" and i.area in province.areas
+                  and i.power == province.power]
+    if not corps or not guerrillas:
+        return
+    die = ctx.roll("anti-guerrilla", rule="§10.1.1.2")
+    total = die + (1 if len(corps) >= 2 else 0)
+    if total <= province.guerrilla:
+        ctx.say(f"{power}'s anti-guerrilla operation in {province.name} fails ({total} against "
+                f"{province.guerrilla})", rule="§10.1.1.2")
+        return
+    for guerrilla in guerrillas:
+        state.irregulars.remove(guerrilla)
+    ctx.say(f"{power}'s anti-guerrilla operation in {province.name} eliminates its guerrillas ({total} against "
+            f"{province.guerrilla})", rule="§10.1.1.2")
