@@ -35,7 +35,7 @@ from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
 from pbem.rules.empires_in_arms.depots import convert_depot
-from pbem.rules.empires_in_arms.irregulars import field_irregulars, lose_factors
+from pbem.rules.empires_in_arms.irregulars import add_guerrillas, field_irregulars, lose_factors
 from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
@@ -314,10 +314,24 @@ def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
             ctx.say(f"{fought.power} {'gains' if outcome.political_points > 0 else 'loses'} "
                     f"{abs(outcome.political_points)} political points", rule="§7.5.2.10.1.3")
     winner = {"attacker": combat.attacker.power, "defender": combat.defender.power}.get(result.winner or "")
+    loser = {"attacker": combat.defender, "defender": combat.attacker}.get(result.winner or "")
+    if result.kind in ("field", "limited") and loser is not None:
+        rising(ctx, state, scenario, battle.area, loser)
     battle.outcome = (f"{winner} wins" if winner else "no winner") + f" ({ENDINGS[result.ended]}, "
     battle.outcome += f"{len(result.days)} day{'s' if len(result.days) > 1 else ''})"
     battle.outcome += "".join(f"; {line}" for line in moved)
     ctx.say(f"{result.kind} combat in {title}: {battle.outcome}", rule="§7.5.2.10")
+
+
+def rising(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, loser: Side) -> None:
+    """§10.1.1.1.1: a power with guerrillas that loses a field or limited field combat in which
+    one of its corps fought inside one of its own provinces raises one guerrilla factor there
+    as the combat ends."""
+    corps = [u for u in loser.units if u.category == "corps" and u.power == loser.power]
+    if corps and any(p.power == loser.power and area in p.areas for p in scenario.data.provinces):
+        add_guerrillas(state, scenario, loser.power, area, 1)
+        ctx.say(f"a {loser.power} guerrilla factor rises in {scenario.areas[area].title} after the lost combat",
+                rule="§10.1.1.1.1")
 
 
 ENDINGS = {"broken": "the loser broke", "eliminated": "the loser was wiped out", "withdrawal": "a side withdrew",
