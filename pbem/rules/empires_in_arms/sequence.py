@@ -192,7 +192,8 @@ class LandKind(DecisionKind):
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
                    "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, or STAND")
+                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, STAND DOWN <corps>, RETURN <corps> <area>, "
+                   "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
