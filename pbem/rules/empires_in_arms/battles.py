@@ -33,9 +33,10 @@ from pbem.rules.empires_in_arms.combat.models import (DEFAULT_LOSS_ORDER, Battle
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.combat.withdrawal import IRREGULAR_ESCAPE
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
 from pbem.rules.empires_in_arms.depots import convert_depot
-from pbem.rules.empires_in_arms.irregulars import add_guerrillas, field_irregulars, lose_factors
+from pbem.rules.empires_in_arms.irregulars import add_guerrillas, evade_before_combat, field_irregulars, lose_factors
 from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
@@ -155,7 +156,9 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
           engaged: Collection[str] = (), convert: bool = False) -> set[str]:
     """One declared combat, built from the state as it stands when its turn comes; the
     corps of the step's other combats (`engaged`) cannot reinforce it (§7.5.2.11.1.2).
-    Returns the corps that joined it as reinforcements."""
+    Returns the corps that joined it as reinforcements. Cossacks and freikorps attacked alone
+    may first retreat before it (§10.1.2.2.3)."""
+    evade_before_combat(ctx, state, scenario, battle.area, battle.attacker, IRREGULAR_ESCAPE)
     combat = build(state, scenario, battle, engaged)
     title = scenario.areas[battle.area].title
     if combat is None:

@@ -7,6 +7,8 @@ campaign-only. The Guerrilla Step of a power sequence (§7.6) is here too.
 
 from __future__ import annotations
 
+from pbem.core.decisions import LineKind, Refusal
+from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, may_enter
 from pbem.rules.empires_in_arms.orders import Move
@@ -102,6 +104,90 @@ def lose_factors(ctx: DecisionPort, state: GameState, irregular: Irregular, coun
     if not irregular.factors:
         state.irregulars.remove(irregular)
         ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} are eliminated {cause}", rule="§7.5.5")
+
+
+# -- retreat before combat (§10.1.2.2.3) -----------------------------------------------------
+EVADE, ANY, NONE = "EVADE", "ANY", "NONE"
+
+
+def _evade(text: str) -> str | None:
+    words = text.split()
+    if not words or words[0].upper() != EVADE:
+        return None
+    if len(words) != 2:
+        raise Refusal("answer cossacks or freikorps attacked alone with EVADE <area>, EVADE ANY or EVADE NONE")
+    where = words[1].upper() if words[1].upper() in (ANY, NONE) else words[1]
+    return f"{EVADE} {where}"
+
+
+def _evade_to(request: Request, value: str) -> str:
+    """An area the answer names must be one the counters may retreat to (the request's options)."""
+    where = value.split()[1]
+    if where in (ANY, NONE):
+        return value
+    found = next((a for a in request.options if a.lower() == where.lower()), None)
+    if found is None:
+        raise Refusal(f"the counters may retreat only to {', '.join(request.options) or 'no area'} (§10.1.2.2.3)")
+    return f"{EVADE} {found}"
+
+
+EVADE_KIND = LineKind(
+    "evade", "your cossacks or freikorps, alone in an area, are attacked: retreat them before the combat "
+             "(§10.1.2.2.3): EVADE <area> | EVADE ANY | EVADE NONE", parse=_evade, form=lambda answer: answer,
+    check=_evade_to)
+
+
+def evade_before_combat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, attacker: str,
+                        escape: int) -> None:
+    """§10.1.2.2.3: unbesieged cossacks and freikorps alone in `area` when `attacker` attacks
+    may retreat before any combat into an adjacent area holding no enemy corps; against a force
+    with a corps bearing the cavalry symbol only on a die of `escape` or less, rolled once for
+    the cossacks and once for the freikorps. Each owner answers for his counters (`evade`): by a
+    standing `POLICY evade …` or when asked; the default is to stay (EIA-I187)."""
+    counters = [i for i in state.irregulars_in(area) if i.kind in FIELD_KINDS and scenario.at_war(attacker, i.power)]
+    depot = state.depot_in(area)
+    if not counters or any(scenario.at_war(attacker, c.power) for c in state.corps_in(area)) or (
+            depot is not None and depot.garrison and scenario.at_war(attacker, depot.power)):
+        return
+    cavalry = any(c.power == attacker and c.movement == "cavalry" for c in state.corps_in(area))
+    for power in sorted({i.power for i in counters}, key=scenario.power_order.index):
+        own = [i for i in counters if i.power == power]
+        areas = [a for a in scenario.neighbours[area] if retreat_open(state, scenario, own, a)]
+        holder = state.holder(power)
+        if not areas or holder is None:
+            continue
+        title = scenario.areas[area].title
+        answer = ctx.decide(ctx.request(
+            kind=EVADE_KIND.name, player=holder, power=power, purpose=f"evade:{area}", default=f"{EVADE} {NONE}",
+            options=tuple(areas), rule="§10.1.2.2.3", context={"area": area, "enemy": attacker},
+            prompt=f"{attacker} attacks your {', '.join(i.id for i in own)} alone in {title}: retreat them before "
+                   f"the combat to {', '.join(areas)} (EVADE <area> or EVADE ANY), or stay (EVADE NONE)?"))
+        where = answer.split()[1]
+        if where == NONE:
+            ctx.say(f"{power}'s {', '.join(i.id for i in own)} stay in {title}", rule="§10.1.2.2.3")
+            continue
+        prefer = [a for a in state.powers[power].withdrawal if a in areas]
+        target = where if where in areas else next(iter(prefer), areas[0])
+        for kind in sorted({i.kind for i in own}):
+            group = [i for i in own if i.kind == kind]
+            die = ctx.roll("evade", rule="§10.1.2.2.3") if cavalry else None
+            if die is not None and die > escape:
+                ctx.say(f"{power}'s {NAMES[kind]} cannot retreat before the enemy cavalry (die {die})",
+                        rule="§10.1.2.2.3")
+                continue
+            for irregular in group:
+                irregular.area = target
+            ctx.say(f"{power}'s {NAMES[kind]} {', '.join(i.id for i in group)} retreat before the combat to "
+                    f"{scenario.areas[target].title}", rule="§10.1.2.2.3")
+
+
+def retreat_open(state: GameState, scenario: Scenario, counters: list[Irregular], area: str) -> bool:
+    """An adjacent area the counters may retreat into: no unbesieged enemy corps there, open to
+    their power (§10.3), and for freikorps their power's territory (§10.1.2.2)."""
+    power = counters[0].power
+    if enemy_corps_in(state, scenario, power, area) or may_enter(scenario, power, area):
+        return False
+    return all(i.kind != "freikorps" or scenario.areas[area].owner == power for i in counters)
 
 
 # -- the Guerrilla Step (§7.6, §10.1.1) -------------------------------------------------------
