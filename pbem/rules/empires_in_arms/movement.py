@@ -66,6 +66,8 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
     """Check a move against the state: each area next to the one before, open to the power,
     affordable (§7.3.2.3), and not beyond an area where the corps must stop (§7.3.2.1)."""
     corps = own_corps(state, power, move.corps)
+    if state.placed.get(corps.id) == state.turn:
+        raise OrderError(f"{corps.id} is placed on the map this turn and may not move (§10.1.3.3.2, §10.1.4.1.4)")
     left = allowance(scenario, corps, move.force)
     chart = scenario.charts.movement
     here, legs = corps.area, []

@@ -313,7 +313,7 @@ def check_scenario(scenario: Scenario) -> list[str]:
         area(f"corps {c.id}", c.enters.area if c.enters else None)
         factors(f"corps {c.id}", c.factors)
         factors(f"corps {c.id} capacity", c.capacity)
-        if (c.area is None) == (c.enters is None):
+        if (c.area is None) == (c.enters is None) and not (c.kind == "insurrection" and c.area is None):
             problems.append(f"corps {c.id}: give either its area or when it enters")
         if c.movement not in data.charts.movement.allowance:
             problems.append(f"corps {c.id}: movement {c.movement!r} is not on the movement chart")

@@ -22,7 +22,7 @@ from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions, standing
 from pbem.rules.empires_in_arms.irregulars import NAMES, guerrilla_step, own_irregular, trace_irregular
-from pbem.rules.empires_in_arms.levies import return_corps, stand_down
+from pbem.rules.empires_in_arms.levies import activation, return_corps, stand_down
 from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
                                                   lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
@@ -129,7 +129,6 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
     phases = (STANDING, LEADER_ORDERS, RemoveDepot, PlaceDepot, JoinCorps, StandDown, Return, Move, ConvertDepot,
               Besiege, AttackBesiegers, Forage)
     moved: dict[str, int] = {}
-    returned: set[str] = set()
     stood: set[str] = set()
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
@@ -147,7 +146,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     if command.corps.lower() in stood:
                         raise OrderError(f"{command.corps} stands down this turn; it comes back in a later Land "
                                          "Movement Step (§10.1.3.3)")
-                    returned.add(return_corps(trial, scenario, power, command).id)
+                    return_corps(trial, scenario, power, command)
                 elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
@@ -163,9 +162,6 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     corps = own_corps(trial, power, command.corps)
                     if corps.id in moved:
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
-                    if corps.id in returned:
-                        raise OrderError(f"{corps.id} is placed back on the map this turn and may not move "
-                                         "(§10.1.3.3.2)")
                     corps, legs = trace(trial, scenario, power, command)
                     moved[corps.id] = number
                     for leg in legs:
@@ -332,11 +328,15 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
             _dropped(ctx, state, power, move.text(), error)
             continue
         march = March(corps.area, [], allowance(scenario, corps, move.force), move.force)
-        for leg in legs:
+        for i, leg in enumerate(legs):
             if leg.entered:
                 enter(ctx, state, scenario, corps, leg, march)
             if leg.change:
                 garrison_change(ctx, state, scenario, corps, leg, march)
+            if leg.entered and activation(ctx, state, scenario, corps) and legs[i + 1:]:
+                ctx.say(f"{corps.power} {corps.id} must stop in {scenario.areas[corps.area].title}: insurrection "
+                        "corps stand there (§10.1.4.1.1)", rule="§10.1.4.1.1")
+                break
         spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
         if march.moved:
@@ -359,7 +359,11 @@ def move_irregular(ctx: DecisionPort, state: GameState, scenario: Scenario, irre
     entered = trace_irregular(state, scenario, irregular, move)
     if not entered:
         return
-    start, irregular.area = irregular.area, entered[-1]
+    start = irregular.area
+    for area in entered:
+        irregular.area = area
+        if irregular.kind != "guerrilla":
+            activation(ctx, state, scenario, irregular)
     ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} move "
             + " > ".join(scenario.areas[a].title for a in [start, *entered]), rule="§7.3.2")
     reactions.end_in_enemy_depot(ctx, state, scenario, irregular)

@@ -117,6 +117,7 @@ class GameState(msgspec.Struct):
     corps: list[Corps] = []
     irregulars: list[Irregular] = []  # cossacks, freikorps and guerrillas on the map (§10.1.1, §10.1.2)
     stood_down: list[Corps] = []  # feudal and insurrection corps off the map with their factors (§10.1.3.2)
+    placed: dict[str, int] = {}  # the turn a corps came back on the map; it does not move then (§10.1.3.3.2)
     leaders: list[Leader] = []
     depots: list[Depot] = []
     garrisons: list[Garrison] = []
@@ -173,6 +174,10 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
         powers={p.code: PowerState(p.code, owners[p.code], p.money) for p in data.powers},
         corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())),
                      dict(sorted(c.capacity.items()))) for c in data.corps if c.area is not None],
+        # an insurrection corps the scenario does not place waits off the map for its activation (§10.1.4.1)
+        stood_down=[Corps(c.id, c.power, c.movement, c.home[0], dict(sorted(c.factors.items())),
+                          dict(sorted(c.capacity.items()))) for c in data.corps
+                    if c.kind == "insurrection" and c.area is None and c.enters is None],
         irregulars=[Irregular(i.id, i.power, i.kind, i.area, i.factors) for i in data.irregulars if i.area is not None],
         leaders=[Leader(lead.id, lead.power, lead.corps if scenario.counters[lead.corps].area else None)
                  for lead in data.leaders],
