@@ -267,9 +267,10 @@ def unit(scenario: Scenario, corps: Corps) -> Unit:
 
 
 def irregular_unit(scenario: Scenario, irregular: Irregular) -> Unit:
-    """Cossacks or freikorps: cavalry factors of morale 1.0 (§10.1.2), rated zero (§10.6.1)."""
+    """Cossacks or freikorps, cavalry factors of morale 1.0 (§10.1.2), or guerrillas of morale 1
+    (§10.1.1.3); rated zero (§10.6.1)."""
     power = scenario.powers[irregular.power]
-    category = "cossacks" if irregular.kind == "cossack" else "freikorps"
+    category = {"cossack": "cossacks", "freikorps": "freikorps", "guerrilla": "guerrillas"}[irregular.kind]
     return Unit(id=irregular.id, power=irregular.power, category=category,
                 factors=Factors(**{irregular.kind: irregular.factors}), infantry_morale=power.infantry_morale,
                 cavalry_morale=power.cavalry_morale)
@@ -470,7 +471,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
         return
     corps = state.corps_in(battle.area)
     if not any(c.power == battle.attacker for c in corps) or enemy_corps_in(state, scenario, battle.attacker,
-                                                                             battle.area):
+                                                                             battle.area) \
+            or enemy_field_irregulars(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
     if convert:

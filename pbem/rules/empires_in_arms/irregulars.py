@@ -31,8 +31,33 @@ def own_irregular(state: GameState, power: str, name: str) -> Irregular | None:
 
 
 def field_irregulars(state: GameState, area: str, powers: set[str]) -> list[Irregular]:
-    """The cossacks and freikorps of `powers` in `area`: field forces of a combat (§7.5.1.2)."""
-    return [i for i in state.irregulars_in(area) if i.power in powers and i.kind in FIELD_KINDS]
+    """The cossacks and freikorps of `powers` in `area`, and guerrillas their player sends to
+    attack: the irregulars of a combat (§7.5.1.2, §10.1.1.3)."""
+    return [i for i in state.irregulars_in(area) if i.power in powers and (i.kind in FIELD_KINDS or i.attacks)]
+
+
+def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, name: str) -> str:
+    """§10.1.1.3: guerrillas "may attack if the controlling player chooses": the power's
+    guerrillas in the area, once its moves are made, and enemy forces there to attack (corps,
+    cossacks, freikorps or a depot garrison). Returns the area, or `OrderError`."""
+    area = area_named(scenario, name)
+    title = scenario.areas[area].title
+    if not any(i.power == power and i.kind == "guerrilla" for i in state.irregulars_in(area)):
+        raise OrderError(f"{power} has no guerrillas in {title} (§10.1.1.3)")
+    depot = state.depot_in(area)
+    if not (enemy_corps_in(state, scenario, power, area)
+            or any(i.kind in FIELD_KINDS for i in enemy_irregulars_in(state, scenario, power, area))
+            or (depot is not None and depot.garrison and scenario.at_war(power, depot.power))):
+        raise OrderError(f"no enemy forces stand in {title} for the guerrillas to attack (§10.1.1.3)")
+    return area
+
+
+def send_guerrillas(state: GameState, power: str, areas: set[str]) -> None:
+    """The power's guerrillas in `areas` attack in its Land Combat Step; all of them ("some or
+    all": EIA-I189), and no others."""
+    for irregular in state.irregulars:
+        if irregular.power == power and irregular.kind == "guerrilla":
+            irregular.attacks = irregular.area in areas
 
 
 def trace_irregular(state: GameState, scenario: Scenario, irregular: Irregular, move: Move) -> list[str]:
@@ -256,6 +281,11 @@ def add_guerrillas(state: GameState, scenario: Scenario, power: str, area: str, 
     state.irregulars.append(Irregular(name, power, "guerrilla", area, factors))
 
 
+def _besieging(state: GameState, power: str, area: str) -> bool:
+    siege = state.siege_in(area)
+    return siege is not None and siege.power == power
+
+
 def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, province: Province,
                    fought: set[str]) -> None:
     """§10.1.1.2: a die for a province where the power has corps that fought no combat this
@@ -263,7 +293,7 @@ def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, powe
     guerrilla factor in the province is eliminated. It is mounted whenever it may: the roll
     costs the power nothing (EIA-I182)."""
     corps = [c for a in province.areas for c in state.corps_in(a)
-             if c.power == power and c.id not in fought and state.siege_in(a) is None]
+             if c.power == power and c.id not in fought and not _besieging(state, power, a)]
     guerrillas = [i for i in state.irregulars if i.kind == "guerrilla" and i.area in province.areas
                   and i.power == province.power]
     if not corps or not guerrillas:

@@ -125,6 +125,16 @@ class PreferWithdrawal:
 
 
 @dataclass(frozen=True)
+class GuerrillasAttack:
+    """The power's guerrillas in an area attack the enemy forces there (§10.1.1.3)."""
+
+    area: str
+
+    def text(self) -> str:
+        return f"GUERRILLAS ATTACK {self.area}"
+
+
+@dataclass(frozen=True)
 class StandDown:
     """A feudal or insurrection corps removed from the map with its factors (§10.1.3.2, §10.1.4.2)."""
 
@@ -232,7 +242,7 @@ class Demobilize:
 
 
 Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | JoinCorps | Losses
-           | DeclareTactical | AgreeTrivial | PreferWithdrawal | StandDown | Return | Retire | Place | PreferCommanders
+           | DeclareTactical | AgreeTrivial | PreferWithdrawal | GuerrillasAttack | StandDown | Return | Retire | Place | PreferCommanders
            | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
@@ -284,6 +294,9 @@ class _ToCommand(Transformer):
     def sally(self, items: list[Token]) -> AttackBesiegers:
         return AttackBesiegers(str(items[0]))
 
+    def ambush(self, items: list[Token]) -> GuerrillasAttack:
+        return GuerrillasAttack(str(items[0]))
+
     def standdown(self, items: list[Token]) -> StandDown:
         return StandDown(str(items[0]))
 
@@ -333,7 +346,7 @@ def parse_army_line(text: str) -> ArmyCommand:
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
               "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
               "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, STAND DOWN <corps>, RETURN <corps> <area>, "
+              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, RETURN <corps> <area>, "
               "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")

@@ -21,7 +21,8 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, reactions, standing
-from pbem.rules.empires_in_arms.irregulars import NAMES, guerrilla_step, own_irregular, trace_irregular
+from pbem.rules.empires_in_arms.irregulars import (NAMES, check_guerrilla_attack, guerrilla_step, own_irregular,
+                                                   send_guerrillas, trace_irregular)
 from pbem.rules.empires_in_arms.levies import activation, return_corps, stand_down
 from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
                                                   lift_sieges)
@@ -32,7 +33,7 @@ from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.leaders import join_corps, order_placement, order_retirement, prefer_commanders
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
 from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage, JoinCorps, Move,
-                                               OrderSyntaxError, Place, PlaceDepot, PreferCommanders, RemoveDepot,
+                                               GuerrillasAttack, OrderSyntaxError, Place, PlaceDepot, PreferCommanders, RemoveDepot,
                                                Retire, Return, Stand, StandDown, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -73,6 +74,7 @@ class Plan:
     converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
     besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
     sallying: list[str] = field(default_factory=list)  # areas whose besieged own garrison attacks, lower case
+    ambushes: list[str] = field(default_factory=list)  # areas whose own guerrillas attack, lower case
 
     def converts(self, area: str) -> bool:
         return area.lower() in self.converting
@@ -111,6 +113,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.besieging.append(command.area.lower())
         elif isinstance(command, AttackBesiegers):
             plan.sallying.append(command.area.lower())
+        elif isinstance(command, GuerrillasAttack):
+            plan.ambushes.append(command.area.lower())
     return plan
 
 
@@ -127,7 +131,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
     phases = (STANDING, LEADER_ORDERS, RemoveDepot, PlaceDepot, JoinCorps, StandDown, Return, Move, ConvertDepot,
-              Besiege, AttackBesiegers, Forage)
+              Besiege, AttackBesiegers, GuerrillasAttack, Forage)
     moved: dict[str, int] = {}
     stood: set[str] = set()
     for kind in phases:
@@ -174,6 +178,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     check_siege(trial, scenario, power, command.area)
                 elif isinstance(command, AttackBesiegers):
                     check_garrison_attack(trial, scenario, power, command.area)
+                elif isinstance(command, GuerrillasAttack):
+                    check_guerrilla_attack(trial, scenario, power, command.area)
                 else:
                     own_corps(trial, power, command.corps)
             except OrderError as error:
@@ -188,7 +194,8 @@ class LandKind(DecisionKind):
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
                    "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, STAND DOWN <corps>, RETURN <corps> <area>, "
+                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
+                   "RETURN <corps> <area>, "
                    "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
@@ -261,6 +268,7 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
+    send_guerrillas(state, power, {a for a in scenario.areas if a.lower() in plan.ambushes})
     battles.combat_step(ctx, state, scenario, power,
                         {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river},
                         frozenset(area for area in scenario.areas if plan.converts(area)))
@@ -268,6 +276,7 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
         battles.besiege(ctx, state, scenario, power, area)
     for area in [a for a in scenario.areas if plan.sallies(a)]:
         battles.attack_besiegers(ctx, state, scenario, power, area)
+    send_guerrillas(state, power, set())
     guerrilla_step(ctx, state, scenario, power,
                    {c for b in state.battles if b.attacker == power for c in (*b.attacking, *b.defending)})
     state.land_index += 1

@@ -57,6 +57,7 @@ class Irregular(msgspec.Struct):
     kind: str  # cossack, freikorps or guerrilla
     area: str
     factors: int = 1
+    attacks: bool = False  # guerrillas ordered to attack in their power's Land Combat Step (§10.1.1.3)
 
 
 class Leader(msgspec.Struct):
