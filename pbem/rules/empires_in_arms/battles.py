@@ -247,9 +247,14 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
     groups = []
     for near in [a.id for a in scenario.data.areas if a.id in scenario.neighbours[area]]:
         corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged]
+        # cossacks and freikorps come only with a leader, so only with corps (§7.5.2.11.2), and
+        # freikorps only into their own territory (§10.1.2.2, EIA-I184)
+        riders = [i for i in field_irregulars(state, near, {c.power for c in corps}) if i.id not in engaged
+                  and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
         if corps:
             groups.append(ReinforcementGroup(
-                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps),
+                id=near, units=(*(unit(scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
+                leaders=commanding(state, scenario, corps),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
@@ -345,7 +350,8 @@ ENDINGS = {"broken": "the loser broke", "eliminated": "the loser was wiped out",
 def joined(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, outcome: SideResult) -> None:
     """§7.5.2.11.5: the corps that reinforced the combat are in its area from then on, and
     share its side's fate (losses, retreat, removal)."""
-    arrived = [c for c in (state.corps_by_id(i) for i in outcome.joined) if c is not None]
+    arrived: list[Corps | Irregular] = [c for c in (state.corps_by_id(i) for i in outcome.joined) if c is not None]
+    arrived += [i for i in state.irregulars if i.id in outcome.joined]
     for corps in arrived:
         corps.area = battle.area
     if arrived:
