@@ -255,7 +255,7 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
             kind="land", player=holder, power=power, purpose=f"land:{power}", default=[], rule="§7.1.3",
             prompt=f"{scenario.powers[power].name}'s land orders for {label(year, month)}",
             context={"power": power, "month": month, "year": year,
-                     "corps": {c.id: c.area for c in state.corps if c.power == power}}))
+                     "corps": {c.id: c.area for c in [*state.corps, *state.irregulars] if c.power == power}}))
     plan = plan_of([parse_line(text) for text in lines])
     for order in plan.standing:
         standing.carry_out(ctx, state, scenario, power, order)

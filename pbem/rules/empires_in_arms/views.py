@@ -114,7 +114,7 @@ def _map(scenario: Scenario, state: GameState | None) -> dict:
         for d in state.depots:
             units.setdefault(d.area, []).append(f"depot {d.power}")
     else:
-        for c in scenario.data.corps:
+        for c in [*scenario.data.corps, *scenario.data.irregulars]:
             if c.area:
                 units.setdefault(c.area, []).append(c.id)
     areas = [{"id": a.id, "name": a.title + (f" ({a.city.name})" if a.city and a.city.name != a.title else ""),
