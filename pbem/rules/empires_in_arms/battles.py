@@ -121,8 +121,9 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
     """§7.3.7.1: the phasing power attacks enemy corps in every area where its corps stand
     with them; §7.3.7.2: a corps ending its move where only enemy cossacks, freikorps or a
     depot garrison stand attacks them; its own cossacks and freikorps attack and are attacked
-    as field forces too (§7.5.1, §10.1.2.2.2). Guerrillas are neither (§10.1.1.3.1). Areas in the map's order; `across_river` maps a corps that entered its area
-    across a river this sequence to that area (§7.5.2.7.1)."""
+    as field forces too (§7.5.1, §10.1.2.2.2); guerrillas only when their player sends them
+    (§10.1.1.3, §10.1.1.3.1). Areas in the map's order; `across_river` maps a corps that
+    entered its area across a river this sequence to that area (§7.5.2.7.1)."""
     declared = []
     for area in scenario.data.areas:
         attacking = [c.id for c in state.corps_in(area.id) if c.power == power]

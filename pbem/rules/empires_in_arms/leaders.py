@@ -89,8 +89,10 @@ def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
     order naming a corps is spent when the leader returns."""
     for leader in state.leaders:
         if leader.power == power and leader.retire:
-            leader.corps, leader.retire, leader.back = None, False, state.turn + 1
-            ctx.say(f"{leader.id} retires from the map", rule="§5.3")
+            leader.retire = False
+            if leader.corps is not None:  # not if it has left the map since its order
+                leader.corps, leader.back = None, state.turn + 1
+                ctx.say(f"{leader.id} retires from the map", rule="§5.3")
     first = next((c for c in state.corps if c.power == power), None)
     for leader in state.leaders:
         if leader.power != power or leader.corps is not None or first is None or leader.back > state.turn:

@@ -27,7 +27,8 @@ def stand_down(state: GameState, scenario: Scenario, power: str, order: StandDow
     corps = own_corps(state, power, order.corps)
     kind = scenario.corps_kind(corps.id)
     if kind == "regular":
-        raise OrderError(f"{corps.id} is no feudal or insurrection corps: only they stand down (§10.1.3.2, §10.1.4.2)")
+        raise OrderError(f"{corps.id} is no feudal or insurrection corps: only they stand down "
+                         "(§10.1.3.2, §10.1.4.2)")
     state.corps.remove(corps)
     state.stood_down.append(corps)
     other = next((c for c in state.corps_in(corps.area) if c.power == power), None)

@@ -242,8 +242,8 @@ class Demobilize:
 
 
 Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | JoinCorps | Losses
-           | DeclareTactical | AgreeTrivial | PreferWithdrawal | GuerrillasAttack | StandDown | Return | Retire | Place | PreferCommanders
-           | Stand)
+           | DeclareTactical | AgreeTrivial | PreferWithdrawal | GuerrillasAttack | StandDown | Return | Retire | Place
+           | PreferCommanders | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -346,7 +346,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
               "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
               "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, RETURN <corps> <area>, "
+              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
+              "RETURN <corps> <area>, "
               "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")

@@ -32,9 +32,10 @@ from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
 from pbem.rules.empires_in_arms.leaders import join_corps, order_placement, order_retirement, prefer_commanders
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage, JoinCorps, Move,
-                                               GuerrillasAttack, OrderSyntaxError, Place, PlaceDepot, PreferCommanders, RemoveDepot,
-                                               Retire, Return, Stand, StandDown, parse_line)
+from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage,
+                                               GuerrillasAttack, JoinCorps, Move, OrderSyntaxError, Place, PlaceDepot,
+                                               PreferCommanders, RemoveDepot, Retire, Return, Stand, StandDown,
+                                               parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
@@ -195,8 +196,8 @@ class LandKind(DecisionKind):
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
                    "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
                    "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
-                   "RETURN <corps> <area>, "
-                   "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE, or STAND")
+                   "RETURN <corps> <area>, RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, "
+                   "COMMAND <leader> <leader>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
