@@ -36,21 +36,24 @@ def transfer(state: GameState, scenario: Scenario, power: str, order: Transfer) 
     if order.source == GARRISON and order.target == GARRISON:
         raise OrderError("a transfer goes from or to a corps (§5.2.3)")
     if order.source == GARRISON:
-        corps = own_corps(state, power, order.target)
+        corps = own_corps(state, power, order.target, scenario)
         absorb(state, scenario, corps, order.count, order.kind)
         return f"{power} {corps.id} takes {order.count} {order.kind} from its garrison"
-    source = own_corps(state, power, order.source)
+    source = own_corps(state, power, order.source, scenario)
     if order.target == GARRISON:
         detach(state, scenario, source, order.count, order.kind, may_empty=True)
         _remove_if_empty(state, source, None)
         return f"{power} {source.id} gives {order.count} {order.kind} to its garrison"
-    target = own_corps(state, power, order.target)
+    target = own_corps(state, power, order.target, scenario)
     no_exchange(scenario, source)
     no_exchange(scenario, target)
     if source.area != target.area:
         raise OrderError(f"{source.id} and {target.id} are not in the same area (§5.2.3)")
     if source.id == target.id:
         raise OrderError("a corps does not transfer factors to itself")
+    if source.power != target.power:
+        raise OrderError(f"{source.id} is a corps of {source.power} and {target.id} of {target.power}: corps of "
+                         "different nationalities may not exchange factors (§5.2.3)")
     if source.factors.get(order.kind, 0) < order.count or order.count < 1:
         raise OrderError(f"{source.id} has {source.factors.get(order.kind, 0)} {order.kind}, not {order.count}")
     room = target.capacity.get(order.kind, 0) - target.factors.get(order.kind, 0)
@@ -78,7 +81,7 @@ def _remove_if_empty(state: GameState, corps: Corps, heir: Corps | None) -> None
 def demobilize(state: GameState, scenario: Scenario, power: str, order: Demobilize) -> str:
     """§5.2.4: corps counters and garrison factors may be removed, with no political cost."""
     if order.corps:
-        corps = own_corps(state, power, order.corps)
+        corps = own_corps(state, power, order.corps, scenario)
         corps.factors = {}
         _remove_if_empty(state, corps, None)
         return f"{power} demobilises {corps.id}"

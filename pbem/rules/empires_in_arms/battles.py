@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from pydantic import ValidationError
 
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
@@ -39,6 +40,7 @@ from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.irregulars import add_guerrillas, evade_before_combat, field_irregulars, lose_factors
 from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
+from pbem.rules.empires_in_arms.options import combat_options
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison, Irregular
@@ -80,6 +82,16 @@ def check_scenario(scenario: Scenario) -> list[str]:
     return problems
 
 
+#: No cap on a rating (option 12.3.7.3 before its dates).
+MAX_RATING = 99
+
+
+def battle_options(state: GameState, scenario: Scenario) -> Options:
+    """The combat options of a battle: the scenario's `[combat_options]` under the campaign's
+    options (§7.5.2.6.1, §12.3, §12.7)."""
+    return Options.model_validate(combat_options(scenario.data.combat_options, state.options))
+
+
 def combat_charts(scenario: Scenario) -> Charts:
     return charts_from(scenario.data.combat_charts, "combat_charts") if scenario.data.combat_charts \
         else synthetic_charts()
@@ -118,31 +130,44 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                     across_river: dict[str, str]) -> list[Battle]:
-    """§7.3.7.1: the phasing power attacks enemy corps in every area where its corps stand
-    with them; §7.3.7.2: a corps ending its move where only enemy cossacks, freikorps or a
-    depot garrison stand attacks them; its own cossacks and freikorps attack and are attacked
-    as field forces too (§7.5.1, §10.1.2.2.2); guerrillas only when their player sends them
+    """§7.3.7.1: the phasing sequence attacks enemy corps in every area where its corps stand
+    with them, the powers moving combined with `power` and their allies at war with every
+    defender joining the attack, the others stepping aside (§7.3.8, `coalitions.py`);
+    §7.3.7.2: a corps ending its move where only enemy cossacks, freikorps or a depot garrison
+    stand attacks them; the attackers' own cossacks and freikorps attack and are attacked as
+    field forces too (§7.5.1, §10.1.2.2.2); guerrillas only when their player sends them
     (§10.1.1.3, §10.1.1.3.1). Areas in the map's order; `across_river` maps a corps that
     entered its area across a river this sequence to that area (§7.5.2.7.1)."""
     declared = []
+    phasing = scenario.combined_with(power)
     for area in scenario.data.areas:
-        attacking = [c.id for c in state.corps_in(area.id) if c.power == power]
-        attacking += [i.id for i in field_irregulars(state, area.id, {power})]
-        if not attacking:
+        coalitions.clear_area(ctx, state, scenario, phasing, area.id)
+        attacker = coalitions.lead_attacker(state, scenario, phasing, area.id)
+        allies: list[str] = []
+        if attacker is not None:
+            allies = coalitions.attacking_powers(state, scenario, phasing, attacker, area.id)[1:]
+        else:
+            attacker = irregular_attacker(state, scenario, phasing, area.id)
+        if attacker is None:
             continue
-        defending = [*enemy_corps_in(state, scenario, power, area.id), *enemy_field_irregulars(state, scenario, power,
-                                                                                                area.id)]
+        attackers = {attacker, *allies}
+        attacking = [c.id for c in state.corps_in(area.id) if scenario.major(c.power) in attackers]
+        attacking += [i.id for i in field_irregulars(state, scenario, area.id, attackers)]
+        defending = [*enemy_corps_in(state, scenario, attacker, area.id),
+                     *enemy_field_irregulars(state, scenario, attacker, area.id)]
         depot = state.depot_in(area.id)
         crossed = [c for c in attacking if across_river.get(c) == area.id]
         if defending:
-            sides = sorted({c.power for c in defending}, key=scenario.power_order.index)
-            battle = Battle(area.id, "field", power, attacking, sides, [c.id for c in defending], crossed)
-            what = (f"field combat in {area.title}: {power} ({', '.join(attacking)}) attacks "
-                    f"{', '.join(sides)} ({', '.join(battle.defending)})")
-            rule = "§7.3.7.1"
-        elif depot is not None and depot.garrison and scenario.at_war(power, depot.power):
-            battle = Battle(area.id, "depot-garrison", power, attacking, [depot.power], [], crossed)
-            what = f"combat in {area.title}: {power} ({', '.join(attacking)}) attacks the {depot.power} depot garrison"
+            sides = sorted({scenario.major(c.power) for c in defending}, key=scenario.power_order.index)
+            battle = Battle(area.id, "field", attacker, attacking, sides, [c.id for c in defending], crossed,
+                            allies=allies)
+            what = (f"field combat in {area.title}: {', '.join((attacker, *allies))} ({', '.join(attacking)}) "
+                    f"attack{'s' if not allies else ''} {', '.join(sides)} ({', '.join(battle.defending)})")
+            rule = "§7.3.8" if allies or len(sides) > 1 else "§7.3.7.1"
+        elif depot is not None and depot.garrison and scenario.at_war(attacker, depot.power):
+            battle = Battle(area.id, "depot-garrison", attacker, attacking, [depot.power], [], crossed)
+            what = (f"combat in {area.title}: {attacker} ({', '.join(attacking)}) attacks the {depot.power} "
+                    "depot garrison")
             rule = "§7.3.7.2"
         else:
             continue
@@ -194,23 +219,23 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
     under the first of them in the fixed order (EIA-I80). It is fought as a trivial combat
     when both sides' powers stand agreed to it (§7.5.3.5, EIA-I133)."""
     area = battle.area
-    attacking = [c for c in state.corps_in(area) if c.power == battle.attacker]
+    attackers = {battle.attacker, *battle.allies}
+    attacking = [c for c in state.corps_in(area) if scenario.major(c.power) in attackers]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
-    raiders = field_irregulars(state, area, {battle.attacker})
+    raiders = field_irregulars(state, scenario, area, attackers)
     irregular_defenders = enemy_field_irregulars(state, scenario, battle.attacker, area)
     depot = state.depot_in(area)
     depots = [depot] if depot is not None and depot.garrison and scenario.at_war(battle.attacker, depot.power) else []
     if not (attacking or raiders) or not (defending or irregular_defenders or depots):
         return None
-    defender = min({c.power for c in [*defending, *irregular_defenders]} or {depots[0].power},
-                   key=scenario.power_order.index)
+    defenders = {scenario.major(c.power) for c in [*defending, *irregular_defenders]} or {depots[0].power}
+    defender = min(defenders, key=scenario.power_order.index)
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
                   attacker=side(state, scenario, battle.attacker, attacking, [],
-                                reinforcing(state, scenario, area, {battle.attacker}, {defender}, engaged), raiders),
+                                reinforcing(state, scenario, area, attackers, defenders, engaged), raiders),
                   defender=side(state, scenario, defender, defending, depots,
-                                reinforcing(state, scenario, area, {c.power for c in defending} | {defender},
-                                            {battle.attacker}, engaged), irregular_defenders),
-                  river=bool(battle.across_river), options=Options.model_validate(scenario.data.combat_options),
+                                reinforcing(state, scenario, area, defenders, attackers, engaged), irregular_defenders),
+                  river=bool(battle.across_river), options=battle_options(state, scenario),
                   agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
@@ -229,9 +254,25 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
                 preferred=tuple(state.powers[power].commanders))
 
 
-def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps]) -> tuple[CombatLeader, ...]:
+def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps],
+               area: str | None = None) -> tuple[CombatLeader, ...]:
+    """The leaders with `corps`, rated for a combat in `area` (the corps' own by default)."""
     ids = {c.id for c in corps}
-    return tuple(scenario_leader(scenario, lead.id) for lead in state.leaders if lead.corps in ids)
+    where = area or (corps[0].area if corps else "")
+    return tuple(scenario_leader(scenario, lead.id, napoleon_aged(state, scenario, where))
+                 for lead in state.leaders if lead.corps in ids)
+
+
+def napoleon_aged(state: GameState, scenario: Scenario, area: str) -> tuple[int, int, str] | None:
+    """Option 12.3.7.3: NAPOLEON's tactical rating is 4 from January 1809 and his strategic
+    rating 4 from January 1812, except in a combat within France's "original home nation
+    boundaries" (EIA-I202: the territory of NAPOLEON's power in the scenario). The caps and the
+    owner of the combat's area, or None when the option is off."""
+    if state.options.get("napoleon_ratings") != "yes" or not area:
+        return None
+    date = scenario.date(state.turn)
+    return (4 if date >= (1809, 1) else MAX_RATING, 4 if date >= (1812, 1) else MAX_RATING,
+            scenario.areas[area].owner or "")
 
 
 def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str], enemies: set[str],
@@ -242,7 +283,7 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
     combat of this step (`engaged`, §7.5.2.11.1.2). A group in mountain, forest or marsh, or
     across a river, is hindered (§7.5.2.11.3). One group per area, in the map's order."""
     def friendly(power: str) -> bool:
-        return power in powers or (all(scenario.at_war(power, e) for e in enemies)
+        return scenario.major(power) in powers or (all(scenario.at_war(power, e) for e in enemies)
                                    and not any(scenario.at_war(power, own) for own in powers))
 
     groups = []
@@ -250,12 +291,12 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
         corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged]
         # cossacks and freikorps come only with a leader, so only with corps (§7.5.2.11.2), and
         # freikorps only into their own territory (§10.1.2.2, EIA-I184)
-        riders = [i for i in field_irregulars(state, near, {c.power for c in corps}) if i.id not in engaged
-                  and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
+        riders = [i for i in field_irregulars(state, scenario, near, {scenario.major(c.power) for c in corps})
+                  if i.id not in engaged and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
         if corps:
             groups.append(ReinforcementGroup(
                 id=near, units=(*(unit(scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
-                leaders=commanding(state, scenario, corps),
+                leaders=commanding(state, scenario, corps, area),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
@@ -284,12 +325,36 @@ def irregular_unit(scenario: Scenario, irregular: Irregular) -> Unit:
 
 def enemy_field_irregulars(state: GameState, scenario: Scenario, power: str, area: str) -> list[Irregular]:
     """The cossacks and freikorps at war with `power` in `area` (§7.3.7.2, §7.5.1.2)."""
-    return [i for i in field_irregulars(state, area, set(scenario.power_order)) if scenario.at_war(power, i.power)]
+    return [i for i in field_irregulars(state, scenario, area, set(scenario.power_order))
+            if scenario.at_war(power, i.power)]
 
 
-def scenario_leader(scenario: Scenario, leader_id: str) -> CombatLeader:
+def irregular_attacker(state: GameState, scenario: Scenario, phasing: Sequence[str], area: str) -> str | None:
+    """Where no corps of the phasing sequence stands with enemy field forces (`coalitions`
+    then declares nothing), the first of its powers whose corps stand with an enemy depot
+    garrison, or whose cossacks, freikorps or sent guerrillas stand with enemy forces: it
+    attacks them (§7.3.7.2, §7.5.1.2, §10.1.1.3)."""
+    depot = state.depot_in(area)
+    for power in phasing:
+        corps = any(scenario.major(c.power) == power for c in state.corps_in(area))
+        irregulars = field_irregulars(state, scenario, area, {power})
+        if not (corps or irregulars):
+            continue
+        if enemy_field_irregulars(state, scenario, power, area) \
+                or (irregulars and enemy_corps_in(state, scenario, power, area)) \
+                or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)):
+            return power
+    return None
+
+
+def scenario_leader(scenario: Scenario, leader_id: str, aged: tuple[int, int, str] | None = None) -> CombatLeader:
+    """A leader's counter for a combat; NAPOLEON's ratings capped by `aged` outside his power's
+    territory (option 12.3.7.3, `napoleon_aged`)."""
     lead = next(x for x in scenario.data.leaders if x.id == leader_id)
-    return CombatLeader(id=lead.id, power=lead.power, strategic=lead.strategic, tactical=lead.tactical,
+    tactical, strategic = lead.tactical, lead.strategic
+    if lead.napoleon and aged is not None and aged[2] != lead.power:
+        tactical, strategic = min(tactical, aged[0]), min(strategic, aged[1])
+    return CombatLeader(id=lead.id, power=lead.power, strategic=strategic, tactical=tactical,
                         tactical_max=lead.tactical_max, seniority=lead.seniority, napoleon=lead.napoleon)
 
 
@@ -302,6 +367,7 @@ def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> Retre
 
     blocked = {c.area for c in state.corps if enemy(c.power)}
     blocked |= {d.area for d in state.depots if d.garrison and enemy(d.power)}
+    powers = powers | {scenario.major(p) for p in powers}  # a minor free state's force uses its controller's (§7.1.1)
     return RetreatMap(neighbours=dict(scenario.neighbours), blocked=tuple(sorted(blocked)),
                       depots=tuple(sorted(d.area for d in state.depots if d.power in powers)),
                       capitals=tuple(a.id for a in scenario.data.areas
@@ -370,29 +436,37 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
         irregular = state.irregular_by_id(unit_id)
         if irregular is not None:
             ctx.say(f"{unit_id} loses {lost.total} factor{'s' if lost.total > 1 else ''}", rule="§7.5.2.9.2")
+            state.powers[irregular.power].factors_lost += min(lost.total, irregular.factors)
             lose_factors(ctx, state, irregular, lost.total, "in combat")
         elif corps is not None:
             for kind, n in lost_types.items():
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
+            state.powers[corps.power].factors_lost += lost.total
             ctx.say(f"{unit_id} loses " + ", ".join(f"{n} {kind}" for kind, n in lost_types.items()), to=owner,
                     rule="§7.5.2.9.2")
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
             lose_from_garrison(garrison, lost_types)
+            state.powers[garrison.power].factors_lost += lost.total
             ctx.say(f"the {garrison.power} city garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
         else:
             depot = _depot_of(state, area, unit_id)
             if depot is not None:
+                state.powers[depot.power].factors_lost += min(lost.total, depot.garrison)
                 depot.garrison = max(depot.garrison - lost.total, 0)
                 ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
     for unit_id in outcome.surrendered:
         corps = state.corps_by_id(unit_id)
         if (irregular := state.irregular_by_id(unit_id)) is not None:
+            state.powers[irregular.power].factors_lost += irregular.factors
             state.irregulars.remove(irregular)
         elif corps is not None:
+            state.powers[corps.power].factors_lost += corps.strength
             corps.factors = {kind: 0 for kind in corps.factors}
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
+            state.powers[garrison.power].factors_lost += garrison.strength
             garrison.factors = {kind: 0 for kind in garrison.factors}
         elif (depot := _depot_of(state, area, unit_id)) is not None:
+            state.powers[depot.power].factors_lost += depot.garrison
             depot.garrison = 0
         ctx.say(f"{unit_id} surrenders: its factors become prisoners", rule="§7.5.2.10.3.6")
     leaders(ctx, state, outcome)
@@ -477,8 +551,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
     if depot is None or not scenario.at_war(battle.attacker, depot.power) or depot.garrison:
         return
     corps = state.corps_in(battle.area)
-    if not any(c.power == battle.attacker for c in corps) or enemy_corps_in(state, scenario, battle.attacker,
-                                                                             battle.area) \
+    if not any(scenario.major(c.power) == battle.attacker for c in corps) \
+            or enemy_corps_in(state, scenario, battle.attacker, battle.area) \
             or enemy_field_irregulars(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
@@ -518,7 +592,7 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                         city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
                         besieger=side(state, scenario, power, corps, []), garrison=city_side(state, scenario, garrison),
                         refuge=refuge(state, scenario, garrison) is not None,
-                        options=Options.model_validate(scenario.data.combat_options))
+                        options=battle_options(state, scenario))
     ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {garrison.power} garrison of {city.name} "
             f"in {title}", rule="§7.5.4")
     begin_siege(state, area, power)
@@ -536,10 +610,12 @@ def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: 
         lost = {next(k for k, v in FACTOR_KINDS.items() if v == kind): 1}
         if (hit := state.corps_by_id(unit_id)) is not None:
             hit.factors = {k: n - lost.get(k, 0) for k, n in hit.factors.items()}
+            state.powers[hit.power].factors_lost += 1
             if not hit.strength:
                 remove_corps(ctx, state, hit, "in a sortie", "§7.5.5")
         else:
             lose_from_garrison(garrison, lost)
+            state.powers[garrison.power].factors_lost += 1
     if result.assault is not None:
         take_losses(ctx, state, siege.area, siege.besieger, result.assault.attacker)
         take_losses(ctx, state, siege.area, siege.garrison, result.assault.defender)
@@ -580,7 +656,7 @@ def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, po
     combat = Combat(id=f"{area}-garrison-attack", area=area, terrain=scenario.areas[area].terrain,
                     attacker=city_side(state, scenario, garrison),
                     defender=side(state, scenario, siege.power, besiegers, []),
-                    options=Options.model_validate(scenario.data.combat_options))
+                    options=battle_options(state, scenario))
     result = garrison_attack(ctx, combat, combat_charts(scenario))
     # a garrison that does not win goes back into its city rather than surrendering (§7.5.4.2.1.4)
     take_losses(ctx, state, area, combat.attacker, result.attacker.model_copy(update={"surrendered": ()}))

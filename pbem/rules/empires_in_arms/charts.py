@@ -52,6 +52,7 @@ class SupplyChart(Strict):
     furthest: int = 3  # §7.4.1: four or more areas away must forage
     winter_multiplier: int = 2  # §7.4.2.1.3
     depot_limit: int = 10  # the counter mix (synthetic)
+    corps_per_depot: int = 4  # option 12.3.1: the corps one depot may supply
     synthetic: bool = False
 
 

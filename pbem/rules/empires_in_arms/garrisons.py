@@ -66,6 +66,16 @@ def no_exchange(scenario: Scenario, corps: Corps) -> None:
                          f"({'§10.1.3.4' if kind == 'feudal' else '§10.1.4.2'})")
 
 
+def minor_at_home(scenario: Scenario, corps: Corps, verb: str) -> None:
+    """§7.3.3.1.1: a minor free state's forces detach and absorb only in their own country,
+    where its factors may garrison its controller's depots too (§7.3.3.5.2); `OrderError`
+    elsewhere."""
+    power = scenario.powers[corps.power]
+    if power.controller is not None and scenario.areas[corps.area].owner != corps.power:
+        raise OrderError(f"{corps.id} is a corps of the minor free state {power.name}: it may {verb} only within "
+                         f"its own country, not in {scenario.areas[corps.area].title} (§7.3.3.1.1)")
+
+
 def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind: str, *,
            may_empty: bool = False) -> Detached:
     """§7.3.3: a corps leaves `count` factors of `kind` as a garrison in an unbesieged
@@ -81,6 +91,7 @@ def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
         raise OrderError(f"{corps.id} has {corps.factors.get(kind, 0)} {kind} to detach, not {count}")
     if count >= corps.strength and not may_empty:
         raise OrderError(f"detaching cannot empty {corps.id}: a corps keeps at least one factor (§7.3.3.1.2)")
+    minor_at_home(scenario, corps, "detach")
     if AS_GARRISON[kind] in ("INF", "MIL") and enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"infantry and militia cannot be detached in {title}: enemy corps are there (§7.3.3.1)")
     garrison_kind = AS_GARRISON[kind]
@@ -89,7 +100,7 @@ def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
         on_depot = False
     else:
         depot = state.depot_in(corps.area)
-        if depot is None or depot.power != corps.power or depot.garrison + count > DEPOT_CAPACITY:
+        if depot is None or depot.power != scenario.major(corps.power) or depot.garrison + count > DEPOT_CAPACITY:
             raise OrderError(f"there is no city of {corps.power} or vacant city, nor a depot of {corps.power}, in "
                              f"{title} with room for {count} more factors (§7.3.3, §7.3.3.4, §7.3.3.5)")
         depot.garrison += count
@@ -112,12 +123,14 @@ def absorb(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
         raise OrderError(f"{corps.id} has room for {max(room, 0)} more {kind}, not {count} (§7.3.3)")
     if enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"infantry and militia cannot be absorbed in {title}: enemy corps are there (§7.3.3.1)")
+    minor_at_home(scenario, corps, "absorb")
     garrison = state.garrison_in(corps.area)
     depot = state.depot_in(corps.area)
     if garrison is not None and garrison.power == corps.power and garrison.factors.get(kind, 0) >= count:
         garrison.factors[kind] -= count
         garrison.factors = {k: n for k, n in garrison.factors.items() if n}
-    elif kind == "INF" and depot is not None and depot.power == corps.power and depot.garrison >= count:
+    elif kind == "INF" and depot is not None and depot.power == scenario.major(corps.power) \
+            and depot.garrison >= count:
         depot.garrison -= count  # depot garrisons are infantry (EIA-I5)
     else:
         raise OrderError(f"no garrison of {corps.power} in {title} holds {count} {kind} (§7.3.3)")

@@ -7,6 +7,8 @@ campaign-only. The Guerrilla Step of a power sequence (§7.6) is here too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
@@ -21,19 +23,21 @@ FIELD_KINDS = ("cossack", "freikorps")
 NAMES = {"cossack": "cossacks", "freikorps": "freikorps", "guerrilla": "guerrillas"}
 
 
-def own_irregular(state: GameState, power: str, name: str) -> Irregular | None:
+def own_irregular(state: GameState, scenario: Scenario, power: str, name: str) -> Irregular | None:
     """The irregular counter a player named, in any case; None when the name is no irregular's.
-    `OrderError` when it is another power's."""
+    `OrderError` when it is neither the power's nor a minor free state's it controls (§7.1.1)."""
     found = next((i for i in state.irregulars if i.id.lower() == name.lower()), None)
-    if found is not None and found.power != power:
+    if found is not None and scenario.major(found.power) != power:
         raise OrderError(f"{found.id} is a {found.kind} counter of {found.power}, not of {power}")
     return found
 
 
-def field_irregulars(state: GameState, area: str, powers: set[str]) -> list[Irregular]:
-    """The cossacks and freikorps of `powers` in `area`, and guerrillas their player sends to
-    attack: the irregulars of a combat (§7.5.1.2, §10.1.1.3)."""
-    return [i for i in state.irregulars_in(area) if i.power in powers and (i.kind in FIELD_KINDS or i.attacks)]
+def field_irregulars(state: GameState, scenario: Scenario, area: str, powers: set[str]) -> list[Irregular]:
+    """The cossacks and freikorps in `area` of `powers` and the minor free states they control
+    (§7.1.1), and guerrillas their player sends to attack: the irregulars of a combat (§7.5.1.2,
+    §10.1.1.3)."""
+    return [i for i in state.irregulars_in(area)
+            if scenario.major(i.power) in powers and (i.kind in FIELD_KINDS or i.attacks)]
 
 
 def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, name: str) -> str:
@@ -42,7 +46,7 @@ def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, nam
     cossacks, freikorps or a depot garrison). Returns the area, or `OrderError`."""
     area = area_named(scenario, name)
     title = scenario.areas[area].title
-    if not any(i.power == power and i.kind == "guerrilla" for i in state.irregulars_in(area)):
+    if not any(scenario.major(i.power) == power and i.kind == "guerrilla" for i in state.irregulars_in(area)):
         raise OrderError(f"{power} has no guerrillas in {title} (§10.1.1.3)")
     depot = state.depot_in(area)
     if not (enemy_corps_in(state, scenario, power, area)
@@ -52,11 +56,11 @@ def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, nam
     return area
 
 
-def send_guerrillas(state: GameState, power: str, areas: set[str]) -> None:
-    """The power's guerrillas in `areas` attack in its Land Combat Step; all of them ("some or
-    all": EIA-I189), and no others."""
+def send_guerrillas(state: GameState, scenario: Scenario, power: str, areas: set[str]) -> None:
+    """The guerrillas of the power and its minor free states (§7.1.1) in `areas` attack in its
+    Land Combat Step; all of them ("some or all": EIA-I189), and no others."""
     for irregular in state.irregulars:
-        if irregular.power == power and irregular.kind == "guerrilla":
+        if scenario.major(irregular.power) == power and irregular.kind == "guerrilla":
             irregular.attacks = irregular.area in areas
 
 
@@ -216,28 +220,32 @@ def retreat_open(state: GameState, scenario: Scenario, counters: list[Irregular]
 
 
 # -- the Guerrilla Step (§7.6, §10.1.1) -------------------------------------------------------
-def guerrilla_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
+def guerrilla_step(ctx: DecisionPort, state: GameState, scenario: Scenario, powers: Sequence[str],
                    fought: set[str]) -> None:
-    """§7.6: in the phasing power's Guerrilla Step, its guerrillas are removed when no enemy
-    factor is left in its territory (§10.1.1.4), or else raised in each of its provinces an
-    enemy corps or garrison holds (§10.1.1.1.2); and it mounts an anti-guerrilla operation in
-    each enemy province where its corps that fought no combat this step stand (§10.1.1.2).
-    `fought` names the corps that took part in a combat of its Land Combat Step."""
-    provinces = [p for p in scenario.data.provinces if p.power == power]
-    if provinces:
-        if not any(_enemy_factors(state, scenario, power, a) for a in scenario.areas
-                   if scenario.areas[a].owner == power):
-            removed = [i for i in state.irregulars if i.power == power and i.kind == "guerrilla"]
+    """§7.6: in the Guerrilla Step of the phasing sequence (`powers`, several when allies move
+    combined, §7.1.2), the guerrillas of each of its powers and of the minor free states they
+    control (§7.1.1) are removed when no enemy factor is left in that nation's territory
+    (§10.1.1.4), or else raised in each of its provinces an enemy corps or garrison holds
+    (§10.1.1.1.2); and the sequence, "treated as one major power", mounts an anti-guerrilla
+    operation in each enemy province where its corps that fought no combat this step stand
+    (§10.1.1.2). `fought` names the corps that took part in a combat of its Land Combat Step."""
+    for nation in [n for power in powers for n in scenario.forces_of(power)]:
+        provinces = [p for p in scenario.data.provinces if p.power == nation]
+        if not provinces:
+            continue
+        if not any(_enemy_factors(state, scenario, nation, a) for a in scenario.areas
+                   if scenario.areas[a].owner == nation):
+            removed = [i for i in state.irregulars if i.power == nation and i.kind == "guerrilla"]
             for guerrilla in removed:
                 state.irregulars.remove(guerrilla)
             if removed:
-                ctx.say(f"no enemy is left in {power}'s territory: its guerrillas leave the map", rule="§10.1.1.4")
+                ctx.say(f"no enemy is left in {nation}'s territory: its guerrillas leave the map", rule="§10.1.1.4")
         else:
             for province in provinces:
                 raise_guerrillas(ctx, state, scenario, province)
     for province in scenario.data.provinces:
-        if scenario.at_war(power, province.power):
-            anti_guerrilla(ctx, state, scenario, power, province, fought)
+        if any(scenario.at_war(power, province.power) for power in powers):
+            anti_guerrilla(ctx, state, scenario, powers, province, fought)
 
 
 def _enemy_factors(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
@@ -281,30 +289,32 @@ def add_guerrillas(state: GameState, scenario: Scenario, power: str, area: str, 
     state.irregulars.append(Irregular(name, power, "guerrilla", area, factors))
 
 
-def _besieging(state: GameState, power: str, area: str) -> bool:
+def _besieging(state: GameState, powers: Sequence[str], area: str) -> bool:
     siege = state.siege_in(area)
-    return siege is not None and siege.power == power
+    return siege is not None and siege.power in powers
 
 
-def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, province: Province,
-                   fought: set[str]) -> None:
-    """§10.1.1.2: a die for a province where the power has corps that fought no combat this
-    sequence (+1 with two or more of them); above the province's guerrilla value, every
-    guerrilla factor in the province is eliminated. It is mounted whenever it may: the roll
-    costs the power nothing (EIA-I182)."""
+def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, powers: Sequence[str],
+                   province: Province, fought: set[str]) -> None:
+    """§10.1.1.2: a die for a province where the sequence's powers have corps at war with it
+    that fought no combat this sequence (+1 with two or more of them); above the province's
+    guerrilla value, every guerrilla factor in the province is eliminated. It is mounted
+    whenever it may: the roll costs the powers nothing (EIA-I182)."""
     corps = [c for a in province.areas for c in state.corps_in(a)
-             if c.power == power and c.id not in fought and not _besieging(state, power, a)]
+             if scenario.major(c.power) in powers and scenario.at_war(c.power, province.power)
+             and c.id not in fought and not _besieging(state, powers, a)]
     guerrillas = [i for i in state.irregulars if i.kind == "guerrilla" and i.area in province.areas
                   and i.power == province.power]
     if not corps or not guerrillas:
         return
+    who = " and ".join(p for p in powers if any(scenario.major(c.power) == p for c in corps))
     die = ctx.roll("anti-guerrilla", rule="§10.1.1.2")
     total = die + (1 if len(corps) >= 2 else 0)
     if total <= province.guerrilla:
-        ctx.say(f"{power}'s anti-guerrilla operation in {province.name} fails ({total} against "
+        ctx.say(f"{who}'s anti-guerrilla operation in {province.name} fails ({total} against "
                 f"{province.guerrilla})", rule="§10.1.1.2")
         return
     for guerrilla in guerrillas:
         state.irregulars.remove(guerrilla)
-    ctx.say(f"{power}'s anti-guerrilla operation in {province.name} eliminates its guerrillas ({total} against "
+    ctx.say(f"{who}'s anti-guerrilla operation in {province.name} eliminates its guerrillas ({total} against "
             f"{province.guerrilla})", rule="§10.1.1.2")

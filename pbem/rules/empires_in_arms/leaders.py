@@ -10,32 +10,44 @@ from pbem.core.orders import unknown_name
 from pbem.rules.empires_in_arms.movement import OrderError, own_corps
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.orders import FIRST, HOLD, JoinCorps, Place, PreferCommanders, Retire
-from pbem.rules.empires_in_arms.state import GameState, Leader
+from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.state import Corps, GameState, Leader
 
 
-def any_leader(state: GameState, power: str, name: str) -> Leader:
-    """The power's leader a player wrote, in any case, on the map or off it."""
+def any_leader(state: GameState, scenario: Scenario, power: str, name: str) -> Leader:
+    """The power's leader a player wrote, in any case, on the map or off it; a minor free
+    state's leaders are its controller's to order (§7.1.1)."""
     leader = next((lead for lead in state.leaders if lead.id.lower() == name.lower()), None)
     if leader is None:
-        raise OrderError(unknown_name("leader", name, [lead.id for lead in state.leaders if lead.power == power]))
-    if leader.power != power:
+        raise OrderError(unknown_name("leader", name, [lead.id for lead in state.leaders
+                                                       if scenario.major(lead.power) == power]))
+    if scenario.major(leader.power) != power:
         raise OrderError(f"{leader.id} is a leader of {leader.power}, not of {power}")
     return leader
 
 
-def own_leader(state: GameState, power: str, name: str) -> Leader:
+def own_leader(state: GameState, scenario: Scenario, power: str, name: str) -> Leader:
     """The power's leader a player wrote, in any case, on the map."""
-    leader = any_leader(state, power, name)
+    leader = any_leader(state, scenario, power, name)
     if leader.corps is None:
         raise OrderError(f"{leader.id} is off the map; it returns in an Army Reinforcement Step (§5.3)")
     return leader
 
 
-def join_corps(state: GameState, power: str, order: JoinCorps) -> str:
-    """§10.6.2: the leader leaves its corps for another of its power in the same area;
+def same_nation(leader: Leader, corps: Corps) -> None:
+    """§10.6.2: a leader joins only a corps of its own nation (a minor free state's leaders
+    its corps, §7.1.1); `OrderError` otherwise."""
+    if corps.power != leader.power:
+        raise OrderError(f"{leader.id} is a leader of {leader.power}; {corps.id} is a corps of {corps.power}: a leader "
+                         "joins a corps of its own nation (§10.6.2)")
+
+
+def join_corps(state: GameState, scenario: Scenario, power: str, order: JoinCorps) -> str:
+    """§10.6.2: the leader leaves its corps for another of its nation in the same area;
     the line the chronicle says, or `OrderError` saying why not."""
-    leader = own_leader(state, power, order.leader)
-    corps, current = own_corps(state, power, order.corps), state.corps_by_id(leader.corps or "")
+    leader = own_leader(state, scenario, power, order.leader)
+    corps, current = own_corps(state, power, order.corps, scenario), state.corps_by_id(leader.corps or "")
+    same_nation(leader, corps)
     if current is None or corps.area != current.area:
         raise OrderError(f"{leader.id} is with {leader.corps} in {current.area if current else '?'}; "
                          f"{corps.id} is in {corps.area}: a leader joins a corps in its own area (§10.6.2)")
@@ -46,35 +58,36 @@ def join_corps(state: GameState, power: str, order: JoinCorps) -> str:
 
 
 # -- standing choices for leaders (§5.3, §10.6.1.1.2) -------------------------------------------
-def order_retirement(state: GameState, power: str, order: Retire) -> str:
+def order_retirement(state: GameState, scenario: Scenario, power: str, order: Retire) -> str:
     """§5.3: a leader on the map is retired in the next Army Reinforcement Step (EIA-I180). A
     leader in a besieged city may not retire; no leader is ever in a city in this release
     (EIA-I15)."""
-    leader = own_leader(state, power, order.leader)
+    leader = own_leader(state, scenario, power, order.leader)
     leader.retire = True
     return f"{power} {leader.id} retires from the map in the next Army Reinforcement Step"
 
 
-def order_placement(state: GameState, power: str, order: Place) -> str:
+def order_placement(state: GameState, scenario: Scenario, power: str, order: Place) -> str:
     """§5.3: "leader reinforcements may be placed with any corps": where the leader goes when it
-    next returns (EIA-I180) — with a corps of the power on the map now, kept off the map
-    (HOLD), or with the power's first corps (FIRST, the default of EIA-I7)."""
-    leader = any_leader(state, power, order.leader)
+    next returns (EIA-I180) — with a corps of its nation on the map now (§10.6.2), kept off the
+    map (HOLD), or with its nation's first corps (FIRST, the default of EIA-I7)."""
+    leader = any_leader(state, scenario, power, order.leader)
     if order.corps == HOLD:
         leader.place = HOLD
         return f"{power} keeps {leader.id} off the map when it could return"
     if order.corps == FIRST:
         leader.place = ""
         return f"{power} {leader.id} returns with its power's first corps"
-    corps = own_corps(state, power, order.corps)
+    corps = own_corps(state, power, order.corps, scenario)
+    same_nation(leader, corps)
     leader.place = corps.id
     return f"{power} {leader.id} returns with {corps.id}"
 
 
-def prefer_commanders(state: GameState, power: str, order: PreferCommanders) -> list[str]:
+def prefer_commanders(state: GameState, scenario: Scenario, power: str, order: PreferCommanders) -> list[str]:
     """§10.6.1.1.2: "the controlling player may choose which leader to use" among equally senior
     ones: the power's leaders it names, in its order, are chosen first (EIA-I181)."""
-    named = [any_leader(state, power, name).id for name in order.leaders]
+    named = [any_leader(state, scenario, power, name).id for name in order.leaders]
     twice = next((n for i, n in enumerate(named) if n in named[:i]), None)
     if twice:
         raise OrderError(f"COMMAND names {twice} twice; name each leader once (§10.6.1.1.2)")

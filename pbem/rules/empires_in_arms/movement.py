@@ -43,20 +43,27 @@ def area_named(scenario: Scenario, name: str) -> str:
     return found
 
 
-def own_corps(state: GameState, power: str, name: str) -> Corps:
+def own_corps(state: GameState, power: str, name: str, scenario: Scenario | None = None) -> Corps:
+    """The power's corps a player wrote; given the scenario, a minor free state's corps is
+    its controller's to move (§7.1.1, §7.3.1)."""
+    def ordered(corps: Corps) -> bool:
+        return (scenario.major(corps.power) if scenario is not None else corps.power) == power
+
     corps = next((c for c in state.corps if c.id.lower() == name.lower()), None)
     if corps is None:
-        raise OrderError(unknown_name("corps", name, [c.id for c in state.corps if c.power == power]))
-    if corps.power != power:
+        raise OrderError(unknown_name("corps", name, [c.id for c in state.corps if ordered(c)]))
+    if not ordered(corps):
         raise OrderError(f"{corps.id} is a corps of {corps.power}, not of {power}")
     return corps
 
 
 def may_enter(scenario: Scenario, power: str, area: str) -> str:
     """Why `power` may not enter `area` ("" when it may): another power's territory needs
-    access or war (§10.3; EIA-I4: access is not granted in a scenario, so only war opens it)."""
+    access or war (§10.3; EIA-I4: access is not granted in a scenario, so only war opens it).
+    A minor free state and its controller are open to each other (§7.3.1, EIA-I163), and a
+    scenario's allies grant each other voluntary access (§10.3.1.2, EIA-I165)."""
     owner = scenario.areas[area].owner
-    if owner is None or owner == power or scenario.at_war(power, owner):
+    if owner is None or scenario.allied(power, owner) or scenario.at_war(power, owner):
         return ""
     return (f"{scenario.areas[area].title} is {scenario.powers[owner].name}'s territory and "
             f"{power} is not at war with {owner} (§10.3)")
@@ -65,7 +72,7 @@ def may_enter(scenario: Scenario, power: str, area: str) -> str:
 def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple[Corps, list[Leg]]:
     """Check a move against the state: each area next to the one before, open to the power,
     affordable (§7.3.2.3), and not beyond an area where the corps must stop (§7.3.2.1)."""
-    corps = own_corps(state, power, move.corps)
+    corps = own_corps(state, power, move.corps, scenario)
     if state.placed.get(corps.id) == state.turn:
         raise OrderError(f"{corps.id} is placed on the map this turn and may not move (§10.1.3.3.2, §10.1.4.1.4)")
     left = allowance(scenario, corps, move.force)
@@ -81,7 +88,7 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
             raise OrderError(f"{corps.id} must stop in {scenario.areas[here].title}: {legs[-1].stops}")
         if area not in scenario.neighbours[here]:
             raise OrderError(f"{title} is not next to {scenario.areas[here].title}")
-        why = may_enter(scenario, power, area)
+        why = may_enter(scenario, corps.power, area)
         if why:
             raise OrderError(why)
         if scenario.corps_kind(corps.id) == "insurrection" and area not in scenario.counters[corps.id].home:

@@ -125,6 +125,17 @@ class PreferWithdrawal:
 
 
 @dataclass(frozen=True)
+class SupplyAlly:
+    """The power lets an ally live off its depots and chains, paying for it, or stops (§7.4.2.2)."""
+
+    ally: str
+    allow: bool
+
+    def text(self) -> str:
+        return f"SUPPLY ALLY {self.ally} {'YES' if self.allow else 'NO'}"
+
+
+@dataclass(frozen=True)
 class GuerrillasAttack:
     """The power's guerrillas in an area attack the enemy forces there (§10.1.1.3)."""
 
@@ -242,8 +253,8 @@ class Demobilize:
 
 
 Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | JoinCorps | Losses
-           | DeclareTactical | AgreeTrivial | PreferWithdrawal | GuerrillasAttack | StandDown | Return | Retire | Place
-           | PreferCommanders | Stand)
+           | DeclareTactical | AgreeTrivial | PreferWithdrawal | SupplyAlly | GuerrillasAttack | StandDown | Return
+           | Retire | Place | PreferCommanders | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -284,6 +295,9 @@ class _ToCommand(Transformer):
     def withdrawal(self, items: list[Token]) -> PreferWithdrawal:
         names = tuple(str(i) for i in items)
         return PreferWithdrawal(() if [n.upper() for n in names] == ["NONE"] else names)
+
+    def supply(self, items: list[Token]) -> SupplyAlly:
+        return SupplyAlly(str(items[0]).upper(), items[1].type == "YES")
 
     def convert(self, items: list[Token]) -> ConvertDepot:
         return ConvertDepot(str(items[0]))
@@ -346,8 +360,8 @@ def parse_army_line(text: str) -> ArmyCommand:
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
               "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
               "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
-              "RETURN <corps> <area>, "
+              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, "
+              "STAND DOWN <corps>, RETURN <corps> <area>, "
               "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")

@@ -15,9 +15,10 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_forces_in
 
 def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§5.2 in the scenario's reinforcement order: money first (§5.2.5), then new corps
-    counters (§5.2.1.1), then army factors (§5.2.2.1), then leaders off the map (§5.3)."""
+    counters (§5.2.1.1), then army factors (§5.2.2.1), then leaders off the map (§5.3); a
+    minor free state's with its controller's (§7.1.1)."""
     year, month = scenario.date(state.turn)
-    for power in scenario.data.reinforcement_order:
+    for power in [p for major in scenario.data.reinforcement_order for p in scenario.forces_of(major)]:
         amount = sum(m.amount for m in scenario.data.money if (m.power, m.year, m.month) == (power, year, month))
         if amount:
             state.powers[power].money += amount

@@ -10,6 +10,7 @@ def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, 
     """A corps that lost every factor leaves the map; its leaders join another corps of
     their power in the area (EIA-I7) or, when none is left, leave the map (§5.3)."""
     state.corps.remove(corps)
+    state.powers[corps.power].corps_lost += 1  # for the scenario's victory conditions (EIA-I203)
     ctx.say(f"{corps.power} {corps.id} is eliminated {cause}", rule=rule)
     other = next((c for c in state.corps_in(corps.area) if c.power == corps.power), None)
     for leader in state.leaders:

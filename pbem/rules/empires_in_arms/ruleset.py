@@ -16,7 +16,7 @@ from pbem.rules.empires_in_arms.army import ARMY_KIND
 from pbem.rules.empires_in_arms.battles import COMBAT_KINDS
 from pbem.rules.empires_in_arms.irregulars import EVADE_KIND
 from pbem.rules.empires_in_arms.levies import INSURRECTION_KIND
-from pbem.rules.empires_in_arms.options import read_options
+from pbem.rules.empires_in_arms.options import in_play, read_options
 from pbem.rules.empires_in_arms.reactions import DEPOT_ENTRY_KIND
 from pbem.rules.empires_in_arms.sequence import LAND_KIND
 
@@ -51,7 +51,8 @@ class EmpiresInArms:
         values, problems = read_options(options)
         if problems:
             raise ScenarioError(problems)
-        return states.initial_state(scenario, seats, army_orders=values["army_orders"] == "yes")
+        return states.initial_state(scenario, seats, army_orders=values["army_orders"] == "yes",
+                                    options=in_play(values))
 
     def encode_state(self, state: states.GameState) -> bytes:
         return states.encode_state(state)

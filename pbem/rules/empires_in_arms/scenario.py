@@ -43,6 +43,9 @@ class Power(Strict):
     # The basic morale of its regular infantry and cavalry (§7.5.2.6.1), "3.5" as printed.
     infantry_morale: str = "3.0"
     cavalry_morale: str = "3.0"
+    # A minor free state names its controlling major power: its forces move, fight and are
+    # supplied in that power's sequence and under its player (§7.1.1, §7.3.1, EIA-I163).
+    controller: str | None = None
     synthetic: bool = False
 
 
@@ -158,11 +161,18 @@ class Money(Date):
 
 
 class Victory(Strict):
-    """What a power must hold when the scenario ends to win it (EIA-I21)."""
+    """One set of victory conditions of a power (§13 is missing from the file, so a scenario
+    states its own, EIA-I21, EIA-I203): every condition given must be met, when the scenario
+    ends or, with `at`, when that month ends. A power with several sets wins by any of them."""
 
     power: str
-    holds: list[str]
+    holds: list[str] = []  # areas it holds (its corps there, or its garrison in the city; no enemy corps)
+    capitals: list[str] = []  # powers whose capital city it holds, as an area of `holds`
+    enemy_corps_lost: int = Field(0, ge=0)  # enemy corps counters eliminated, at least (§7.4.1.3.2, §7.5.5)
+    enemy_factors_lost: int = Field(0, ge=0)  # army factors its enemies lost in combat, at least
+    at: Date | None = None  # judged when this month ends, and then the scenario ends; else at its end
     text: str = ""
+    synthetic: bool = False
 
 
 class ScenarioData(Strict):
@@ -175,6 +185,11 @@ class ScenarioData(Strict):
     land_order: list[str]
     reinforcement_order: list[str]
     wars: list[tuple[str, str]] = []
+    # Allies for the whole scenario (§1.3 fixes a scenario's politics), and the allies that
+    # announced combined movement (§4.9*, §7.1.2), each group in the order its members move
+    # within their joint sequence (§7.3.8.1, EIA-I161).
+    alliances: list[tuple[str, str]] = []
+    combined: list[list[str]] = []
     powers: list[Power]
     areas: list[Area]
     links: list[Link]
@@ -229,8 +244,49 @@ class Scenario:
 
     @property
     def power_order(self) -> list[str]:
-        """The powers in the scenario's fixed order (the Land Phase's, §7.1)."""
+        """The major powers in the scenario's fixed order (the Land Phase's, §7.1)."""
         return list(self.data.land_order)
+
+    def major(self, code: str) -> str:
+        """The major power whose sequence moves `code`'s forces: its controller for a minor
+        free state (§7.1.1), else itself."""
+        controller = self.powers[code].controller if code in self.powers else None
+        return controller or code
+
+    def forces_of(self, power: str) -> list[str]:
+        """A major power and the minor free states it controls, in the scenario's order."""
+        return [p.code for p in self.data.powers if self.major(p.code) == power]
+
+    def allied(self, a: str, b: str) -> bool:
+        a, b = self.major(a), self.major(b)
+        return a == b or (a, b) in self.data.alliances or (b, a) in self.data.alliances
+
+    @cached_property
+    def sequences(self) -> list[tuple[str, ...]]:
+        """The Land Phase's power sequences (§7.1): one per major power in the fixed order,
+        except that allies moving combined share one, in the slot of the ally that would
+        have moved last (§7.1.2), each taking its own part of it in the group's order."""
+        order = self.power_order
+        slots: list[tuple[str, ...]] = []
+        for code in order:
+            group = next((tuple(g) for g in self.data.combined if code in g), (code,))
+            if code == max(group, key=order.index):
+                slots.append(group)
+        return slots
+
+    @cached_property
+    def land_parts(self) -> list[str]:
+        """The major powers in the order they take their parts of the Land Phase (§7.1,
+        §7.1.2): the fixed order, allies moving combined one after another in their slot."""
+        return [power for group in self.sequences for power in group]
+
+    def combined_with(self, power: str) -> tuple[str, ...]:
+        """The powers of `power`'s sequence (itself alone unless moving combined, §7.1.2)."""
+        return next((s for s in self.sequences if power in s), (power,))
+
+    def capital_of(self, power: str) -> str | None:
+        """The area of `power`'s capital city in the scenario (the first, in the map's order)."""
+        return next((a.id for a in self.data.areas if a.owner == power and a.city and a.city.capital), None)
 
     @property
     def charts(self) -> Charts:
@@ -249,6 +305,8 @@ class Scenario:
         return turn_of_date(self.data.start.year, self.data.start.month, year, month)
 
     def at_war(self, a: str, b: str) -> bool:
+        """A minor free state is at war with its controller's enemies (§7.1.1, EIA-I163)."""
+        a, b = self.major(a), self.major(b)
         return (a, b) in self.data.wars or (b, a) in self.data.wars
 
     def crosses_river(self, a: str, b: str) -> bool:
@@ -268,10 +326,35 @@ def load_scenario(raw: Mapping[str, Any]) -> Scenario:
     return scenario
 
 
+def check_politics(data: ScenarioData, majors: list[str]) -> list[str]:
+    """Minor free states, alliances and combined movement as §7.1.1, §7.1.2 and §4.9* allow
+    them: a minor's controller is a major power; wars and alliances are between major powers
+    (a minor shares its controller's, EIA-I163); allies are not at war; a combined group is
+    two or more allies, each power in one group at most."""
+    problems = [f"power {p.code}: its controller {p.controller!r} is not a major power (§7.1.1)"
+                for p in data.powers if p.controller is not None and p.controller not in majors]
+    for what, pairs in (("war", data.wars), ("alliance", data.alliances)):
+        problems += [f"{what} {a}–{b}: name major powers; a minor free state shares its controller's (§7.1.1)"
+                     for a, b in pairs if a not in majors or b not in majors]
+    wars = {frozenset(pair) for pair in data.wars}
+    problems += [f"alliance {a}–{b}: the two are at war" for a, b in data.alliances if frozenset((a, b)) in wars]
+    allied = {frozenset(pair) for pair in data.alliances}
+    seen: list[str] = []
+    for group in data.combined:
+        if len(group) < 2 or any(code not in majors for code in group):
+            problems.append(f"combined {', '.join(group)}: name two or more major powers (§7.1.2)")
+        problems += [f"combined {', '.join(group)}: {a} and {b} are not allies (§7.1.2)"
+                     for i, a in enumerate(group) for b in group[i + 1:] if frozenset((a, b)) not in allied]
+        problems += [f"combined {', '.join(group)}: {code} moves combined twice" for code in group if code in seen]
+        seen += group
+    return problems
+
+
 def check_scenario(scenario: Scenario) -> list[str]:
     """What a schema cannot see: unknown names, duplicate ids, orders that are not the powers."""
     data, problems = scenario.data, []
     codes = [p.code for p in data.powers]
+    majors = [p.code for p in data.powers if p.controller is None]
     for what, ids in (("power", codes), ("area", [a.id for a in data.areas]), ("corps", [c.id for c in data.corps]),
                       ("leader", [lead.id for lead in data.leaders])):
         problems += [f"{what} {i} is given twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
@@ -279,9 +362,10 @@ def check_scenario(scenario: Scenario) -> list[str]:
     problems += [f"irregular {i} has the id of a corps or another irregular" for i in
                  sorted({i.id for i in data.irregulars if ids.count(i.id) > 1})]
     for name, order in (("land_order", data.land_order), ("reinforcement_order", data.reinforcement_order)):
-        if sorted(order) != sorted(codes):
-            problems.append(f"{name} must name every power once ({', '.join(codes)}), not {', '.join(order)}")
+        if sorted(order) != sorted(majors):
+            problems.append(f"{name} must name every power once ({', '.join(majors)}), not {', '.join(order)}")
     problems += [f"war {a}–{b}: unknown power" for a, b in data.wars if a not in codes or b not in codes]
+    problems += check_politics(data, majors)
     if (data.end.year, data.end.month) < (data.start.year, data.start.month):
         problems.append("the scenario ends before it starts")
 
@@ -356,8 +440,19 @@ def check_scenario(scenario: Scenario) -> list[str]:
         factors(f"reinforcement {r.year}-{r.month}", r.factors)
     for m in data.money:
         power(f"money {m.year}-{m.month}", m.power)
+    capitals = {a.owner for a in data.areas if a.city is not None and a.city.capital}
     for v in data.victory:
         power("victory", v.power)
         for name in v.holds:
             area(f"victory of {v.power}", name)
+        for code in v.capitals:
+            power(f"victory of {v.power}", code)
+            if code in codes and code not in capitals:
+                problems.append(f"victory of {v.power}: {code} has no capital city in the scenario")
+        if not (v.holds or v.capitals or v.enemy_corps_lost or v.enemy_factors_lost):
+            problems.append(f"victory of {v.power}: give at least one condition (holds, capitals, "
+                            "enemy_corps_lost, enemy_factors_lost)")
+        if v.at is not None and not ((data.start.year, data.start.month) <= (v.at.year, v.at.month)
+                                     <= (data.end.year, data.end.month)):
+            problems.append(f"victory of {v.power}: {v.at.year}-{v.at.month} is not a month of the scenario")
     return problems

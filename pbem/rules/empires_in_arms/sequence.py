@@ -20,7 +20,7 @@ from typing import Any
 from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refused, not_owed, verdict
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms import battles, reactions, standing
+from pbem.rules.empires_in_arms import battles, coalitions, reactions, standing
 from pbem.rules.empires_in_arms.irregulars import (NAMES, check_guerrilla_attack, guerrilla_step, own_irregular,
                                                    send_guerrillas, trace_irregular)
 from pbem.rules.empires_in_arms.levies import activation, return_corps, stand_down
@@ -39,8 +39,8 @@ from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
-from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, Irregular, copy_state
-from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
+from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, Irregular, Part, copy_state
+from pbem.rules.empires_in_arms.supply import supply_cost_halves, suppliers
 
 
 # -- the orders of one sequence -------------------------------------------------------
@@ -48,13 +48,13 @@ from pbem.rules.empires_in_arms.supply import depot_distance, supply_cost_halves
 LEADER_ORDERS = (Retire, Place, PreferCommanders)
 
 
-def leader_order(state: GameState, power: str, order: Retire | Place | PreferCommanders) -> str:
+def leader_order(state: GameState, scenario: Scenario, power: str, order: Retire | Place | PreferCommanders) -> str:
     """A RETIRE, PLACE or COMMAND line kept in the state; the line the owner is told."""
     if isinstance(order, Retire):
-        return order_retirement(state, power, order)
+        return order_retirement(state, scenario, power, order)
     if isinstance(order, Place):
-        return order_placement(state, power, order)
-    state.powers[power].commanders = prefer_commanders(state, power, order)
+        return order_placement(state, scenario, power, order)
+    state.powers[power].commanders = prefer_commanders(state, scenario, power, order)
     return (f"{power} prefers in command, among equally senior leaders: "
             f"{', '.join(state.powers[power].commanders) or 'none'}")
 
@@ -141,9 +141,9 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 continue
             try:
                 if isinstance(command, STANDING):
-                    standing.check(scenario, command)
+                    standing.check(scenario, command, power)
                 elif isinstance(command, LEADER_ORDERS):
-                    leader_order(trial, power, command)
+                    leader_order(trial, scenario, power, command)
                 elif isinstance(command, StandDown):
                     stand_down(trial, scenario, power, command)
                     stood.add(command.corps.lower())
@@ -157,17 +157,17 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
                 elif isinstance(command, JoinCorps):
-                    join_corps(trial, power, command)
-                elif isinstance(command, Move) and (irregular := own_irregular(trial, power, command.corps)):
+                    join_corps(trial, scenario, power, command)
+                elif isinstance(command, Move) and (irregular := own_irregular(trial, scenario, power, command.corps)):
                     if irregular.id in moved:
                         raise OrderError(f"{irregular.id} already moves in line {moved[irregular.id]} (§7.3.2)")
                     irregular.area = ([irregular.area, *trace_irregular(trial, scenario, irregular, command)])[-1]
                     moved[irregular.id] = number
                 elif isinstance(command, Move):
-                    corps = own_corps(trial, power, command.corps)
+                    corps = own_corps(trial, power, command.corps, scenario)
                     if corps.id in moved:
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
-                    corps, legs = trace(trial, scenario, power, command)
+                    corps, legs = trace_part(trial, scenario, power, command)
                     moved[corps.id] = number
                     for leg in legs:
                         corps.area = leg.area
@@ -182,7 +182,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 elif isinstance(command, GuerrillasAttack):
                     check_guerrilla_attack(trial, scenario, power, command.area)
                 else:
-                    own_corps(trial, power, command.corps)
+                    own_corps(trial, power, command.corps, scenario)
             except OrderError as error:
                 read[i] = (number, text, command, str(error))
     return read, all(not why for _, _, _, why in read)
@@ -195,9 +195,9 @@ class LandKind(DecisionKind):
     description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
                    "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
-                   "RETURN <corps> <area>, RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, "
-                   "COMMAND <leader> <leader>…|NONE, or STAND")
+                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, SUPPLY ALLY <power> YES|NO, "
+                   "GUERRILLAS ATTACK <area>, STAND DOWN <corps>, RETURN <corps> <area>, RETIRE <leader>, "
+                   "PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -241,13 +241,29 @@ LAND_KIND = LandKind()
 
 # -- carrying the sequence out --------------------------------------------------------
 def phasing_power(state: GameState, scenario: Scenario) -> str:
-    return scenario.power_order[state.land_index]
+    return scenario.land_parts[state.land_index]
+
+
+def trace_part(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple[Corps, list[Leg]]:
+    """A move checked as `trace` does, and against §7.3.8.5 when the power is a later ally of
+    a combined sequence: it enters no area where an earlier ally declared an attack on a power
+    it is not at war with."""
+    corps, legs = trace(state, scenario, power, move)
+    for leg in legs:
+        why = coalitions.closed_to_ally(state, scenario, power, leg.area) if leg.entered else ""
+        if why:
+            raise OrderError(why)
+    return corps, legs
 
 
 def power_sequence(ctx: DecisionPort, state: GameState) -> None:
-    """§7.1.3: the phasing power's Depot, Movement, Supply, Combat and Guerrilla Steps."""
+    """§7.1.3: the phasing power's Depot, Movement, Supply, Combat and Guerrilla Steps. Allies
+    moving combined (§7.1.2) each take their part in turn, one step each: its orders, depots,
+    moves and supply; the last part's Land Combat Step is the whole sequence's, every ally's
+    combats, sieges and garrison attacks in it (§7.3.8, EIA-I161)."""
     scenario: Scenario = ctx.scenario
     power = phasing_power(state, scenario)
+    group = scenario.combined_with(power)
     year, month = scenario.date(state.turn)
     holder = state.holder(power)
     lines: list[str] = []
@@ -256,36 +272,54 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
             kind="land", player=holder, power=power, purpose=f"land:{power}", default=[], rule="§7.1.3",
             prompt=f"{scenario.powers[power].name}'s land orders for {label(year, month)}",
             context={"power": power, "month": month, "year": year,
-                     "corps": {c.id: c.area for c in [*state.corps, *state.irregulars] if c.power == power}}))
+                     "corps": {c.id: c.area for c in [*state.corps, *state.irregulars]
+                               if scenario.major(c.power) == power}}))
     plan = plan_of([parse_line(text) for text in lines])
     for order in plan.standing:
         standing.carry_out(ctx, state, scenario, power, order)
     for order in plan.leader_orders:
         try:
             rule = "§10.6.1.1.2" if isinstance(order, PreferCommanders) else "§5.3"
-            ctx.say(leader_order(state, power, order), to=(holder,) if holder else (), rule=rule)
+            ctx.say(leader_order(state, scenario, power, order), to=(holder,) if holder else (), rule=rule)
         except OrderError as error:
             _dropped(ctx, state, power, order.text(), error)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
-    send_guerrillas(state, power, {a for a in scenario.areas if a.lower() in plan.ambushes})
-    battles.combat_step(ctx, state, scenario, power,
-                        {corps: march.crossed_river for corps, march in marches.items() if march.crossed_river},
-                        frozenset(area for area in scenario.areas if plan.converts(area)))
-    for area in [a for a in scenario.areas if plan.besieges(a)]:
-        battles.besiege(ctx, state, scenario, power, area)
-    for area in [a for a in scenario.areas if plan.sallies(a)]:
-        battles.attack_besiegers(ctx, state, scenario, power, area)
-    send_guerrillas(state, power, set())
-    guerrilla_step(ctx, state, scenario, power,
-                   {c for b in state.battles if b.attacker == power for c in (*b.attacking, *b.defending)})
+    state.combined.append(Part(power, lines, {corps: march.crossed_river for corps, march in marches.items()
+                                              if march.crossed_river}))
+    if power == group[-1]:
+        combat_step(ctx, state, scenario, power)
     state.land_index += 1
-    if state.land_index >= len(scenario.power_order):
+    if state.land_index >= len(scenario.land_parts):
         state.land_index = 0
         state.phase = TIME_RECORD
     else:
         state.phase = LAND
+
+
+def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> None:
+    """The sequence's Land Combat Step (§7.1.3): the field combats of all its parts, the
+    guerrillas each sends joining them (§10.1.1.3), then each part's sieges and garrison
+    attacks in the sequence's order (§7.3.8.7, EIA-I161); then the sequence's Guerrilla Step
+    (§7.6), its corps in the sequence's combats having fought."""
+    parts, state.combined = state.combined, []
+    plans = [(part.power, plan_of([parse_line(text) for text in part.orders])) for part in parts]
+    for who, plan in plans:
+        send_guerrillas(state, scenario, who, {a for a in scenario.areas if a.lower() in plan.ambushes})
+    battles.combat_step(ctx, state, scenario, power,
+                        {corps: area for part in parts for corps, area in part.crossed.items()},
+                        frozenset(area for area in scenario.areas if any(plan.converts(area) for _, plan in plans)))
+    for who, plan in plans:
+        for area in [a for a in scenario.areas if plan.besieges(a)]:
+            battles.besiege(ctx, state, scenario, who, area)
+        for area in [a for a in scenario.areas if plan.sallies(a)]:
+            battles.attack_besiegers(ctx, state, scenario, who, area)
+    fought = {c for b in state.battles if {b.attacker, *b.allies} & {who for who, _ in plans}
+              for c in (*b.attacking, *b.defending)}
+    for who, _ in plans:
+        send_guerrillas(state, scenario, who, set())
+    guerrilla_step(ctx, state, scenario, [who for who, _ in plans], fought)
 
 
 def _dropped(ctx: DecisionPort, state: GameState, power: str, text: str, error: OrderError) -> None:
@@ -313,7 +347,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
     cossacks, freikorps and guerrillas move on their own rules (`irregulars.py`)."""
     for order in plan.leaders:
         try:
-            ctx.say(join_corps(state, power, order), rule="§10.6.2")
+            ctx.say(join_corps(state, scenario, power, order), rule="§10.6.2")
         except OrderError as error:
             _dropped(ctx, state, power, order.text(), error)
     for levy in [*plan.stand_downs, *plan.returns]:
@@ -329,11 +363,11 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
     marches: dict[str, March] = {}
     for move in plan.moves:
         try:
-            irregular = own_irregular(state, power, move.corps)
+            irregular = own_irregular(state, scenario, power, move.corps)
             if irregular is not None:
                 move_irregular(ctx, state, scenario, irregular, move)
                 continue
-            corps, legs = trace(state, scenario, power, move)
+            corps, legs = trace_part(state, scenario, power, move)
         except OrderError as error:
             _dropped(ctx, state, power, move.text(), error)
             continue
@@ -350,9 +384,11 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
         spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
         if march.moved:
-            ctx.say(f"{power} {corps.id} moves " + " > ".join(scenario.areas[a].title
+            ctx.say(f"{corps.power} {corps.id} moves " + " > ".join(scenario.areas[a].title
                                                              for a in [march.start, *march.entered])
                     + (" (force march)" if move.force else ""), rule="§7.3.2")
+        # §7.4.1.1: the forage roll comes after the §7.3.8 procedure the move caused
+        coalitions.clear_area(ctx, state, scenario, scenario.combined_with(power), corps.area)
         ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps, plan.converts(corps.area))
         if ravaged:
             march.foraged = True
@@ -419,7 +455,7 @@ def spend_if_besieging(state: GameState, plan: Plan, corps: Corps, march: March)
 def must_forage(state: GameState, scenario: Scenario, corps: Corps, march: March) -> bool:
     """§7.4.1: a corps that force marched, or is four or more areas from a depot of a valid
     chain, must forage."""
-    return march.force_marched or depot_distance(state, scenario, corps.power, corps.area) is None
+    return march.force_marched or not suppliers(state, scenario, corps.power, corps.area)
 
 
 def forage_now(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, march: March,
@@ -434,29 +470,42 @@ def forage_now(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: C
 
 def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
                 marches: dict[str, March], month: int) -> None:
-    """§7.4: every corps that did not forage pays for depot supply, costs summed in half
-    money points and rounded up once for the power (EIA-I8); a corps four or more areas
-    from a depot, or that the money left cannot pay for, forages (§7.4.1, §7.4.2.1)."""
+    """§7.4: every corps of the power and its minor free states (§7.1.1) that did not forage
+    pays for depot supply, costs summed in half money points and rounded up once for each
+    power that pays (EIA-I8): the power itself, or an ally whose depots it lives off
+    (§7.4.2.2, EIA-I164); a corps four or more areas from a depot, or that the money left
+    cannot pay for, forages (§7.4.1, §7.4.2.1). With option 12.3.1 a depot supplies four
+    corps at most, in the state's order (EIA-I201)."""
     lift_sieges(ctx, state, scenario)
     besieged_supply(ctx, state, scenario, power)
-    halves = 0
-    money = state.powers[power].money
-    supplied = []
-    for corps in [c for c in state.corps if c.power == power]:
+    halves: dict[str, int] = {}
+    supplied: dict[str, list[str]] = {}
+    uses: dict[tuple[str, str], int] = {}
+    limit = scenario.charts.supply.corps_per_depot if state.options.get("depot_limit") == "yes" else None
+    for corps in [c for c in state.corps if scenario.major(c.power) == power]:
         march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
         spend_if_besieging(state, plan, corps, march)
         if march.foraged:
             continue
-        distance = depot_distance(state, scenario, power, corps.area)
-        cost = None if distance is None else supply_cost_halves(scenario, distance, month, corps.area)
-        if corps.id.lower() in plan.foraging or cost is None or (halves + cost + 1) // 2 > money:
+        full = {depot for depot, n in uses.items() if limit is not None and n >= limit}
+        costs = [(payer, depot, supply_cost_halves(scenario, depot[0], month, corps.area))
+                 for payer, depot in suppliers(state, scenario, power, corps.area, full)]
+        if corps.id.lower() in plan.foraging or not costs \
+                or (halves.get(costs[0][0], 0) + costs[0][2] + 1) // 2 > state.powers[costs[0][0]].money:
+            if not costs and full and suppliers(state, scenario, power, corps.area):
+                holder = state.holder(power)
+                ctx.say(f"{corps.id}: every depot within its reach supplies {limit} corps already: it forages",
+                        to=(holder,) if holder else (), rule="12.3.1")
             forage_now(ctx, state, scenario, corps, march, month)
             continue
-        halves += cost
-        supplied.append(corps.id)
-    paid = (halves + 1) // 2
-    state.powers[power].money -= paid
-    if supplied:
-        holder = state.holder(power)
-        ctx.say(f"{power} pays {paid} money points for the depot supply of {', '.join(supplied)}",
-                to=(holder,) if holder else (), rule="§7.4.2.1")
+        payer, depot, cost = costs[0]
+        uses[(payer, depot[1])] = uses.get((payer, depot[1]), 0) + 1
+        halves[payer] = halves.get(payer, 0) + cost
+        supplied.setdefault(payer, []).append(corps.id)
+    for payer, owed in halves.items():
+        paid = (owed + 1) // 2
+        state.powers[payer].money -= paid
+        holders = tuple(dict.fromkeys(h for h in (state.holder(payer), state.holder(power)) if h))
+        whose = "" if payer == power else f" of {power}'s corps (§7.4.2.2)"
+        ctx.say(f"{payer} pays {paid} money points for the depot supply{whose} of {', '.join(supplied[payer])}",
+                to=holders, rule="§7.4.2.1")

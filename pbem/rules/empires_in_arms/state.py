@@ -33,6 +33,9 @@ class PowerState(msgspec.Struct):
     trivial: bool = False  # it agrees to fight field combats as trivial ones (§7.5.3.5, EIA-I133)
     withdrawal: list[str] = []  # areas its withdrawing corps take first among equally close ones (EIA-I135)
     commanders: list[str] = []  # its leaders preferred in command among equally senior ones (§10.6.1.1.2)
+    supplies: list[str] = []  # the allies it lets live off its depots, paying their costs (§7.4.2.2, EIA-I164)
+    corps_lost: int = 0  # its corps counters eliminated by combat or foraging (§7.4.1.3.2, §7.5.5; EIA-I203)
+    factors_lost: int = 0  # its army factors lost in combat, sieges included (§7.5.2.9.2; EIA-I203)
 
 
 class Corps(msgspec.Struct):
@@ -95,6 +98,15 @@ class Siege(msgspec.Struct):
     power: str
 
 
+class Part(msgspec.Struct):
+    """A power's part of a combined sequence (§7.1.2): its land orders and the corps that
+    crossed a river into their area (§7.5.2.7.1), kept for the sequence's Land Combat Step."""
+
+    power: str
+    orders: list[str] = []
+    crossed: dict[str, str] = {}
+
+
 class Battle(msgspec.Struct):
     """A combat a power sequence declared (§7.3.7) and fought: where, who attacks with which
     corps, who defends, whether an attacking corps came across a river (§7.5.2.7.1), and how
@@ -108,6 +120,7 @@ class Battle(msgspec.Struct):
     defending: list[str] = []
     across_river: list[str] = []  # attacking corps that entered the area across a river this sequence
     outcome: str = ""  # how it ended, as every power may read it (strengths stay hidden)
+    allies: list[str] = []  # the powers attacking with the attacker (§7.3.8.5–6)
 
 
 class GameState(msgspec.Struct):
@@ -126,6 +139,10 @@ class GameState(msgspec.Struct):
     sieges: list[Siege] = []  # city garrisons besieged, in the order the sieges began
     winners: list[str] = []  # the powers that met their victory conditions when the scenario ended
     army_orders: bool = False  # the campaign option army_orders: the Army Reinforcement Step asks (§5.2.3–4)
+    # The parts of the current power sequence already taken (more than one when allies move
+    # combined): their combats and sieges come in the sequence's Land Combat Step (§7.1.2, EIA-I161).
+    combined: list[Part] = []
+    options: dict[str, str] = {}  # the other campaign options not left at their default (`options.py`)
 
     # -- lookups ----------------------------------------------------------------
     def corps_by_id(self, corps_id: str) -> Corps | None:
@@ -160,14 +177,15 @@ copy_state = _codec.copy
 
 
 def holders(scenario: Scenario, seats: Sequence[Seat]) -> dict[str, str | None]:
-    """Who holds each power: the seats in order take the powers in the scenario's fixed
-    order, one each, and go round again when there are fewer players than powers (EIA-I1)."""
-    if not seats:
-        return {code: None for code in scenario.power_order}
-    return {code: seats[i % len(seats)].id for i, code in enumerate(scenario.power_order)}
+    """Who holds each power: the seats in order take the major powers in the scenario's fixed
+    order, one each, and go round again when there are fewer players than powers (EIA-I1); a
+    minor free state is held by its controller's player (§7.1.1)."""
+    majors = {code: seats[i % len(seats)].id if seats else None for i, code in enumerate(scenario.power_order)}
+    return {p.code: majors[scenario.major(p.code)] for p in scenario.data.powers}
 
 
-def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False) -> GameState:
+def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool = False,
+                  options: dict[str, str] | None = None) -> GameState:
     """The scenario's set-up: corps on the map, leaders with their corps, depots, garrisons."""
     owners = holders(scenario, seats)
     data = scenario.data
@@ -185,4 +203,5 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
         depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],
         garrisons=[Garrison(g.power, g.area, dict(sorted(g.factors.items()))) for g in data.garrisons],
         army_orders=army_orders,
+        options=dict(options or {}),
     )

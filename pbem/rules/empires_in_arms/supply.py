@@ -4,6 +4,7 @@ research §4.3)."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection
 
 from pbem.rules.empires_in_arms.calendar import is_winter
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -90,10 +91,20 @@ def valid_depots(state: GameState, scenario: Scenario, power: str, *, before: in
 def depot_distance(state: GameState, scenario: Scenario, power: str, area: str) -> int | None:
     """How many unblocked areas `area` is from the nearest depot of a valid chain, up to the
     furthest a corps may pay for (§7.4.2.1.1); None when further."""
-    furthest = scenario.charts.supply.furthest
-    near = reach(state, scenario, power, area, furthest)
-    distances = [near[d.area] for d in valid_depots(state, scenario, power) if d.area in near]
-    return min(distances) if distances else None
+    nearest = supplying_depot(state, scenario, power, area)
+    return None if nearest is None else nearest[0]
+
+
+def supplying_depot(state: GameState, scenario: Scenario, power: str, area: str,
+                    full: Collection[str] = ()) -> tuple[int, str] | None:
+    """The nearest depot of a valid chain that supplies a corps in `area` — its distance and
+    its area — leaving out the depots in `full` (option 12.3.1, EIA-I201); among equally near
+    ones the first in the map's order. None when there is none within the furthest distance a
+    corps may pay for (§7.4.2.1.1)."""
+    near = reach(state, scenario, power, area, scenario.charts.supply.furthest)
+    found = [(near[d.area], d.area) for d in valid_depots(state, scenario, power)
+             if d.area in near and d.area not in full]
+    return min(found, key=lambda f: f[0]) if found else None
 
 
 def supply_cost_halves(scenario: Scenario, distance: int, month: int, area: str) -> int:
@@ -103,3 +114,18 @@ def supply_cost_halves(scenario: Scenario, distance: int, month: int, area: str)
     if is_winter(month) and scenario.areas[area].winter_zone:
         cost *= chart.winter_multiplier
     return cost
+
+
+def suppliers(state: GameState, scenario: Scenario, power: str, area: str,
+              full: Collection[tuple[str, str]] = ()) -> list[tuple[str, tuple[int, str]]]:
+    """Whose depots may supply `power`'s corps in `area`, and the nearest of each (its distance
+    and area, §7.4.2.1.1): its own first, then each ally that lets it live off its depots and
+    chains, in the fixed order; that ally pays (§7.4.2.2, EIA-I164). A minor free state's forces
+    use its controller's (§7.1.1). `full` names (payer, depot area) pairs that supply no more
+    corps (option 12.3.1, EIA-I201). Empty when every depot is further than a corps may pay for."""
+    power = scenario.major(power)
+    payers = [power, *(ally for ally in scenario.power_order
+                       if ally != power and scenario.allied(ally, power) and power in state.powers[ally].supplies)]
+    found = [(payer, supplying_depot(state, scenario, payer, area, {a for p, a in full if p == payer}))
+             for payer in payers]
+    return [(payer, depot) for payer, depot in found if depot is not None]

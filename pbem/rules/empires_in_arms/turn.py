@@ -89,6 +89,11 @@ def time_record(ctx: DecisionPort, state: GameState) -> None:
         ctx.say(f"{label(year, month)} was the scenario's last month: the game is over", rule="§9")
         decide_victory(ctx, state, scenario)
         return
+    if decide_victory(ctx, state, scenario, last=False):
+        state.phase = FINISHED
+        ctx.say(f"the scenario ends with {label(year, month)}: {', '.join(state.winners)} met "
+                "victory conditions due this month", rule="§13")
+        return
     state.turn += 1
     state.phase = REINFORCEMENT
     ctx.say(f"the month marker moves to {label(*scenario.date(state.turn))}", rule="§9")

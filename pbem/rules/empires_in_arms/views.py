@@ -31,7 +31,7 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "turn_label": label(year, month) + (" (winter)" if is_winter(month) else ""),
         "turn": state.turn,
         "phase": state.phase,
-        "phasing": scenario.power_order[state.land_index] if state.phase == LAND else None,
+        "phasing": scenario.land_parts[state.land_index] if state.phase == LAND else None,
         "finished": state.phase == FINISHED,
         "powers": {code: _power(state, scenario, code, viewer) for code in scenario.power_order},
         "players": {},
@@ -54,7 +54,16 @@ def _power(state: GameState, scenario: Scenario, code: str, viewer: str) -> dict
     power = state.powers[code]
     return {"name": scenario.powers[code].name, "player": power.player,
             "money": power.money if _sees(state, viewer, code) else HIDDEN, "political": power.political,
-            "at_war_with": [p for p in scenario.power_order if scenario.at_war(code, p)]}
+            "at_war_with": [p for p in scenario.power_order if scenario.at_war(code, p)],
+            "allied_with": _allies(scenario, code),
+            "minor_free_states": scenario.forces_of(code)[1:]}
+
+
+def _allies(scenario: Scenario, code: str) -> list[str]:
+    """The scenario's allies of a power (§7.1.2), those moving combined with it marked."""
+    combined = scenario.combined_with(code)
+    return [p + (" (combined)" if p in combined else "") for p in scenario.power_order
+            if p != code and scenario.allied(code, p)]
 
 
 def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
@@ -62,12 +71,17 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
     for lead in state.leaders:
         if lead.corps:
             leaders.setdefault(lead.corps, []).append(lead.id)
+    # the columns of allies and minor free states only where the scenario has any (§7.1.1, §7.1.2)
+    several = bool(scenario.data.alliances) or len(scenario.data.powers) > len(scenario.power_order)
     sections = [
-        {"title": "Powers", "columns": ["Power", "Player", "Money", "Political points", "At war with"],
+        {"title": "Powers", "columns": ["Power", "Player", "Money", "Political points", "At war with"]
+         + (["Allied with", "Minor free states"] if several else []),
          "rows": [[code, state.powers[code].player or "-",
                    str(state.powers[code].money) if _sees(state, viewer, code) else "?",
                    str(state.powers[code].political),
                    " ".join(p for p in scenario.power_order if scenario.at_war(code, p)) or "-"]
+                  + ([", ".join(_allies(scenario, code)) or "-", " ".join(scenario.forces_of(code)[1:]) or "-"]
+                     if several else [])
                   for code in scenario.power_order]},
         {"title": "Corps (strengths are shown to their owner only)",
          "columns": ["Corps", "Power", "Area", "Leader", "Strength"],

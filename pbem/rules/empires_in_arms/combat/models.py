@@ -145,6 +145,7 @@ class Options(Frozen):
     corps_leaders: bool = False  # 12.3.7.1
     further_reductions: bool = False  # 12.3.7.2
     leader_casualties: bool = False  # 12.7
+    proportional_losses: bool = False  # 12.3.6: mixed nationalities share a side's losses
 
 
 class Battle(Frozen):
