@@ -15,13 +15,14 @@ and which counters left the map.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from pydantic import ValidationError
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
+from pbem.rules.empires_in_arms.cities import occupy, retire_into_city, surrender_city
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
@@ -40,6 +41,7 @@ from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.irregulars import add_guerrillas, evade_before_combat, field_irregulars, lose_factors
 from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
+from pbem.rules.empires_in_arms.orders import AttackBesiegers as Sortie
 from pbem.rules.empires_in_arms.options import combat_options
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -118,14 +120,22 @@ def loss_order(types: Sequence[str]) -> tuple[FactorKind, ...]:
 
 # -- the Land Combat Step ---------------------------------------------------------------
 def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
-                across_river: dict[str, str], converting: frozenset[str] = frozenset()) -> None:
+                across_river: dict[str, str], converting: frozenset[str] = frozenset(),
+                sorties: Mapping[str, Sortie] | None = None) -> set[str]:
     """§7.1.3: the combats the phasing power's corps must fight, declared and then fought
     one after another in the map's order; `converting` holds the areas whose enemy depot
-    the power ordered converted rather than destroyed (§7.5.2.14)."""
+    the power ordered converted rather than destroyed (§7.5.2.14); `sorties` the part of
+    its besieged forces that attack their besiegers in an area, with a relief force there
+    (§7.5.4.2.3). Returns the areas where a relief was fought with a sortie."""
     declared = declare_combats(ctx, state, scenario, power, across_river)
     engaged = {corps for battle in declared for corps in (*battle.attacking, *battle.defending)}
+    sallied = set()
     for battle in declared:
-        engaged |= fight(ctx, state, scenario, battle, engaged, convert=battle.area in converting)
+        sortie = (sorties or {}).get(battle.area) if relieving(state, battle) else None
+        engaged |= fight(ctx, state, scenario, battle, engaged, convert=battle.area in converting, sortie=sortie)
+        if sortie is not None:
+            sallied.add(battle.area)
+    return sallied
 
 
 def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
@@ -151,7 +161,7 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         if attacker is None:
             continue
         attackers = {attacker, *allies}
-        attacking = [c.id for c in state.corps_in(area.id) if scenario.major(c.power) in attackers]
+        attacking = [c.id for c in state.field_corps_in(area.id) if scenario.major(c.power) in attackers]
         attacking += [i.id for i in field_irregulars(state, scenario, area.id, attackers)]
         defending = [*enemy_corps_in(state, scenario, attacker, area.id),
                      *enemy_field_irregulars(state, scenario, attacker, area.id)]
@@ -172,33 +182,50 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         else:
             continue
         state.battles.append(battle)
-        declared.append(battle)
         river = f" ({', '.join(crossed)} across the river, §7.5.2.7.1)" if crossed else ""
         ctx.say(f"{what}{river}", rule=rule)
+        if battle.kind == "field":
+            retire_into_city(ctx, state, scenario, area.id, battle.attacker)
+            if build(state, scenario, battle) is None:
+                battle.outcome = "not fought: the defenders retired into the city"
+                ctx.say(f"combat in {area.title} is not fought: the defenders retired into the city",
+                        rule="§7.5.1.1.2")
+                continue
+        declared.append(battle)
     return declared
 
 
 def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle,
-          engaged: Collection[str] = (), convert: bool = False) -> set[str]:
+          engaged: Collection[str] = (), convert: bool = False, sortie: Sortie | None = None) -> set[str]:
     """One declared combat, built from the state as it stands when its turn comes; the
-    corps of the step's other combats (`engaged`) cannot reinforce it (§7.5.2.11.1.2).
+    corps of the step's other combats (`engaged`) cannot reinforce it (§7.5.2.11.1.2); a
+    relief's besieged `sortie` fights with the relief force (§7.5.4.2.3, EIA-I145).
     Returns the corps that joined it as reinforcements. Cossacks and freikorps attacked alone
     may first retreat before it (§10.1.2.2.3)."""
     evade_before_combat(ctx, state, scenario, battle.area, battle.attacker, IRREGULAR_ESCAPE)
-    combat = build(state, scenario, battle, engaged)
+    combat = build(state, scenario, battle, engaged, sortie)
     title = scenario.areas[battle.area].title
     if combat is None:
         battle.outcome = "not fought: one side is no longer there"
         ctx.say(f"combat in {title} is not fought: one side is no longer there", rule="§7.5.1")
         return set()
-    if relieving(state, battle):
-        ctx.say(f"{battle.attacker} comes to relieve the siege of {title}: a limited field combat of one day",
+    siege = state.siege_in(battle.area) if relieving(state, battle) else None
+    if siege is not None:
+        sallied = besieged_units(state, scenario, battle.area, sortie) if sortie is not None else None
+        sallying = [u.id for u in sallied.units] if sallied is not None else []
+        ctx.say(f"{battle.attacker} comes to relieve the siege of {title}: a limited field combat of one day"
+                + (f", its besieged {', '.join(sallying)} sortieing with the relief force" if sallying else ""),
                 rule="§7.5.4.2.3")
-        result = relief(ctx, combat, charts=combat_charts(scenario))
+        result = relief(ctx, combat, sortie=tuple(sallying), charts=combat_charts(scenario))
     else:
         result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
     out_of_bounds(ctx, state, scenario)
+    if siege is not None and state.city_holder(battle.area) is None \
+            and any(c.power == siege.power and not c.inside for c in state.corps_in(battle.area)):
+        # "If all siege defenders were eliminated, the city is captured" (§7.5.4.2.3.1.1)
+        surrender_city(ctx, state, scenario, battle.area, siege.power, "its besieged forces fell in the sortie",
+                       "§7.5.4.2.3.1.1")
     depots_after(ctx, state, scenario, battle, convert)
     lift_sieges(ctx, state, scenario)
     return {*result.attacker.joined, *result.defender.joined}
@@ -206,21 +233,23 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
 
 def relieving(state: GameState, battle: Battle) -> bool:
     """§7.5.4.2.3: a field combat against the besiegers of the attacker's own besieged garrison
-    is a relief, fought as a limited field combat (EIA-I105)."""
-    siege, garrison = state.siege_in(battle.area), state.garrison_in(battle.area)
-    return (siege is not None and garrison is not None and garrison.power == battle.attacker
+    or corps is a relief, fought as a limited field combat (EIA-I105)."""
+    siege = state.siege_in(battle.area)
+    return (siege is not None and state.city_holder(battle.area) == battle.attacker
             and siege.power in battle.defenders)
 
 
 # -- from the state to the combat's models ---------------------------------------------------
-def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collection[str] = ()) -> Combat | None:
-    """The combat in `battle.area` (§7.5.1.2): every corps and depot garrison there takes
-    part, the phasing power's against its enemies'. Allied defenders fight as one side
-    under the first of them in the fixed order (EIA-I80). It is fought as a trivial combat
-    when both sides' powers stand agreed to it (§7.5.3.5, EIA-I133)."""
+def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collection[str] = (),
+          sortie: Sortie | None = None) -> Combat | None:
+    """The combat in `battle.area` (§7.5.1.2): every corps in the field and depot garrison
+    there takes part, the phasing power's against its enemies', and with a relief the part of
+    its besieged forces that sortie (§7.5.4.2.3). Allied defenders fight as one side under
+    the first of them in the fixed order (EIA-I80). It is fought as a trivial combat when
+    both sides' powers stand agreed to it (§7.5.3.5, EIA-I133)."""
     area = battle.area
     attackers = {battle.attacker, *battle.allies}
-    attacking = [c for c in state.corps_in(area) if scenario.major(c.power) in attackers]
+    attacking = [c for c in state.corps_in(area) if scenario.major(c.power) in attackers and not c.inside]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
     raiders = field_irregulars(state, scenario, area, attackers)
     irregular_defenders = enemy_field_irregulars(state, scenario, battle.attacker, area)
@@ -230,9 +259,13 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
         return None
     defenders = {scenario.major(c.power) for c in [*defending, *irregular_defenders]} or {depots[0].power}
     defender = min(defenders, key=scenario.power_order.index)
+    attacker = side(state, scenario, battle.attacker, attacking, [],
+                    reinforcing(state, scenario, area, attackers, defenders, engaged), raiders)
+    if sortie is not None and (sallying := besieged_units(state, scenario, area, sortie)):
+        attacker = attacker.model_copy(update={"units": (*attacker.units, *sallying.units),
+                                               "leaders": (*attacker.leaders, *sallying.leaders)})
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
-                  attacker=side(state, scenario, battle.attacker, attacking, [],
-                                reinforcing(state, scenario, area, attackers, defenders, engaged), raiders),
+                  attacker=attacker,
                   defender=side(state, scenario, defender, defending, depots,
                                 reinforcing(state, scenario, area, defenders, attackers, engaged), irregular_defenders),
                   river=bool(battle.across_river), options=battle_options(state, scenario),
@@ -277,22 +310,27 @@ def napoleon_aged(state: GameState, scenario: Scenario, area: str) -> tuple[int,
 
 def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str], enemies: set[str],
                 engaged: Collection[str]) -> list[ReinforcementGroup]:
-    """§7.5.2.11.1: the corps in each adjacent area that may try to join a side of `powers`
-    against `enemies` — its own powers' and those of any power at war with every enemy and
-    with none of the side (§7.5.2.11.1.3) — but none that has fought or will fight another
-    combat of this step (`engaged`, §7.5.2.11.1.2). A group in mountain, forest or marsh, or
-    across a river, is hindered (§7.5.2.11.3). One group per area, in the map's order."""
+    """§7.5.2.11.1: the corps in each adjacent area, and those inside an unbesieged city of
+    the combat's own area, that may try to join a side of `powers` against `enemies` — its
+    own powers' and those of any power at war with every enemy and with none of the side
+    (§7.5.2.11.1.3) — but none that has fought or will fight another combat of this step
+    (`engaged`, §7.5.2.11.1.2) and none besieged (EIA-I147). A group in mountain, forest or
+    marsh, or across a river, is hindered (§7.5.2.11.3). One group per area, in the map's
+    order."""
     def friendly(power: str) -> bool:
         return scenario.major(power) in powers or (all(scenario.at_war(power, e) for e in enemies)
                                    and not any(scenario.at_war(power, own) for own in powers))
 
     groups = []
-    for near in [a.id for a in scenario.data.areas if a.id in scenario.neighbours[area]]:
-        corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged]
+    for near in [a.id for a in scenario.data.areas if a.id in scenario.neighbours[area] or a.id == area]:
+        corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged
+                 and not state.besieged(c) and (c.inside or near != area)]
         # cossacks and freikorps come only with a leader, so only with corps (§7.5.2.11.2), and
-        # freikorps only into their own territory (§10.1.2.2, EIA-I184)
+        # freikorps only into their own territory (§10.1.2.2, EIA-I184); those of the combat's
+        # own area are in the field, in the combat already (§7.5.1.2)
         riders = [i for i in field_irregulars(state, scenario, near, {scenario.major(c.power) for c in corps})
-                  if i.id not in engaged and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
+                  if near != area and i.id not in engaged
+                  and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
         if corps:
             groups.append(ReinforcementGroup(
                 id=near, units=(*(unit(scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
@@ -336,7 +374,7 @@ def irregular_attacker(state: GameState, scenario: Scenario, phasing: Sequence[s
     attacks them (§7.3.7.2, §7.5.1.2, §10.1.1.3)."""
     depot = state.depot_in(area)
     for power in phasing:
-        corps = any(scenario.major(c.power) == power for c in state.corps_in(area))
+        corps = any(scenario.major(c.power) == power for c in state.field_corps_in(area))
         irregulars = field_irregulars(state, scenario, area, {power})
         if not (corps or irregulars):
             continue
@@ -360,12 +398,13 @@ def scenario_leader(scenario: Scenario, leader_id: str, aged: tuple[int, int, st
 
 def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> RetreatMap:
     """What a retreat of `powers`' force needs of the map (§7.5.2.10.3): areas holding
-    enemy corps or enemy depot garrisons, depots of a nationality in the force (EIA-I56),
-    and the force's capitals (its powers' own capital cities, EIA-I81)."""
+    unbesieged enemy corps (§7.5.2.10.3.3, EIA-I143) or enemy depot garrisons, depots of a
+    nationality in the force (EIA-I56), and the force's capitals (its powers' own capital
+    cities, EIA-I81)."""
     def enemy(power: str) -> bool:
         return any(scenario.at_war(power, own) for own in powers)
 
-    blocked = {c.area for c in state.corps if enemy(c.power)}
+    blocked = {c.area for c in state.corps if enemy(c.power) and not state.besieged(c)}
     blocked |= {d.area for d in state.depots if d.garrison and enemy(d.power)}
     powers = powers | {scenario.major(p) for p in powers}  # a minor free state's force uses its controller's (§7.1.1)
     return RetreatMap(neighbours=dict(scenario.neighbours), blocked=tuple(sorted(blocked)),
@@ -421,6 +460,8 @@ def joined(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Batt
     arrived += [i for i in state.irregulars if i.id in outcome.joined]
     for corps in arrived:
         corps.area = battle.area
+        if isinstance(corps, Corps):
+            corps.inside = False  # out of its city too (§7.5.2.11.1)
     if arrived:
         ctx.say(f"{', '.join(c.id for c in arrived)} join{'s' if len(arrived) == 1 else ''} the combat in "
                 f"{scenario.areas[battle.area].title}", rule="§7.5.2.11")
@@ -522,8 +563,8 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     EIA-I135). With no route left they surrender (§7.5.2.10.3.6)."""
     leaving = [*(u.id for u in fought.units), *outcome.joined] if outcome.retreat != "none" \
         else list(outcome.withdrew)
-    corps: list[Corps | Irregular] = [c for c in state.corps_in(area) if c.id in leaving]
-    corps += [i for i in state.irregulars_in(area) if i.id in leaving]
+    corps: list[Corps | Irregular] = [c for c in state.corps_in(area) if c.id in leaving and not c.inside]
+    corps += [i for i in state.irregulars_in(area) if i.id in leaving]  # a sortie goes back inside
     if not corps:
         return []
     owners = outcome.retreat in ("by_owner", "none")  # a withdrawal (§7.5.2.5.2.3, §7.5.2.13.1)
@@ -576,35 +617,44 @@ def describe(scenario: Scenario, battle: Battle) -> str:
 
 # -- sieges (§7.5.4) -----------------------------------------------------------------------------
 def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
-    """§7.5.4.1: the power's corps in `area` press the siege of the enemy city garrison there
-    by one assault attempt (EIA-I75, EIA-I101), if the garrison is still there and no enemy
-    corps is left in the area after the field combats; the result on the map."""
-    garrison, title = state.garrison_in(area), scenario.areas[area].title
-    corps = [c for c in state.corps_in(area) if c.power == power]
-    if garrison is None or not corps or enemy_corps_in(state, scenario, power, area):
+    """§7.5.4.1: the power's corps in `area` press the siege of the enemy garrison and corps
+    inside its city by one assault attempt (EIA-I75, EIA-I101, EIA-I142), if they are still
+    there and no enemy corps is left in the field after the field combats; the result on the map."""
+    holder, title = state.city_holder(area), scenario.areas[area].title
+    corps = [c for c in state.corps_in(area) if c.power == power and not c.inside]
+    if holder is None or not scenario.at_war(power, holder) or not corps \
+            or enemy_corps_in(state, scenario, power, area):
         ctx.say(f"{power} does not besiege {title}: "
-                + ("enemy corps still stand in the area" if garrison is not None and corps
-                   else "its corps or the enemy garrison are no longer there"), rule="§7.5.4")
+                + ("enemy corps still stand in the area" if holder is not None and corps
+                   and enemy_corps_in(state, scenario, power, area)
+                   else "its corps or the enemy in the city are no longer there"), rule="§7.5.4")
         return
     city = scenario.areas[area].city
-    assert city is not None  # a garrison stands in a city only
+    assert city is not None  # a garrison or corps is inside a city only
+    besieged = besieged_units(state, scenario, area, None)
+    assert besieged is not None  # the city has a holder
     siege = CombatSiege(id=f"{area}-siege", area=area,
                         city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
-                        besieger=side(state, scenario, power, corps, []), garrison=city_side(state, scenario, garrison),
-                        refuge=refuge(state, scenario, garrison) is not None,
+                        besieger=side(state, scenario, power, corps, []), garrison=besieged,
+                        refuge=refuge(state, scenario, holder, area) is not None,
                         options=battle_options(state, scenario))
-    ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {garrison.power} garrison of {city.name} "
-            f"in {title}", rule="§7.5.4")
+    inside = [c.id for c in state.corps_inside(area)]
+    ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {holder} "
+            f"{'garrison' if state.garrison_in(area) is not None else 'corps'} of {city.name} in {title}"
+            + (f" ({', '.join(inside)} inside)" if inside else ""), rule="§7.5.4")
     begin_siege(state, area, power)
-    apply_siege(ctx, state, scenario, siege, garrison, assault_attempt(ctx, siege, combat_charts(scenario)))
+    apply_siege(ctx, state, scenario, siege, assault_attempt(ctx, siege, combat_charts(scenario)))
     lift_sieges(ctx, state, scenario)
 
 
-def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: CombatSiege, garrison: Garrison,
+def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: CombatSiege,
                 result: SiegeResult) -> None:
     """An assault attempt's result on the map: a sortie's factor, an assault's losses, the
-    political points (§7.5.4.1.4), and a city taken or left with the honours of war."""
-    power, title, city = siege.besieger.power, scenario.areas[siege.area].title, siege.city.id
+    political points (§7.5.4.1.4), and a city taken — its survivors and leaders prisoners
+    (§7.5.4.1.3.5) — or left with the honours of war."""
+    power, held, title, city = siege.besieger.power, siege.garrison.power, scenario.areas[siege.area].title, \
+        siege.city.id
+    garrison = state.garrison_in(siege.area)
     if result.sortie_loss:
         unit_id, kind = result.sortie_loss.split(":")
         lost = {next(k for k, v in FACTOR_KINDS.items() if v == kind): 1}
@@ -613,49 +663,70 @@ def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: 
             state.powers[hit.power].factors_lost += 1
             if not hit.strength:
                 remove_corps(ctx, state, hit, "in a sortie", "§7.5.5")
-        else:
+        elif garrison is not None:
             lose_from_garrison(garrison, lost)
             state.powers[garrison.power].factors_lost += 1
     if result.assault is not None:
         take_losses(ctx, state, siege.area, siege.besieger, result.assault.attacker)
-        take_losses(ctx, state, siege.area, siege.garrison, result.assault.defender)
+        if not result.city_captured:  # taken, every survivor and leader inside surrenders (surrender_city)
+            take_losses(ctx, state, siege.area, siege.garrison, result.assault.defender)
     state.powers[power].political += result.besieger_points
-    state.powers[garrison.power].political += result.garrison_points
+    state.powers[held].political += result.garrison_points
     if result.breach == "honours":
-        went, moved, prisoners = march_out(state, scenario, garrison)
-        ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison marches out with the honours "
-                f"of war, {moved} factors to {scenario.areas[went].title}"
+        went, moved, prisoners, marched = march_out(state, scenario, held, siege.area)
+        ctx.say(f"{power} takes {city} in {title}: the {held} garrison marches out with the honours "
+                f"of war, {moved} factors" + (f" and {', '.join(marched)}" if marched else "")
+                + (f" to {scenario.areas[went].title}" if went else "")
                 + (f"; {prisoners} surrender" if prisoners else ""), rule="§7.5.4.1.2.3.1")
+        occupy(ctx, state, scenario, siege.area, power)
     elif result.city_captured:
-        state.garrisons.remove(garrison)
-        ctx.say(f"{power} takes {city} in {title}: the {garrison.power} garrison surrenders", rule="§7.5.4.1.3.5")
+        surrender_city(ctx, state, scenario, siege.area, power, f"the {held} garrison surrenders",
+                       "§7.5.4.1.3.5", where=f"{city} in {title}")
     else:
         ctx.say(f"the siege of {city} in {title} goes on ({result.table})", rule="§7.5.4.1.2")
 
 
-def city_side(state: GameState, scenario: Scenario, garrison: Garrison) -> Side:
-    """A city garrison as the siege sees it: one unit of its factors, its power's morale."""
-    power = scenario.powers[garrison.power]
-    kinds = {FACTOR_KINDS[kind]: n for kind, n in garrison.factors.items() if n}
-    return Side(player=state.holder(garrison.power) or garrison.power, power=garrison.power,
-                units=(Unit(id=f"{garrison.power}{CITY_GARRISON}", power=garrison.power, category="garrison",
-                            factors=Factors(**kinds), infantry_morale=power.infantry_morale,
-                            cavalry_morale=power.cavalry_morale),))
+def besieged_units(state: GameState, scenario: Scenario, area: str, sortie: Sortie | None) -> Side | None:
+    """The forces inside the city of `area` as a combat sees them — its garrison as one unit
+    with its power's morale, and the corps inside — all of them, or the part a sortie names
+    (§7.5.4.2.1.1, §7.5.4.2.3: "all besieged factors do not have to be used", EIA-I144)."""
+    holder, garrison, inside = state.city_holder(area), state.garrison_in(area), state.corps_inside(area)
+    if holder is None:
+        return None
+    factors = dict(garrison.factors) if garrison is not None else {}
+    if sortie is not None and not sortie.whole:
+        named = {kind: n for n, kind in sortie.factors}
+        factors = {kind: min(n, named.get(kind, 0)) for kind, n in factors.items()}
+        inside = [c for c in inside if c.id.lower() in {name.lower() for name in sortie.corps}]
+    power = scenario.powers[holder]
+    kinds = {FACTOR_KINDS[kind]: n for kind, n in factors.items() if n}
+    units = [Unit(id=f"{holder}{CITY_GARRISON}", power=holder, category="garrison", factors=Factors(**kinds),
+                  infantry_morale=power.infantry_morale, cavalry_morale=power.cavalry_morale)] if kinds else []
+    units += [unit(scenario, c) for c in inside]
+    if not units:
+        return None
+    return Side(player=state.holder(holder) or holder, power=holder, units=tuple(units),
+                leaders=commanding(state, scenario, inside, area),
+                loss_order=loss_order(state.powers[holder].loss_order))
 
 
-def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
-    """§7.5.4.2.1: the power's besieged garrison, all its factors (EIA-I104), attacks all the
-    besiegers on the 5-1 table against their 5-2 for at most one day; won, the besiegers
-    retreat unpursued (§7.5.4.2.1.5); a garrison that loses every factor loses the city
-    (§7.5.4.2.1.4); otherwise the siege goes on. No political points (§7.5.4.2.2)."""
-    siege, garrison, title = state.siege_in(area), state.garrison_in(area), scenario.areas[area].title
-    besiegers = [c for c in state.corps_in(area) if siege is not None and c.power == siege.power]
-    if siege is None or garrison is None or garrison.power != power or not besiegers:
-        ctx.say(f"{power}'s garrison of {title} does not attack: the siege is over", rule="§7.5.4.2")
+def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, sortie: Sortie,
+                     area: str) -> None:
+    """§7.5.4.2.1: the power's besieged forces — the part of its garrison and corps inside the
+    order names, else all of them (EIA-I104, EIA-I144) — attack all the besiegers on the 5-1
+    table against their 5-2 for at most one day; won, the besiegers retreat unpursued
+    (§7.5.4.2.1.5); the city falls only when every factor in it is gone (§7.5.4.2.1.4);
+    otherwise the siege goes on. No political points (§7.5.4.2.2)."""
+    siege, title = state.siege_in(area), scenario.areas[area].title
+    besiegers = [c for c in state.corps_in(area) if siege is not None and c.power == siege.power and not c.inside]
+    attacking = besieged_units(state, scenario, area, sortie)
+    if siege is None or state.city_holder(area) != power or not besiegers or attacking is None:
+        ctx.say(f"{power}'s besieged forces in {title} do not attack: "
+                + ("none of the factors named is there" if siege is not None and besiegers else "the siege is over"),
+                rule="§7.5.4.2")
         return
     combat = Combat(id=f"{area}-garrison-attack", area=area, terrain=scenario.areas[area].terrain,
-                    attacker=city_side(state, scenario, garrison),
-                    defender=side(state, scenario, siege.power, besiegers, []),
+                    attacker=attacking, defender=side(state, scenario, siege.power, besiegers, []),
                     options=battle_options(state, scenario))
     result = garrison_attack(ctx, combat, combat_charts(scenario))
     # a garrison that does not win goes back into its city rather than surrendering (§7.5.4.2.1.4)
@@ -663,9 +734,12 @@ def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, po
     take_losses(ctx, state, area, combat.defender, result.defender)
     moved = retreat(ctx, state, scenario, area, combat.defender, result.defender)
     winner = {"attacker": power, "defender": siege.power}.get(result.winner or "")
-    ctx.say(f"{power}'s garrison of {title} attacks its besiegers: " + (f"{winner} wins" if winner else "no winner")
-            + "".join(f"; {line}" for line in moved), rule="§7.5.4.2.1")
-    if not garrison.strength:
-        state.garrisons.remove(garrison)
-        ctx.say(f"{siege.power} takes {title}: its garrison fell attacking the besiegers", rule="§7.5.4.2.1.4")
+    ids = [u.id for u in attacking.units]
+    who = f"{power}'s garrison of {title} attacks its besiegers" if ids == [f"{power}{CITY_GARRISON}"] \
+        else f"{power}'s besieged {', '.join(ids)} in {title} attack their besiegers"
+    ctx.say(f"{who}: " + (f"{winner} wins" if winner else "no winner") + "".join(f"; {line}" for line in moved),
+            rule="§7.5.4.2.1")
+    if state.city_holder(area) is None:
+        surrender_city(ctx, state, scenario, area, siege.power, "its besieged forces fell attacking the besiegers",
+                       "§7.5.4.2.1.4")
     lift_sieges(ctx, state, scenario)

@@ -13,31 +13,37 @@ from __future__ import annotations
 from collections import deque
 
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.cities import starve, surrender_city
 from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
+from pbem.rules.empires_in_arms.orders import AttackBesiegers
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import GameState, Garrison, Siege
+from pbem.rules.empires_in_arms.state import GameState, Siege
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 
 def check_siege(state: GameState, scenario: Scenario, power: str, name: str) -> str:
     """A `BESIEGE` order on the state once the power's moves are made: the area's city holds
-    a garrison of a power it is at war with, and a corps of the power stands in the area
-    (§7.5.4: depot garrisons never besiege). Returns the area."""
+    a garrison or corps of a power it is at war with — or enemy corps stand in the field of a
+    city area, and may retire into it when attacked (§7.5.1.1.2) — and a corps of the power
+    stands in the area (§7.5.4: depot garrisons never besiege). Returns the area."""
     area = area_named(scenario, name)
-    title, garrison = scenario.areas[area].title, state.garrison_in(area)
-    if garrison is None or not scenario.at_war(power, garrison.power):
-        raise OrderError(f"the city of {title} holds no garrison of a power {power} is at war with (§7.5.4)")
-    if not any(c.power == power for c in state.corps_in(area)):
+    title, holder = scenario.areas[area].title, state.city_holder(area)
+    own = any(c.power == power and not c.inside for c in state.corps_in(area))
+    retiring = own and scenario.areas[area].city is not None and enemy_corps_in(state, scenario, power, area)
+    if (holder is None or not scenario.at_war(power, holder)) and not retiring:
+        raise OrderError(f"the city of {title} holds no garrison of a power {power} is at war with (§7.5.4), nor "
+                         "corps of one, nor do enemy corps stand there that may retire into it (§7.5.1.1.2)")
+    if not own:
         raise OrderError(f"no corps of {power} ends its move in {title} to besiege its city (§7.5.4)")
     return area
 
 
-def refuge(state: GameState, scenario: Scenario, garrison: Garrison) -> str | None:
+def refuge(state: GameState, scenario: Scenario, power: str, besieged: str) -> str | None:
     """§7.5.4.1.2.3.1: the nearest friendly-controlled unbesieged city with room, for a
-    garrison leaving with the honours of war — a city of its power's territory or holding its
-    garrison, with no enemy corps in its area (EIA-I102); the map's order breaks ties."""
-    found, queue = {garrison.area: 0}, deque([garrison.area])
+    garrison leaving `besieged` with the honours of war — a city of its power's territory or
+    holding its garrison, with no enemy corps in its area (EIA-I102); the map's order breaks ties."""
+    found, queue = {besieged: 0}, deque([besieged])
     while queue:
         area = queue.popleft()
         for other in scenario.neighbours[area]:
@@ -46,26 +52,35 @@ def refuge(state: GameState, scenario: Scenario, garrison: Garrison) -> str | No
                 queue.append(other)
     order = [a.id for a in scenario.data.areas]
     for area in sorted(found, key=lambda a: (found[a], order.index(a))):
-        own = state.garrison_in(area)
-        friendly = scenario.areas[area].owner == garrison.power or (own is not None and own.power == garrison.power)
-        if (area != garrison.area and friendly and city_room(state, scenario, garrison.power, area)
-                and not enemy_corps_in(state, scenario, garrison.power, area)):
+        friendly = scenario.areas[area].owner == power or state.city_holder(area) == power
+        if (area != besieged and friendly and city_room(state, scenario, power, area)
+                and not enemy_corps_in(state, scenario, power, area)):
             return area
     return None
 
 
-def march_out(state: GameState, scenario: Scenario, garrison: Garrison) -> tuple[str, int, int]:
+def march_out(state: GameState, scenario: Scenario, power: str, area: str) -> tuple[str, int, int, list[str]]:
     """The garrison leaves its city with the honours of war for its refuge, as many factors
-    as the refuge holds; the rest surrender (EIA-I102). Returns (refuge, moved, surrendered)."""
-    area = refuge(state, scenario, garrison)
-    state.garrisons.remove(garrison)
+    as the refuge holds, the rest surrendering (EIA-I102); the corps inside go with it into
+    the refuge's area, or surrender with their leaders when there is none (EIA-I142).
+    Returns (refuge, factors moved, factors surrendered, corps that went)."""
+    went = refuge(state, scenario, power, area)
+    garrison = state.garrison_in(area)
+    state.garrisons = [g for g in state.garrisons if g.area != area]
     moved = 0
-    for kind, count in garrison.factors.items():
-        fits = 0 if area is None else min(count, city_room(state, scenario, garrison.power, area))
+    for kind, count in (garrison.factors if garrison is not None else {}).items():
+        fits = 0 if went is None else min(count, city_room(state, scenario, power, went))
         if fits:
-            add_to_city(state, garrison.power, area, kind, fits)
+            add_to_city(state, power, went, kind, fits)
         moved += fits
-    return area or "", moved, garrison.strength - moved
+    corps = state.corps_inside(area)
+    for c in corps:
+        if went is None:
+            state.leaders = [lead for lead in state.leaders if lead.corps != c.id]
+            state.corps.remove(c)
+        else:
+            c.area, c.inside = went, False
+    return went or "", moved, (garrison.strength if garrison else 0) - moved, [c.id for c in corps if went]
 
 
 # -- a siege kept from one sequence to the next (EIA-I103) ---------------------------------------
@@ -86,48 +101,59 @@ def besieging(state: GameState, power: str, area: str) -> bool:
 
 
 def lift_sieges(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
-    """A siege ends when no corps of the besieger is left in the area, or no garrison of a
-    power it is at war with is left in the city (§7.5.4, EIA-I103)."""
+    """A siege ends when no corps of the besieger is left in the field of the area, or no
+    garrison or corps of a power it is at war with is left in the city (§7.5.4, EIA-I103)."""
     for siege in list(state.sieges):
-        garrison = state.garrison_in(siege.area)
-        if (garrison is not None and scenario.at_war(siege.power, garrison.power)
-                and any(c.power == siege.power for c in state.corps_in(siege.area))):
+        holder = state.city_holder(siege.area)
+        if (holder is not None and scenario.at_war(siege.power, holder)
+                and any(c.power == siege.power and not c.inside for c in state.corps_in(siege.area))):
             continue
         state.sieges.remove(siege)
         ctx.say(f"the {siege.power} siege of {scenario.areas[siege.area].title} ends", rule="§7.5.4")
 
 
 def besieged_supply(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> None:
-    """§7.4.5: in its own Supply Step every besieged garrison of `power` checks supply by the
-    foraging method on the city's supply value (its spires): +1 for every full 5 factors in
-    the city, at most +2, no other modifier (§7.4.5.1); a factor lost for every point above
-    (§7.4.5.2). A garrison that loses every factor leaves the city to the besiegers."""
+    """§7.4.5: in its own Supply Step every besieged garrison of `power`, with the corps
+    besieged with it, checks supply by the foraging method on the city's supply value (its
+    spires): +1 for every full 5 factors in the city, garrison and corps alike, at most +2, no
+    other modifier (§7.4.5.1); a factor lost for every point above (§7.4.5.2). When every
+    factor is lost the besiegers take the city, its leaders prisoners (EIA-I142)."""
     for siege in list(state.sieges):
-        garrison = state.garrison_in(siege.area)
-        if garrison is None or garrison.power != power:
+        if state.city_holder(siege.area) != power:
             continue
         city, title = scenario.areas[siege.area].city, scenario.areas[siege.area].title
         spires = city.spires if city is not None else 0
+        garrison = state.garrison_in(siege.area)
+        factors = (garrison.strength if garrison else 0) + sum(c.strength for c in state.corps_inside(siege.area))
         die = ctx.roll("besieged-supply", rule="§7.4.5")
-        bonus = min(garrison.strength // BESIEGED_SUPPLY_PER, BESIEGED_SUPPLY_MAX)
-        loss = min(max(0, die + bonus - spires), garrison.strength)
-        ctx.say(f"the besieged {power} garrison of {title} checks supply: die {die} {bonus:+d} against the city's "
+        bonus = min(factors // BESIEGED_SUPPLY_PER, BESIEGED_SUPPLY_MAX)
+        loss = min(max(0, die + bonus - spires), factors)
+        besieged = f"{power} garrison" if garrison is not None else f"{power} corps"
+        ctx.say(f"the besieged {besieged} of {title} checks supply: die {die} {bonus:+d} against the city's "
                 f"supply value {spires}: " + (f"loses {loss} factors" if loss else "no loss"), rule="§7.4.5.2")
-        for kind in list(garrison.factors):
-            taken = min(loss, garrison.factors[kind])
-            garrison.factors[kind] -= taken
-            loss -= taken
-        if not garrison.strength:
-            state.garrisons.remove(garrison)
-            ctx.say(f"{siege.power} takes {title}: its besieged garrison is lost to hunger", rule="§7.4.5.2")
+        if loss and not starve(ctx, state, scenario, siege.area, loss):
+            surrender_city(ctx, state, scenario, siege.area, siege.power,
+                           f"its besieged {'garrison' if garrison is not None else 'corps'} is lost to hunger",
+                           "§7.4.5.2")
     lift_sieges(ctx, state, scenario)
 
 
-def check_garrison_attack(state: GameState, scenario: Scenario, power: str, name: str) -> str:
-    """An `ATTACK BESIEGERS` order: the power's garrison holds the area's city under siege
-    (§7.5.4.2). Returns the area."""
-    area = area_named(scenario, name)
-    siege, garrison = state.siege_in(area), state.garrison_in(area)
-    if siege is None or garrison is None or garrison.power != power:
-        raise OrderError(f"no garrison of {power} is besieged in {scenario.areas[area].title} (§7.5.4.2)")
+def check_garrison_attack(state: GameState, scenario: Scenario, power: str, order: AttackBesiegers) -> str:
+    """An `ATTACK BESIEGERS` order: the power's garrison or corps hold the area's city under
+    siege (§7.5.4.2), and hold the factors and corps it names (§7.5.4.2.1.1). Returns the area."""
+    area = area_named(scenario, order.area)
+    title = scenario.areas[area].title
+    if state.siege_in(area) is None or state.city_holder(area) != power:
+        raise OrderError(f"no garrison of {power} is besieged in {title} (§7.5.4.2), nor any corps of {power} "
+                         "inside its city")
+    garrison = state.garrison_in(area)
+    for count, kind in order.factors:
+        have = garrison.factors.get(kind, 0) if garrison is not None and garrison.power == power else 0
+        if count < 1 or count > have:
+            raise OrderError(f"the {power} garrison of {title} has {have} {kind} to attack with, not {count} "
+                             "(§7.5.4.2.1.1)")
+    inside = {c.id.lower() for c in state.corps_inside(area)}
+    stray = next((name for name in order.corps if name.lower() not in inside), None)
+    if stray is not None:
+        raise OrderError(f"{stray} is not a corps of {power} besieged in {title} (§7.5.4.2.1.1)")
     return area

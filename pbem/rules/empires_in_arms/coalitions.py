@@ -10,7 +10,8 @@ Where the phasing sequence's corps stand with enemy corps an attack is declared 
 5). The attacking force is the sequence's powers there and every ally of theirs at war with
 all the defending powers (Step 6); the defending force is every power at war with the first
 attacker there (Steps 3 and 7). Every other power's corps leave the area for the adjacent
-area closest to their supply (Steps 4 and 6); garrisons of cities and depots stay, ignored.
+area closest to their supply (Steps 4 and 6); garrisons of cities and depots, and the corps
+inside cities (EIA-I140), stay, ignored.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def lead_attacker(state: GameState, scenario: Scenario, phasing: Sequence[str], 
     with (corps, cossacks or freikorps, §7.3.8.2)."""
     here = field_forces(state, area)
     return next((power for power in phasing
-                 if any(scenario.major(c.power) == power for c in state.corps_in(area))
+                 if any(scenario.major(c.power) == power for c in state.field_corps_in(area))
                  and any(scenario.at_war(power, f.power) for f in here)), None)
 
 
@@ -42,9 +43,9 @@ def defending_powers(state: GameState, scenario: Scenario, attacker: str, area: 
 
 
 def field_forces(state: GameState, area: str) -> list[Corps | Irregular]:
-    """The corps, cossacks and freikorps in `area` (§7.3.8.2's field forces; guerrillas are
-    never attacked, §10.1.1.3)."""
-    return [*state.corps_in(area), *(i for i in state.irregulars_in(area) if i.kind != "guerrilla")]
+    """The corps in the field, cossacks and freikorps in `area` (§7.3.8.2's field forces: corps
+    inside its city are not; guerrillas are never attacked, §10.1.1.3)."""
+    return [*state.field_corps_in(area), *(i for i in state.irregulars_in(area) if i.kind != "guerrilla")]
 
 
 def attacking_powers(state: GameState, scenario: Scenario, phasing: Sequence[str], attacker: str,
@@ -53,7 +54,7 @@ def attacking_powers(state: GameState, scenario: Scenario, phasing: Sequence[str
     its sequence and its allies with corps in `area` at war with every defending power;
     the attacker first, then the fixed order."""
     defenders = defending_powers(state, scenario, attacker, area)
-    present = {scenario.major(c.power) for c in state.corps_in(area)}
+    present = {scenario.major(c.power) for c in state.field_corps_in(area)}
     joining = [p for p in scenario.power_order if p != attacker and p in present
                and (p in phasing or scenario.allied(p, attacker))
                and all(scenario.at_war(p, d) for d in defenders)]
@@ -68,7 +69,7 @@ def clear_area(ctx: DecisionPort, state: GameState, scenario: Scenario, phasing:
         return
     sides = {*attacking_powers(state, scenario, phasing, attacker, area),
              *defending_powers(state, scenario, attacker, area)}
-    for corps in [c for c in state.corps_in(area) if scenario.major(c.power) not in sides]:
+    for corps in [c for c in state.field_corps_in(area) if scenario.major(c.power) not in sides]:
         step_aside(ctx, state, scenario, corps)
 
 

@@ -175,10 +175,11 @@ def evade_before_combat(ctx: DecisionPort, state: GameState, scenario: Scenario,
     standing `POLICY evade …` or when asked; the default is to stay (EIA-I187)."""
     counters = [i for i in state.irregulars_in(area) if i.kind in FIELD_KINDS and scenario.at_war(attacker, i.power)]
     depot = state.depot_in(area)
-    if not counters or any(scenario.at_war(attacker, c.power) for c in state.corps_in(area)) or (
+    # alone in the field: corps of their side inside the city take no part (§7.5.1.2)
+    if not counters or any(scenario.at_war(attacker, c.power) for c in state.field_corps_in(area)) or (
             depot is not None and depot.garrison and scenario.at_war(attacker, depot.power)):
         return
-    cavalry = any(c.power == attacker and c.movement == "cavalry" for c in state.corps_in(area))
+    cavalry = any(c.power == attacker and c.movement == "cavalry" for c in state.field_corps_in(area))
     for power in sorted({i.power for i in counters}, key=scenario.power_order.index):
         own = [i for i in counters if i.power == power]
         areas = [a for a in scenario.neighbours[area] if retreat_open(state, scenario, own, a)]
@@ -214,7 +215,8 @@ def retreat_open(state: GameState, scenario: Scenario, counters: list[Irregular]
     """An adjacent area the counters may retreat into: no unbesieged enemy corps there, open to
     their power (§10.3), and for freikorps their power's territory (§10.1.2.2)."""
     power = counters[0].power
-    if enemy_corps_in(state, scenario, power, area) or may_enter(scenario, power, area):
+    if any(scenario.at_war(power, c.power) and not state.besieged(c) for c in state.corps_in(area)) \
+            or may_enter(scenario, power, area):
         return False
     return all(i.kind != "freikorps" or scenario.areas[area].owner == power for i in counters)
 
@@ -262,8 +264,9 @@ def raise_guerrillas(ctx: DecisionPort, state: GameState, scenario: Scenario, pr
     where an enemy stands (the map's order; where is not asked, EIA-I182)."""
     power = province.power
     held = [a for a in province.areas
-            if any(scenario.at_war(power, c.power) for c in state.corps_in(a))
-            or ((g := state.garrison_in(a)) is not None and scenario.at_war(power, g.power))]
+            if any(scenario.at_war(power, c.power) and not state.besieged(c) for c in state.corps_in(a))
+            or ((g := state.garrison_in(a)) is not None and scenario.at_war(power, g.power)
+                and state.siege_in(a) is None)]
     if not held:
         return
     die = ctx.roll("guerrillas", rule="§10.1.1.1.2")
@@ -298,11 +301,12 @@ def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, powe
                    province: Province, fought: set[str]) -> None:
     """§10.1.1.2: a die for a province where the sequence's powers have corps at war with it
     that fought no combat this sequence (+1 with two or more of them); above the province's
-    guerrilla value, every guerrilla factor in the province is eliminated. It is mounted
-    whenever it may: the roll costs the powers nothing (EIA-I182)."""
+    guerrilla value, every guerrilla factor in the province is eliminated; a corps besieged or
+    besieging does not count. It is mounted whenever it may: the roll costs the powers nothing
+    (EIA-I182)."""
     corps = [c for a in province.areas for c in state.corps_in(a)
              if scenario.major(c.power) in powers and scenario.at_war(c.power, province.power)
-             and c.id not in fought and not _besieging(state, powers, a)]
+             and c.id not in fought and not _besieging(state, powers, a) and not state.besieged(c)]
     guerrillas = [i for i in state.irregulars if i.kind == "guerrilla" and i.area in province.areas
                   and i.power == province.power]
     if not corps or not guerrillas:

@@ -59,9 +59,8 @@ def join_corps(state: GameState, scenario: Scenario, power: str, order: JoinCorp
 
 # -- standing choices for leaders (§5.3, §10.6.1.1.2) -------------------------------------------
 def order_retirement(state: GameState, scenario: Scenario, power: str, order: Retire) -> str:
-    """§5.3: a leader on the map is retired in the next Army Reinforcement Step (EIA-I180). A
-    leader in a besieged city may not retire; no leader is ever in a city in this release
-    (EIA-I15)."""
+    """§5.3: a leader on the map is retired in the next Army Reinforcement Step (EIA-I180), or
+    the first one after that its corps is no longer besieged in a city (`return_leaders`)."""
     leader = own_leader(state, scenario, power, order.leader)
     leader.retire = True
     return f"{power} {leader.id} retires from the map in the next Army Reinforcement Step"
@@ -99,9 +98,15 @@ def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
     may return in a later step; leaders off the map (a wounded one after its months, option
     12.7) return with the corps their PLACE order names while it is on the map, else with the
     power's first corps (EIA-I7), unless the order holds them off the map (EIA-I180). A PLACE
-    order naming a corps is spent when the leader returns."""
+    order naming a corps is spent when the leader returns. "Leaders may not be retired if in a
+    besieged city": the order of one whose corps is besieged waits for a later step (EIA-I180)."""
     for leader in state.leaders:
         if leader.power == power and leader.retire:
+            corps = state.corps_by_id(leader.corps) if leader.corps is not None else None
+            if corps is not None and state.besieged(corps):
+                ctx.say(f"{leader.id} is besieged in the city of {corps.area} and may not retire yet",
+                        to=_owner(state, power), rule="§5.3")
+                continue
             leader.retire = False
             if leader.corps is not None:  # not if it has left the map since its order
                 leader.corps, leader.back = None, state.turn + 1

@@ -17,21 +17,23 @@ from pbem.rules.empires_in_arms.movement import OrderError, area_named, own_corp
 from pbem.rules.empires_in_arms.orders import Return, StandDown
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
-from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 
 def stand_down(state: GameState, scenario: Scenario, power: str, order: StandDown) -> str:
-    """§10.1.3.2, §10.1.4.2: a feudal or insurrection corps leaves the map with its factors
-    (no corps is ever besieged in a city in this release, EIA-I15); its leaders join another
-    corps of the power in the area or leave the map (EIA-I7)."""
+    """§10.1.3.2, §10.1.4.2: a feudal or insurrection corps leaves the map with its factors,
+    unless it is besieged in a city; its leaders join another corps of the power in the field
+    or the city it leaves, or leave the map (EIA-I7)."""
     corps = own_corps(state, power, order.corps)
     kind = scenario.corps_kind(corps.id)
     if kind == "regular":
         raise OrderError(f"{corps.id} is no feudal or insurrection corps: only they stand down "
                          "(§10.1.3.2, §10.1.4.2)")
+    if state.besieged(corps):
+        raise OrderError(f"{corps.id} is besieged in the city of {scenario.areas[corps.area].title}: a besieged "
+                         "corps may not stand down (§10.1.3.2)")
     state.corps.remove(corps)
     state.stood_down.append(corps)
-    other = next((c for c in state.corps_in(corps.area) if c.power == power), None)
+    other = next((c for c in state.corps_in(corps.area) if c.power == power and c.inside == corps.inside), None)
     for leader in state.leaders:
         if leader.corps == corps.id:
             leader.corps = other.id if other else None
@@ -54,7 +56,8 @@ def return_corps(state: GameState, scenario: Scenario, power: str, order: Return
     if area not in counter.home:
         raise OrderError(f"{corps.id} comes back only in its home province: "
                          f"{', '.join(scenario.areas[a].title for a in counter.home)} (§10.1.3.3.1)")
-    held = [a for a in counter.home if enemy_corps_in(state, scenario, power, a)]
+    held = [a for a in counter.home
+            if any(scenario.at_war(power, c.power) and not state.besieged(c) for c in state.corps_in(a))]
     if held:
         raise OrderError(f"{corps.id}'s home province holds enemy corps in {scenario.areas[held[0]].title} "
                          "(§10.1.3.3.1)")
@@ -66,7 +69,7 @@ def place(state: GameState, corps: Corps, area: str) -> None:
     """A corps that stood down back on the map; it does not move this turn (§10.1.3.3.2,
     §10.1.4.1.4)."""
     state.stood_down.remove(corps)
-    corps.area = area
+    corps.area, corps.inside = area, False  # back in the field, whatever city it stood down from
     state.corps.append(corps)
     state.placed[corps.id] = state.turn
 

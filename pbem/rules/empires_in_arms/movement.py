@@ -71,10 +71,14 @@ def may_enter(scenario: Scenario, power: str, area: str) -> str:
 
 def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple[Corps, list[Leg]]:
     """Check a move against the state: each area next to the one before, open to the power,
-    affordable (§7.3.2.3), and not beyond an area where the corps must stop (§7.3.2.1)."""
+    affordable (§7.3.2.3), and not beyond an area where the corps must stop (§7.3.2.1). A
+    corps inside a city leaves it at no cost, unless the city is besieged (§7.3.4)."""
     corps = own_corps(state, power, move.corps, scenario)
     if state.placed.get(corps.id) == state.turn:
         raise OrderError(f"{corps.id} is placed on the map this turn and may not move (§10.1.3.3.2, §10.1.4.1.4)")
+    if state.besieged(corps):
+        raise OrderError(f"{corps.id} is besieged in the city of {scenario.areas[corps.area].title} and cannot "
+                         "move out (§7.3.4); it may attack its besiegers (ATTACK BESIEGERS)")
     left = allowance(scenario, corps, move.force)
     chart = scenario.charts.movement
     here, legs = corps.area, []

@@ -44,9 +44,11 @@ class Move:
     corps: str
     path: tuple[Stop, ...]
     force: bool = False
+    city: bool = False  # the corps ends its move inside the last area's city (§7.3.4)
 
     def text(self) -> str:
-        return f"MOVE {self.corps} {'>'.join(stop.text() for stop in self.path)}" + (" FORCE" if self.force else "")
+        return (f"MOVE {self.corps} {'>'.join(stop.text() for stop in self.path)}" + (" CITY" if self.city else "")
+                + (" FORCE" if self.force else ""))
 
 
 @dataclass(frozen=True)
@@ -218,10 +220,20 @@ class Besiege:
 
 @dataclass(frozen=True)
 class AttackBesiegers:
+    """The power's besieged forces in `area` attack their besiegers: the garrison factors
+    (count, type) and corps inside named, or all of them (§7.5.4.2.1.1, §7.5.4.2.3)."""
+
     area: str
+    factors: tuple[tuple[int, str], ...] = ()
+    corps: tuple[str, ...] = ()
+
+    @property
+    def whole(self) -> bool:
+        return not self.factors and not self.corps
 
     def text(self) -> str:
-        return f"ATTACK BESIEGERS {self.area}"
+        parts = [f"{n} {kind}" for n, kind in self.factors] + list(self.corps)
+        return f"ATTACK BESIEGERS {self.area}" + (f" WITH {' '.join(parts)}" if parts else "")
 
 
 @dataclass(frozen=True)
@@ -260,7 +272,8 @@ ArmyCommand = Transfer | Demobilize | Stand
 
 class _ToCommand(Transformer):
     def move(self, items: list) -> Move:
-        return Move(str(items[0]), items[1], any(isinstance(i, Token) and i.type == "FORCE" for i in items[2:]))
+        flags = {i.type for i in items[2:] if isinstance(i, Token)}
+        return Move(str(items[0]), items[1], "FORCE" in flags, "INTO_CITY" in flags)
 
     def path(self, items: list[Stop]) -> tuple[Stop, ...]:
         return tuple(items)
@@ -305,8 +318,16 @@ class _ToCommand(Transformer):
     def besiege(self, items: list[Token]) -> Besiege:
         return Besiege(str(items[0]))
 
-    def sally(self, items: list[Token]) -> AttackBesiegers:
-        return AttackBesiegers(str(items[0]))
+    def sally(self, items: list) -> AttackBesiegers:
+        factors: dict[str, int] = {}
+        for part in items[1:]:
+            if isinstance(part, tuple):
+                factors[part[1]] = factors.get(part[1], 0) + part[0]
+        return AttackBesiegers(str(items[0]), tuple((n, kind) for kind, n in factors.items()),
+                               tuple(dict.fromkeys(p for p in items[1:] if isinstance(p, str))))
+
+    def sortie_part(self, items: list[Token]) -> tuple[int, str] | str:
+        return (int(items[0]), str(items[1]).upper()) if len(items) == 2 else str(items[0])
 
     def ambush(self, items: list[Token]) -> GuerrillasAttack:
         return GuerrillasAttack(str(items[0]))
@@ -357,11 +378,11 @@ def parse_army_line(text: str) -> ArmyCommand:
     return _parse(text, "army", ARMY_FORMS)
 
 
-LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [FORCE] (an area may add (DETACH|ABSORB <n> <type>)), "
-              "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
-              "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-              "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, "
-              "STAND DOWN <corps>, RETURN <corps> <area>, "
+LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [CITY] [FORCE] (an area may add (DETACH|ABSORB <n> "
+              "<type>)), FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
+              "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
+              "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
+              "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, RETURN <corps> <area>, "
               "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
@@ -373,7 +394,7 @@ def _parse(text: str, start: str, forms: str):
     except UnexpectedInput as error:
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
-                 "GARRISON_VERB": "DETACH or ABSORB", "FULL": "FULL", "YES": "YES", "NO": "NO",
+                 "GARRISON_VERB": "DETACH or ABSORB", "INTO_CITY": "CITY", "FULL": "FULL", "YES": "YES", "NO": "NO",
                  "HOLD": "HOLD", "FIRST": "FIRST",
                  "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)

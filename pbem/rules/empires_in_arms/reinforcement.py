@@ -37,12 +37,13 @@ def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) 
 
 def place_corps(ctx: DecisionPort, state: GameState, scenario: Scenario, corps_id: str) -> None:
     """§5.2.1.1: lost with its factors if the area is enemy-held or holds enemy corps
-    (EIA-I3: enemy-held means an enemy garrison holds its city)."""
+    (EIA-I3: enemy-held means an enemy garrison, or enemy corps, hold its city, EIA-I140)."""
     counter = scenario.counters[corps_id]
     area = counter.enters.area
     title = scenario.areas[area].title
     if enemy_forces_in(state, scenario, counter.power, area) and (
-            enemy_corps_in(state, scenario, counter.power, area) or state.garrison_in(area) is not None):
+            enemy_corps_in(state, scenario, counter.power, area) or state.garrison_in(area) is not None
+            or any(scenario.at_war(counter.power, c.power) for c in state.corps_inside(area))):
         ctx.say(f"{counter.power} {corps_id} cannot be placed in {title}: the enemy holds it; it is lost",
                 rule="§5.2.1.1")
         return

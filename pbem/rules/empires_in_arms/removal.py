@@ -12,7 +12,8 @@ def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, 
     state.corps.remove(corps)
     state.powers[corps.power].corps_lost += 1  # for the scenario's victory conditions (EIA-I203)
     ctx.say(f"{corps.power} {corps.id} is eliminated {cause}", rule=rule)
-    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power), None)
+    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power and c.inside == corps.inside),
+                 None)  # a leader inside a city stays inside (§7.3.3.4)
     for leader in state.leaders:
         if leader.corps == corps.id:
             leader.corps = other.id if other else None

@@ -93,6 +93,7 @@ class CorpsCounter(Strict):
     # Its own ratings, which command a combat where no leader is present (§10.6.1).
     strategic: int = Field(0, ge=0)
     tactical: int = Field(0, ge=0)
+    inside: bool = False  # inside its area's city at the start (§7.3.4)
     # A Turkish feudal or Austrian insurrection corps (§10.1.3, §10.1.4), and the areas of its
     # home province (feudal, §10.1.3.3.1) or of the border provinces it keeps to (§10.1.4.1.3).
     kind: Literal["regular", "feudal", "insurrection"] = "regular"
@@ -434,6 +435,7 @@ def check_scenario(scenario: Scenario) -> list[str]:
         factors(f"garrison at {g.area}", g.factors)
         if g.area in scenario.areas and scenario.areas[g.area].city is None:
             problems.append(f"garrison at {g.area}: the area has no city")
+    problems += _cities_held(scenario)
     for r in data.reinforcements:
         power(f"reinforcement {r.year}-{r.month}", r.power)
         area(f"reinforcement {r.year}-{r.month}", r.area)
@@ -455,4 +457,24 @@ def check_scenario(scenario: Scenario) -> list[str]:
         if v.at is not None and not ((data.start.year, data.start.month) <= (v.at.year, v.at.month)
                                      <= (data.end.year, data.end.month)):
             problems.append(f"victory of {v.power}: {v.at.year}-{v.at.month} is not a month of the scenario")
+    return problems
+
+
+def _cities_held(scenario: Scenario) -> list[str]:
+    """Corps that start inside a city (§7.3.4): the area has a city, held by their power alone,
+    and it holds them with its garrison, 5 factors a spire (§7.3.3.4, §7.5.1.1.4)."""
+    problems = []
+    for area_id in dict.fromkeys(c.area for c in scenario.data.corps if c.inside and c.area):
+        city = scenario.areas[area_id].city if area_id in scenario.areas else None
+        inside = [c for c in scenario.data.corps if c.inside and c.area == area_id]
+        garrisons = [g for g in scenario.data.garrisons if g.area == area_id]
+        if city is None:
+            problems += [f"corps {c.id}: {area_id} has no city to be inside" for c in inside]
+            continue
+        powers = sorted({c.power for c in inside} | {g.power for g in garrisons})
+        if len(powers) > 1:
+            problems.append(f"city of {area_id}: held by {' and '.join(powers)} at once")
+        held = sum(sum(c.factors.values()) for c in inside) + sum(sum(g.factors.values()) for g in garrisons)
+        if held > 5 * city.spires:
+            problems.append(f"city of {area_id}: {held} factors inside, more than its {5 * city.spires}")
     return problems

@@ -27,6 +27,7 @@ from pbem.rules.empires_in_arms.levies import activation, return_corps, stand_do
 from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
                                                   lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
+from pbem.rules.empires_in_arms.cities import enter_city
 from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
@@ -74,7 +75,7 @@ class Plan:
     standing: list[StandingOrder] = field(default_factory=list)  # carried out first, in their order
     converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
     besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
-    sallying: list[str] = field(default_factory=list)  # areas whose besieged own garrison attacks, lower case
+    sallying: list[AttackBesiegers] = field(default_factory=list)  # its besieged forces attacking, by area
     ambushes: list[str] = field(default_factory=list)  # areas whose own guerrillas attack, lower case
 
     def converts(self, area: str) -> bool:
@@ -83,8 +84,8 @@ class Plan:
     def besieges(self, area: str) -> bool:
         return area.lower() in self.besieging
 
-    def sallies(self, area: str) -> bool:
-        return area.lower() in self.sallying
+    def sally(self, area: str) -> AttackBesiegers | None:
+        return next((order for order in self.sallying if order.area.lower() == area.lower()), None)
 
 
 def plan_of(commands: Sequence[Command]) -> Plan:
@@ -113,7 +114,7 @@ def plan_of(commands: Sequence[Command]) -> Plan:
         elif isinstance(command, Besiege):
             plan.besieging.append(command.area.lower())
         elif isinstance(command, AttackBesiegers):
-            plan.sallying.append(command.area.lower())
+            plan.sallying.append(command)
         elif isinstance(command, GuerrillasAttack):
             plan.ambushes.append(command.area.lower())
     return plan
@@ -169,20 +170,23 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
                     corps, legs = trace_part(trial, scenario, power, command)
                     moved[corps.id] = number
+                    corps.inside = False  # out of its city at no cost (§7.3.4)
                     for leg in legs:
                         corps.area = leg.area
                         if leg.change:
                             change_garrison(trial, scenario, corps, leg.change)
+                    if command.city:
+                        enter_city(trial, scenario, corps)
                 elif isinstance(command, ConvertDepot):
                     check_conversion(trial, scenario, power, command.area)
                 elif isinstance(command, Besiege):
                     check_siege(trial, scenario, power, command.area)
                 elif isinstance(command, AttackBesiegers):
-                    check_garrison_attack(trial, scenario, power, command.area)
+                    check_garrison_attack(trial, scenario, power, command)
                 elif isinstance(command, GuerrillasAttack):
                     check_guerrilla_attack(trial, scenario, power, command.area)
-                else:
-                    own_corps(trial, power, command.corps, scenario)
+                elif trial.besieged(corps := own_corps(trial, power, command.corps, scenario)):
+                    raise OrderError(f"{corps.id} is besieged: it checks its supply in the city (§7.4.5)")
             except OrderError as error:
                 read[i] = (number, text, command, str(error))
     return read, all(not why for _, _, _, why in read)
@@ -192,12 +196,13 @@ class LandKind(DecisionKind):
     """A power's whole land sequence as one block of lines (§7.1.3)."""
 
     name = "land"
-    description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [FORCE], "
+    description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [CITY] [FORCE], "
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
-                   "ATTACK BESIEGERS <area>, LEADER <leader> WITH <corps>, LOSSES <type> <type>…, TACTICAL <n>|FULL, "
-                   "TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, SUPPLY ALLY <power> YES|NO, "
-                   "GUERRILLAS ATTACK <area>, STAND DOWN <corps>, RETURN <corps> <area>, RETIRE <leader>, "
-                   "PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE, or STAND")
+                   "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
+                   "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
+                   "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
+                   "RETURN <corps> <area>, RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, "
+                   "COMMAND <leader> <leader>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -307,14 +312,17 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     plans = [(part.power, plan_of([parse_line(text) for text in part.orders])) for part in parts]
     for who, plan in plans:
         send_guerrillas(state, scenario, who, {a for a in scenario.areas if a.lower() in plan.ambushes})
-    battles.combat_step(ctx, state, scenario, power,
-                        {corps: area for part in parts for corps, area in part.crossed.items()},
-                        frozenset(area for area in scenario.areas if any(plan.converts(area) for _, plan in plans)))
+    sorties = {area: order for _, plan in plans for area in scenario.areas if (order := plan.sally(area)) is not None}
+    relieved = battles.combat_step(
+        ctx, state, scenario, power, {corps: area for part in parts for corps, area in part.crossed.items()},
+        frozenset(area for area in scenario.areas if any(plan.converts(area) for _, plan in plans)), sorties)
     for who, plan in plans:
         for area in [a for a in scenario.areas if plan.besieges(a)]:
             battles.besiege(ctx, state, scenario, who, area)
-        for area in [a for a in scenario.areas if plan.sallies(a)]:
-            battles.attack_besiegers(ctx, state, scenario, who, area)
+        for area in scenario.areas:
+            order = plan.sally(area)
+            if order is not None and area not in relieved:  # a sortie with a relief attacks no further (§7.5.4.2.3)
+                battles.attack_besiegers(ctx, state, scenario, who, order, area)
     fought = {c for b in state.battles if {b.attacker, *b.allies} & {who for who, _ in plans}
               for c in (*b.attacking, *b.defending)}
     for who, _ in plans:
@@ -372,6 +380,8 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
             _dropped(ctx, state, power, move.text(), error)
             continue
         march = March(corps.area, [], allowance(scenario, corps, move.force), move.force)
+        corps.inside = False  # out of its city at no cost (§7.3.4)
+        stopped = False
         for i, leg in enumerate(legs):
             if leg.entered:
                 enter(ctx, state, scenario, corps, leg, march)
@@ -380,6 +390,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
             if leg.entered and activation(ctx, state, scenario, corps) and legs[i + 1:]:
                 ctx.say(f"{corps.power} {corps.id} must stop in {scenario.areas[corps.area].title}: insurrection "
                         "corps stand there (§10.1.4.1.1)", rule="§10.1.4.1.1")
+                stopped = True
                 break
         spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
@@ -387,6 +398,8 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
             ctx.say(f"{corps.power} {corps.id} moves " + " > ".join(scenario.areas[a].title
                                                              for a in [march.start, *march.entered])
                     + (" (force march)" if move.force else ""), rule="§7.3.2")
+        if move.city and not stopped:  # stopped short, it is not where its CITY meant (§10.1.4.1.1)
+            go_inside(ctx, state, scenario, corps)
         # §7.4.1.1: the forage roll comes after the §7.3.8 procedure the move caused
         coalitions.clear_area(ctx, state, scenario, scenario.combined_with(power), corps.area)
         ravaged = reactions.end_in_enemy_depot(ctx, state, scenario, corps, plan.converts(corps.area))
@@ -413,6 +426,16 @@ def move_irregular(ctx: DecisionPort, state: GameState, scenario: Scenario, irre
     ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} move "
             + " > ".join(scenario.areas[a].title for a in [start, *entered]), rule="§7.3.2")
     reactions.end_in_enemy_depot(ctx, state, scenario, irregular)
+
+
+def go_inside(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:
+    """§7.3.4: the corps ends its move inside its area's city, at no movement cost."""
+    try:
+        enter_city(state, scenario, corps)
+    except OrderError as error:
+        _dropped(ctx, state, corps.power, f"{corps.id} CITY", error)
+        return
+    ctx.say(f"{corps.power} {corps.id} enters the city of {scenario.areas[corps.area].title}", rule="§7.3.4")
 
 
 def enter(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, leg: Leg, march: March) -> None:
@@ -482,7 +505,8 @@ def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     supplied: dict[str, list[str]] = {}
     uses: dict[tuple[str, str], int] = {}
     limit = scenario.charts.supply.corps_per_depot if state.options.get("depot_limit") == "yes" else None
-    for corps in [c for c in state.corps if scenario.major(c.power) == power]:
+    for corps in [c for c in state.corps if scenario.major(c.power) == power
+                   and not state.besieged(c)]:  # §7.4.5: besieged_supply
         march = marches.get(corps.id) or March(corps.area, [], allowance(scenario, corps, False))
         spend_if_besieging(state, plan, corps, march)
         if march.foraged:

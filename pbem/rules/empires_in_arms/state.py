@@ -45,6 +45,7 @@ class Corps(msgspec.Struct):
     area: str
     factors: dict[str, int] = {}
     capacity: dict[str, int] = {}
+    inside: bool = False  # inside its area's city (§7.3.4, §7.5.1.1), not a field force
 
     @property
     def strength(self) -> int:
@@ -166,6 +167,23 @@ class GameState(msgspec.Struct):
     def siege_in(self, area: str) -> Siege | None:
         return next((s for s in self.sieges if s.area == area), None)
 
+    def field_corps_in(self, area: str) -> list[Corps]:
+        """The corps in the field of `area`, not inside its city (§7.3.4, §7.3.7.1)."""
+        return [c for c in self.corps if c.area == area and not c.inside]
+
+    def corps_inside(self, area: str) -> list[Corps]:
+        """The corps inside the city of `area` (§7.3.4)."""
+        return [c for c in self.corps if c.area == area and c.inside]
+
+    def city_holder(self, area: str) -> str | None:
+        """The power whose garrison or corps are inside the city of `area` (§7.3.3.4, §7.3.4)."""
+        garrison, inside = self.garrison_in(area), self.corps_inside(area)
+        return garrison.power if garrison is not None else (inside[0].power if inside else None)
+
+    def besieged(self, corps: Corps) -> bool:
+        """Whether `corps` is inside a city under siege (§7.3.4, §7.4.5)."""
+        return corps.inside and self.siege_in(corps.area) is not None
+
     def holder(self, power: str) -> str | None:
         return self.powers[power].player
 
@@ -192,7 +210,7 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
     return GameState(
         powers={p.code: PowerState(p.code, owners[p.code], p.money) for p in data.powers},
         corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())),
-                     dict(sorted(c.capacity.items()))) for c in data.corps if c.area is not None],
+                     dict(sorted(c.capacity.items())), c.inside) for c in data.corps if c.area is not None],
         # an insurrection corps the scenario does not place waits off the map for its activation (§10.1.4.1)
         stood_down=[Corps(c.id, c.power, c.movement, c.home[0], dict(sorted(c.factors.items())),
                           dict(sorted(c.capacity.items()))) for c in data.corps

@@ -13,8 +13,9 @@ from pbem.rules.empires_in_arms.state import Corps, Depot, GameState, Irregular
 
 # -- who is where ---------------------------------------------------------------------
 def enemy_corps_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Corps]:
-    """Unbesieged enemy corps in `area` (no corps is ever inside a city in this core)."""
-    return [c for c in state.corps_in(area) if scenario.at_war(power, c.power)]
+    """Enemy corps in the field of `area`: those inside its city neither stop a move nor are
+    attacked in the field (§7.3.7.1); they are besieged instead (§7.5.4)."""
+    return [c for c in state.corps_in(area) if scenario.at_war(power, c.power) and not c.inside]
 
 
 def enemy_irregulars_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Irregular]:
@@ -24,22 +25,27 @@ def enemy_irregulars_in(state: GameState, scenario: Scenario, power: str, area: 
 
 
 def enemy_forces_in(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
-    """Enemy corps, cossacks, freikorps, guerrillas, city garrison or depot garrison in `area`
-    (§7.2.3.2.1)."""
+    """Unbesieged enemy corps, cossacks, freikorps, guerrillas, city garrison or depot garrison in
+    `area` (§7.2.3.2.1): a besieged garrison, and corps besieged with it, block nothing beyond
+    their city (EIA-I143). Irregulars are never inside a city here, so they always block."""
     garrison = state.garrison_in(area)
     depot = state.depot_in(area)
-    return bool(enemy_corps_in(state, scenario, power, area) or enemy_irregulars_in(state, scenario, power, area)
-                or (garrison is not None and scenario.at_war(power, garrison.power))
+    unbesieged = state.siege_in(area) is None
+    return bool(any(scenario.at_war(power, c.power) and not state.besieged(c) for c in state.corps_in(area))
+                or enemy_irregulars_in(state, scenario, power, area)
+                or (garrison is not None and unbesieged and scenario.at_war(power, garrison.power))
                 or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)))
 
 
 def blocked(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
-    """§7.2.3.2.1: enemy forces block an area unless an own corps or garrison is also there."""
+    """§7.2.3.2.1: enemy forces block an area unless an unbesieged own corps or garrison is
+    also there (a besieged one unblocks nothing, EIA-I143)."""
     if not enemy_forces_in(state, scenario, power, area):
         return False
     own_garrison = state.garrison_in(area)
-    return not (any(c.power == power for c in state.corps_in(area))
-                or (own_garrison is not None and own_garrison.power == power))
+    unbesieged = state.siege_in(area) is None
+    return not (any(c.power == power and not state.besieged(c) for c in state.corps_in(area))
+                or (own_garrison is not None and unbesieged and own_garrison.power == power))
 
 
 def reach(state: GameState, scenario: Scenario, power: str, start: str, furthest: int) -> dict[str, int]:

@@ -24,7 +24,7 @@ def _strength(factors: dict[str, int]) -> str:
 
 def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
     year, month = scenario.date(state.turn)
-    corps = {c.id: {"power": c.power, "area": c.area,
+    corps = {c.id: {"power": c.power, "area": c.area, "inside": c.inside,
                     "factors": dict(c.factors) if _sees(state, viewer, c.power) else HIDDEN}
              for c in state.corps}
     return {
@@ -85,7 +85,8 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
                   for code in scenario.power_order]},
         {"title": "Corps (strengths are shown to their owner only)",
          "columns": ["Corps", "Power", "Area", "Leader", "Strength"],
-         "rows": [[c.id, c.power, scenario.areas[c.area].title, " ".join(leaders.get(c.id, [])) or "-",
+         "rows": [[c.id, c.power, scenario.areas[c.area].title + (" (in the city)" if c.inside else ""),
+                   " ".join(leaders.get(c.id, [])) or "-",
                    _strength(c.factors) if _sees(state, viewer, c.power) else "?"] for c in state.corps]},
         {"title": "Depots", "columns": ["Area", "Power", "Garrison"],
          "rows": [[scenario.areas[d.area].title, d.power, str(d.garrison)] for d in state.depots]},

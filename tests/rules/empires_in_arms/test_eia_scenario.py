@@ -90,3 +90,27 @@ def test_irregulars_feudal_corps_and_provinces_are_checked():
     assert "irregular AU-Frk: give either its area or when it enters" in problems
     assert any(p.endswith("a feudal corps names its home areas (§10.1.3.3.1, §10.1.4.1.3)") for p in problems)
     assert "province Swabia: unknown area 'Atlantis'" in problems
+
+
+def test_a_corps_may_start_inside_a_city_that_holds_it():
+    data = example()
+    austria_cav = next(c for c in data["corps"] if c["id"] == "AU-Cav")
+    austria_cav["inside"] = True  # Linz: 2 spires, room for 10
+    state = load("empires-in-arms").initial_state(load("empires-in-arms").load_scenario(data), {}, [])
+    assert next(c for c in state.corps if c.id == "AU-Cav").inside
+
+
+def test_corps_inside_a_city_must_fit_need_a_city_and_hold_it_alone():
+    data = example()
+    for corps in data["corps"]:
+        if corps["id"] in ("AU-I", "FR-I"):
+            corps["inside"] = True  # Munich holds 15, AU-I has 16; Strasbourg is France's, with room for 12
+        if corps["id"] == "AU-Cav":
+            corps["inside"], corps["area"] = True, "Tyrol"
+        if corps["id"] == "FR-II":
+            corps["inside"], corps["area"] = True, "Vienna"  # Austria's garrison holds it
+    problems = problems_of(data)
+    assert "city of Munich: 16 factors inside, more than its 15" in problems
+    assert "city of Strasbourg: 17 factors inside, more than its 15" in problems
+    assert "corps AU-Cav: Tyrol has no city to be inside" in problems
+    assert "city of Vienna: held by AU and FR at once" in problems

@@ -24,7 +24,7 @@ def test_a_player_sees_its_own_strengths_and_not_the_others():
     state, scenario = start()
     france = RULESET.view(state, scenario, "p1")
     assert france["corps"]["FR-I"]["factors"] == {"CAV": 2, "INF": 12}
-    assert france["corps"]["AU-I"] == {"power": "AU", "area": "Munich", "factors": "hidden"}
+    assert france["corps"]["AU-I"] == {"power": "AU", "area": "Munich", "inside": False, "factors": "hidden"}
     assert france["powers"]["FR"]["money"] == 10 and france["powers"]["AU"]["money"] == "hidden"
 
 
