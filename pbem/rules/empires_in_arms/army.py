@@ -16,7 +16,7 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.calendar import label
-from pbem.rules.empires_in_arms.garrisons import absorb, detach
+from pbem.rules.empires_in_arms.garrisons import absorb, detach, no_exchange
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, own_corps
 from pbem.rules.empires_in_arms.orders import (ArmyCommand, Demobilize, OrderSyntaxError, Stand, Transfer,
                                                parse_army_line)
@@ -45,6 +45,8 @@ def transfer(state: GameState, scenario: Scenario, power: str, order: Transfer) 
         _remove_if_empty(state, source, None)
         return f"{power} {source.id} gives {order.count} {order.kind} to its garrison"
     target = own_corps(state, power, order.target, scenario)
+    no_exchange(scenario, source)
+    no_exchange(scenario, target)
     if source.area != target.area:
         raise OrderError(f"{source.id} and {target.id} are not in the same area (§5.2.3)")
     if source.id == target.id:

@@ -35,14 +35,17 @@ from pbem.rules.empires_in_arms.combat.models import (DEFAULT_LOSS_ORDER, Battle
 from pbem.rules.empires_in_arms.combat.models import Leader as CombatLeader
 from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
+from pbem.rules.empires_in_arms.combat.withdrawal import IRREGULAR_ESCAPE
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
 from pbem.rules.empires_in_arms.depots import convert_depot
+from pbem.rules.empires_in_arms.irregulars import add_guerrillas, evade_before_combat, field_irregulars, lose_factors
+from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.orders import AttackBesiegers as Sortie
 from pbem.rules.empires_in_arms.options import combat_options
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison
+from pbem.rules.empires_in_arms.state import Battle, Corps, Depot, GameState, Garrison, Irregular
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 #: The scenario's factor types (research §3) as the combat rules name them.
@@ -140,37 +143,44 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
     """§7.3.7.1: the phasing sequence attacks enemy corps in every area where its corps stand
     with them, the powers moving combined with `power` and their allies at war with every
     defender joining the attack, the others stepping aside (§7.3.8, `coalitions.py`);
-    §7.3.7.2: a corps ending its move where only an enemy depot garrison stands attacks it.
-    Areas in the map's order; `across_river` maps a corps that entered its area across a
-    river this sequence to that area (§7.5.2.7.1)."""
+    §7.3.7.2: a corps ending its move where only enemy cossacks, freikorps or a depot garrison
+    stand attacks them; the attackers' own cossacks and freikorps attack and are attacked as
+    field forces too (§7.5.1, §10.1.2.2.2); guerrillas only when their player sends them
+    (§10.1.1.3, §10.1.1.3.1). Areas in the map's order; `across_river` maps a corps that
+    entered its area across a river this sequence to that area (§7.5.2.7.1)."""
     declared = []
     phasing = scenario.combined_with(power)
     for area in scenario.data.areas:
         coalitions.clear_area(ctx, state, scenario, phasing, area.id)
         attacker = coalitions.lead_attacker(state, scenario, phasing, area.id)
+        allies: list[str] = []
         if attacker is not None:
             allies = coalitions.attacking_powers(state, scenario, phasing, attacker, area.id)[1:]
-            attacking = [c.id for c in state.corps_in(area.id)
-                         if scenario.major(c.power) in (attacker, *allies) and not c.inside]
-            defending = enemy_corps_in(state, scenario, attacker, area.id)
-            sides = coalitions.defending_powers(state, scenario, attacker, area.id)
-            crossed = [c for c in attacking if across_river.get(c) == area.id]
+        else:
+            attacker = irregular_attacker(state, scenario, phasing, area.id)
+        if attacker is None:
+            continue
+        attackers = {attacker, *allies}
+        attacking = [c.id for c in state.field_corps_in(area.id) if scenario.major(c.power) in attackers]
+        attacking += [i.id for i in field_irregulars(state, scenario, area.id, attackers)]
+        defending = [*enemy_corps_in(state, scenario, attacker, area.id),
+                     *enemy_field_irregulars(state, scenario, attacker, area.id)]
+        depot = state.depot_in(area.id)
+        crossed = [c for c in attacking if across_river.get(c) == area.id]
+        if defending:
+            sides = sorted({scenario.major(c.power) for c in defending}, key=scenario.power_order.index)
             battle = Battle(area.id, "field", attacker, attacking, sides, [c.id for c in defending], crossed,
                             allies=allies)
             what = (f"field combat in {area.title}: {', '.join((attacker, *allies))} ({', '.join(attacking)}) "
                     f"attack{'s' if not allies else ''} {', '.join(sides)} ({', '.join(battle.defending)})")
             rule = "§7.3.8" if allies or len(sides) > 1 else "§7.3.7.1"
-        else:
-            attacking = [c.id for c in state.corps_in(area.id) if scenario.major(c.power) in phasing and not c.inside]
-            attacker = next((scenario.major(c.power) for c in state.corps_in(area.id) if c.id in attacking), None)
-            depot = state.depot_in(area.id)
-            if attacker is None or depot is None or not depot.garrison or not scenario.at_war(attacker, depot.power):
-                continue
-            crossed = [c for c in attacking if across_river.get(c) == area.id]
+        elif depot is not None and depot.garrison and scenario.at_war(attacker, depot.power):
             battle = Battle(area.id, "depot-garrison", attacker, attacking, [depot.power], [], crossed)
             what = (f"combat in {area.title}: {attacker} ({', '.join(attacking)}) attacks the {depot.power} "
                     "depot garrison")
             rule = "§7.3.7.2"
+        else:
+            continue
         state.battles.append(battle)
         river = f" ({', '.join(crossed)} across the river, §7.5.2.7.1)" if crossed else ""
         ctx.say(f"{what}{river}", rule=rule)
@@ -190,7 +200,9 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
     """One declared combat, built from the state as it stands when its turn comes; the
     corps of the step's other combats (`engaged`) cannot reinforce it (§7.5.2.11.1.2); a
     relief's besieged `sortie` fights with the relief force (§7.5.4.2.3, EIA-I145).
-    Returns the corps that joined it as reinforcements."""
+    Returns the corps that joined it as reinforcements. Cossacks and freikorps attacked alone
+    may first retreat before it (§10.1.2.2.3)."""
+    evade_before_combat(ctx, state, scenario, battle.area, battle.attacker, IRREGULAR_ESCAPE)
     combat = build(state, scenario, battle, engaged, sortie)
     title = scenario.areas[battle.area].title
     if combat is None:
@@ -208,6 +220,7 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
     else:
         result = field_combat(ctx, combat, combat_charts(scenario))
     apply_result(ctx, state, scenario, battle, combat, result)
+    out_of_bounds(ctx, state, scenario)
     if siege is not None and state.city_holder(battle.area) is None \
             and any(c.power == siege.power and not c.inside for c in state.corps_in(battle.area)):
         # "If all siege defenders were eliminated, the city is captured" (§7.5.4.2.3.1.1)
@@ -238,36 +251,40 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
     attackers = {battle.attacker, *battle.allies}
     attacking = [c for c in state.corps_in(area) if scenario.major(c.power) in attackers and not c.inside]
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
+    raiders = field_irregulars(state, scenario, area, attackers)
+    irregular_defenders = enemy_field_irregulars(state, scenario, battle.attacker, area)
     depot = state.depot_in(area)
     depots = [depot] if depot is not None and depot.garrison and scenario.at_war(battle.attacker, depot.power) else []
-    if not attacking or not (defending or depots):
+    if not (attacking or raiders) or not (defending or irregular_defenders or depots):
         return None
-    defenders = {scenario.major(c.power) for c in defending} or {depots[0].power}
+    defenders = {scenario.major(c.power) for c in [*defending, *irregular_defenders]} or {depots[0].power}
     defender = min(defenders, key=scenario.power_order.index)
     attacker = side(state, scenario, battle.attacker, attacking, [],
-                    reinforcing(state, scenario, area, attackers, defenders, engaged))
+                    reinforcing(state, scenario, area, attackers, defenders, engaged), raiders)
     if sortie is not None and (sallying := besieged_units(state, scenario, area, sortie)):
         attacker = attacker.model_copy(update={"units": (*attacker.units, *sallying.units),
                                                "leaders": (*attacker.leaders, *sallying.leaders)})
     return Combat(id=area, area=area, terrain=scenario.areas[area].terrain,
                   attacker=attacker,
                   defender=side(state, scenario, defender, defending, depots,
-                                reinforcing(state, scenario, area, defenders, attackers, engaged)),
+                                reinforcing(state, scenario, area, defenders, attackers, engaged), irregular_defenders),
                   river=bool(battle.across_river), options=battle_options(state, scenario),
                   agreed_trivial=state.powers[battle.attacker].trivial and state.powers[defender].trivial)
 
 
 def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps], depots: Sequence[Depot],
-         reinforcements: Sequence[ReinforcementGroup] = ()) -> Side:
+         reinforcements: Sequence[ReinforcementGroup] = (), irregulars: Sequence[Irregular] = ()) -> Side:
     """A side as the combat sees it: the seat holding its power answers its chits and which
-    of the groups nearby try to join (EIA-I134)."""
-    units = [unit(scenario, c) for c in corps]
+    of the groups nearby try to join (EIA-I134); its leaders preferred in command are its
+    power's COMMAND order (§10.6.1.1.2, EIA-I181)."""
+    units = [unit(scenario, c) for c in corps] + [irregular_unit(scenario, i) for i in irregulars]
     units += [Unit(id=f"{d.power}{DEPOT_GARRISON}", power=d.power, category="garrison",
                    factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
     return Side(player=state.holder(power) or power, power=power, units=tuple(units),
                 leaders=commanding(state, scenario, corps), reinforcements=tuple(reinforcements),
-                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical)
+                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical,
+                preferred=tuple(state.powers[power].commanders))
 
 
 def commanding(state: GameState, scenario: Scenario, corps: Sequence[Corps],
@@ -308,9 +325,16 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
     for near in [a.id for a in scenario.data.areas if a.id in scenario.neighbours[area] or a.id == area]:
         corps = [c for c in state.corps_in(near) if friendly(c.power) and c.id not in engaged
                  and not state.besieged(c) and (c.inside or near != area)]
+        # cossacks and freikorps come only with a leader, so only with corps (§7.5.2.11.2), and
+        # freikorps only into their own territory (§10.1.2.2, EIA-I184); those of the combat's
+        # own area are in the field, in the combat already (§7.5.1.2)
+        riders = [i for i in field_irregulars(state, scenario, near, {scenario.major(c.power) for c in corps})
+                  if near != area and i.id not in engaged
+                  and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
         if corps:
             groups.append(ReinforcementGroup(
-                id=near, units=tuple(unit(scenario, c) for c in corps), leaders=commanding(state, scenario, corps, area),
+                id=near, units=(*(unit(scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
+                leaders=commanding(state, scenario, corps, area),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
@@ -325,6 +349,40 @@ def unit(scenario: Scenario, corps: Corps) -> Unit:
                 cavalry_morale=(counter and counter.cavalry_morale) or power.cavalry_morale,
                 strategic=counter.strategic if counter else 0, tactical=counter.tactical if counter else 0,
                 artillery_corps=set(kinds) == {"artillery"})
+
+
+def irregular_unit(scenario: Scenario, irregular: Irregular) -> Unit:
+    """Cossacks or freikorps, cavalry factors of morale 1.0 (§10.1.2), or guerrillas of morale 1
+    (§10.1.1.3); rated zero (§10.6.1)."""
+    power = scenario.powers[irregular.power]
+    category = {"cossack": "cossacks", "freikorps": "freikorps", "guerrilla": "guerrillas"}[irregular.kind]
+    return Unit(id=irregular.id, power=irregular.power, category=category,
+                factors=Factors(**{irregular.kind: irregular.factors}), infantry_morale=power.infantry_morale,
+                cavalry_morale=power.cavalry_morale)
+
+
+def enemy_field_irregulars(state: GameState, scenario: Scenario, power: str, area: str) -> list[Irregular]:
+    """The cossacks and freikorps at war with `power` in `area` (§7.3.7.2, §7.5.1.2)."""
+    return [i for i in field_irregulars(state, scenario, area, set(scenario.power_order))
+            if scenario.at_war(power, i.power)]
+
+
+def irregular_attacker(state: GameState, scenario: Scenario, phasing: Sequence[str], area: str) -> str | None:
+    """Where no corps of the phasing sequence stands with enemy field forces (`coalitions`
+    then declares nothing), the first of its powers whose corps stand with an enemy depot
+    garrison, or whose cossacks, freikorps or sent guerrillas stand with enemy forces: it
+    attacks them (§7.3.7.2, §7.5.1.2, §10.1.1.3)."""
+    depot = state.depot_in(area)
+    for power in phasing:
+        corps = any(scenario.major(c.power) == power for c in state.field_corps_in(area))
+        irregulars = field_irregulars(state, scenario, area, {power})
+        if not (corps or irregulars):
+            continue
+        if enemy_field_irregulars(state, scenario, power, area) \
+                or (irregulars and enemy_corps_in(state, scenario, power, area)) \
+                or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)):
+            return power
+    return None
 
 
 def scenario_leader(scenario: Scenario, leader_id: str, aged: tuple[int, int, str] | None = None) -> CombatLeader:
@@ -371,10 +429,24 @@ def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
             ctx.say(f"{fought.power} {'gains' if outcome.political_points > 0 else 'loses'} "
                     f"{abs(outcome.political_points)} political points", rule="§7.5.2.10.1.3")
     winner = {"attacker": combat.attacker.power, "defender": combat.defender.power}.get(result.winner or "")
+    loser = {"attacker": combat.defender, "defender": combat.attacker}.get(result.winner or "")
+    if result.kind in ("field", "limited") and loser is not None:
+        rising(ctx, state, scenario, battle.area, loser)
     battle.outcome = (f"{winner} wins" if winner else "no winner") + f" ({ENDINGS[result.ended]}, "
     battle.outcome += f"{len(result.days)} day{'s' if len(result.days) > 1 else ''})"
     battle.outcome += "".join(f"; {line}" for line in moved)
     ctx.say(f"{result.kind} combat in {title}: {battle.outcome}", rule="§7.5.2.10")
+
+
+def rising(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, loser: Side) -> None:
+    """§10.1.1.1.1: a power with guerrillas that loses a field or limited field combat in which
+    one of its corps fought inside one of its own provinces raises one guerrilla factor there
+    as the combat ends."""
+    corps = [u for u in loser.units if u.category == "corps" and u.power == loser.power]
+    if corps and any(p.power == loser.power and area in p.areas for p in scenario.data.provinces):
+        add_guerrillas(state, scenario, loser.power, area, 1)
+        ctx.say(f"a {loser.power} guerrilla factor rises in {scenario.areas[area].title} after the lost combat",
+                rule="§10.1.1.1.1")
 
 
 ENDINGS = {"broken": "the loser broke", "eliminated": "the loser was wiped out", "withdrawal": "a side withdrew",
@@ -384,9 +456,12 @@ ENDINGS = {"broken": "the loser broke", "eliminated": "the loser was wiped out",
 def joined(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battle, outcome: SideResult) -> None:
     """§7.5.2.11.5: the corps that reinforced the combat are in its area from then on, and
     share its side's fate (losses, retreat, removal)."""
-    arrived = [c for c in (state.corps_by_id(i) for i in outcome.joined) if c is not None]
+    arrived: list[Corps | Irregular] = [c for c in (state.corps_by_id(i) for i in outcome.joined) if c is not None]
+    arrived += [i for i in state.irregulars if i.id in outcome.joined]
     for corps in arrived:
-        corps.area, corps.inside = battle.area, False  # out of its city too (§7.5.2.11.1)
+        corps.area = battle.area
+        if isinstance(corps, Corps):
+            corps.inside = False  # out of its city too (§7.5.2.11.1)
     if arrived:
         ctx.say(f"{', '.join(c.id for c in arrived)} join{'s' if len(arrived) == 1 else ''} the combat in "
                 f"{scenario.areas[battle.area].title}", rule="§7.5.2.11")
@@ -399,7 +474,12 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
     for unit_id, lost in outcome.losses.items():
         lost_types = {kind: n for kind, n in ((t, getattr(lost, k)) for t, k in FACTOR_KINDS.items()) if n}
         corps = state.corps_by_id(unit_id)
-        if corps is not None:
+        irregular = state.irregular_by_id(unit_id)
+        if irregular is not None:
+            ctx.say(f"{unit_id} loses {lost.total} factor{'s' if lost.total > 1 else ''}", rule="§7.5.2.9.2")
+            state.powers[irregular.power].factors_lost += min(lost.total, irregular.factors)
+            lose_factors(ctx, state, irregular, lost.total, "in combat")
+        elif corps is not None:
             for kind, n in lost_types.items():
                 corps.factors[kind] = max(corps.factors.get(kind, 0) - n, 0)
             state.powers[corps.power].factors_lost += lost.total
@@ -417,7 +497,10 @@ def take_losses(ctx: DecisionPort, state: GameState, area: str, fought: Side, ou
                 ctx.say(f"the {depot.power} depot garrison loses {lost.total} factors", to=owner, rule="§7.5.2.9.2")
     for unit_id in outcome.surrendered:
         corps = state.corps_by_id(unit_id)
-        if corps is not None:
+        if (irregular := state.irregular_by_id(unit_id)) is not None:
+            state.powers[irregular.power].factors_lost += irregular.factors
+            state.irregulars.remove(irregular)
+        elif corps is not None:
             state.powers[corps.power].factors_lost += corps.strength
             corps.factors = {kind: 0 for kind in corps.factors}
         elif (garrison := _city_garrison_of(state, area, unit_id)) is not None:
@@ -480,7 +563,8 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     EIA-I135). With no route left they surrender (§7.5.2.10.3.6)."""
     leaving = [*(u.id for u in fought.units), *outcome.joined] if outcome.retreat != "none" \
         else list(outcome.withdrew)
-    corps = [c for c in state.corps_in(area) if c.id in leaving and not c.inside]  # a sortie goes back inside
+    corps: list[Corps | Irregular] = [c for c in state.corps_in(area) if c.id in leaving and not c.inside]
+    corps += [i for i in state.irregulars_in(area) if i.id in leaving]  # a sortie goes back inside
     if not corps:
         return []
     owners = outcome.retreat in ("by_owner", "none")  # a withdrawal (§7.5.2.5.2.3, §7.5.2.13.1)
@@ -490,7 +574,7 @@ def retreat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, 
     if route is None:
         for c in corps:
             state.leaders = [lead for lead in state.leaders if lead.corps != c.id]
-            state.corps.remove(c)
+            (state.irregulars if isinstance(c, Irregular) else state.corps).remove(c)
         ctx.say(f"{names} find no retreat route and surrender with their leaders", rule="§7.5.2.10.3.6")
         return [f"{names} surrender"]
     for c in corps:
@@ -509,7 +593,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
         return
     corps = state.corps_in(battle.area)
     if not any(scenario.major(c.power) == battle.attacker for c in corps) \
-            or enemy_corps_in(state, scenario, battle.attacker, battle.area):
+            or enemy_corps_in(state, scenario, battle.attacker, battle.area) \
+            or enemy_field_irregulars(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
     if convert:

@@ -11,7 +11,10 @@ fight in the field and leave the city vacant (EIA-I141, EIA-I146)."""
 
 from __future__ import annotations
 
-from pbem.core.decisions import LineKind, Refusal
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core.decisions import LineKind, LineRead, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_room, detach
@@ -19,15 +22,15 @@ from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState
-from pbem.rules.empires_in_arms.supply import enemy_corps_in
+from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_in
 
 
 # -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
 def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     """§7.3.4, §7.5.1.1: the corps goes inside its area's city, at no movement cost — a city
     of its power or vacant, not besieged, with room for every factor of the corps
-    (§7.5.1.1.4), and no enemy corps in the field nor enemy depot garrison, which it must
-    attack instead (§7.3.7.1, §7.3.7.2)."""
+    (§7.5.1.1.4), and no enemy corps in the field, cossacks, freikorps nor depot garrison,
+    which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
     area = scenario.areas[corps.area]
     if area.city is None:
         raise OrderError(f"{area.title} has no city for {corps.id} to enter (§7.3.4)")
@@ -40,6 +43,9 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     if enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"enemy corps stand in {area.title}: {corps.id} must stop and attack them rather than "
                          "enter the city (§7.3.7.1)")
+    if any(i.kind != "guerrilla" for i in enemy_irregulars_in(state, scenario, corps.power, corps.area)):
+        raise OrderError(f"enemy cossacks or freikorps stand in {area.title}: {corps.id} must attack them rather "
+                         "than enter the city (§7.3.7.2)")
     depot = state.depot_in(corps.area)
     if depot is not None and depot.garrison and scenario.at_war(corps.power, depot.power):
         raise OrderError(f"an enemy depot garrison stands in {area.title}: {corps.id} must attack it rather than "
@@ -85,7 +91,17 @@ def _retire_fits(request: Request, ids: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(chosen)
 
 
-RETIRE_KIND = LineKind("retire", "your corps attacked in the field may retire into the city of their area "
+class RetireKind(LineKind):
+    """`RETIRE <leader>` is also a land order (§5.3, EIA-I180): a RETIRE line answers this
+    reaction only while one is owed, and is otherwise the land orders' to read."""
+
+    def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
+        if not any(r.kind == self.name for r in owed):
+            return None
+        return super().read(text, owed, answered)
+
+
+RETIRE_KIND = RetireKind("retire", "your corps attacked in the field may retire into the city of their area "
                                  "(§7.5.1.1): RETIRE ALL | NONE | <corps> …", parse=_retire,
                        form=lambda ids: "RETIRE " + (" ".join(ids) or "NONE"), check=_retire_fits)
 

@@ -21,24 +21,31 @@ from collections.abc import Sequence
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.movement import may_enter
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Corps, GameState
+from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 from pbem.rules.empires_in_arms.supply import reach, valid_depots
 
 
 def lead_attacker(state: GameState, scenario: Scenario, phasing: Sequence[str], area: str) -> str | None:
     """The power of the phasing sequence that declares the attack in `area` (Steps 2, 5):
-    the first in the sequence's order whose corps stand there with corps it is at war with."""
-    here = state.field_corps_in(area)
+    the first in the sequence's order whose corps stand there with field forces it is at war
+    with (corps, cossacks or freikorps, §7.3.8.2)."""
+    here = field_forces(state, area)
     return next((power for power in phasing
-                 if any(scenario.major(c.power) == power for c in here)
-                 and any(scenario.at_war(power, c.power) for c in here)), None)
+                 if any(scenario.major(c.power) == power for c in state.field_corps_in(area))
+                 and any(scenario.at_war(power, f.power) for f in here)), None)
 
 
 def defending_powers(state: GameState, scenario: Scenario, attacker: str, area: str) -> list[str]:
-    """The major powers of the defending force (Steps 3, 7): those with corps in `area` at war
-    with the attacker, in the fixed order."""
-    found = {scenario.major(c.power) for c in state.field_corps_in(area) if scenario.at_war(attacker, c.power)}
+    """The major powers of the defending force (Steps 3, 7): those with field forces in `area`
+    at war with the attacker, in the fixed order."""
+    found = {scenario.major(f.power) for f in field_forces(state, area) if scenario.at_war(attacker, f.power)}
     return sorted(found, key=scenario.power_order.index)
+
+
+def field_forces(state: GameState, area: str) -> list[Corps | Irregular]:
+    """The corps in the field, cossacks and freikorps in `area` (§7.3.8.2's field forces: corps
+    inside its city are not; guerrillas are never attacked, §10.1.1.3)."""
+    return [*state.field_corps_in(area), *(i for i in state.irregulars_in(area) if i.kind != "guerrilla")]
 
 
 def attacking_powers(state: GameState, scenario: Scenario, phasing: Sequence[str], attacker: str,

@@ -6,7 +6,8 @@ from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.garrisons import garrison_into_city
 from pbem.rules.empires_in_arms.state import Depot, GameState
-from pbem.rules.empires_in_arms.supply import blocked, enemy_corps_in, enemy_forces_in, reach, valid_depots
+from pbem.rules.empires_in_arms.supply import (blocked, enemy_corps_in, enemy_forces_in, enemy_irregulars_in, reach,
+                                              valid_depots)
 
 
 def remove_depot(state: GameState, scenario: Scenario, power: str, name: str) -> str:
@@ -39,8 +40,10 @@ def place_depot(state: GameState, scenario: Scenario, power: str, name: str) -> 
         raise OrderError(f"a depot costs {chart.depot_price} money point and {power} has "
                          f"{state.powers[power].money} (§7.2)")
     own_corps = any(c.power == power for c in state.corps_in(area))
-    if enemy_corps_in(state, scenario, power, area) and not own_corps:
-        raise OrderError(f"enemy corps are in {title} and no corps of {power} (§7.2)")
+    if (enemy_corps_in(state, scenario, power, area) or enemy_irregulars_in(state, scenario, power, area)) \
+            and not own_corps:
+        raise OrderError(f"enemy corps, guerrillas, freikorps or cossacks are in {title} and no corps of {power} "
+                         "(§7.2)")
     owner = scenario.areas[area].owner
     in_city_area = (owner == power and scenario.areas[area].city is not None
                     and not enemy_forces_in(state, scenario, power, area))

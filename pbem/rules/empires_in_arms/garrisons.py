@@ -59,6 +59,15 @@ def garrison_into_city(state: GameState, scenario: Scenario, power: str, area: s
     return moved
 
 
+def no_exchange(scenario: Scenario, corps: Corps) -> None:
+    """Feudal and insurrection corps neither detach, absorb nor exchange factors (§7.3.3,
+    §5.2.3, §10.1.3.4, §10.1.4.2)."""
+    kind = scenario.corps_kind(corps.id)
+    if kind != "regular":
+        raise OrderError(f"{corps.id} is a {kind} corps: it neither detaches, absorbs nor exchanges factors "
+                         f"({'§10.1.3.4' if kind == 'feudal' else '§10.1.4.2'})")
+
+
 def minor_at_home(scenario: Scenario, corps: Corps, verb: str) -> None:
     """§7.3.3.1.1: a minor free state's forces detach and absorb only in their own country,
     where its factors may garrison its controller's depots too (§7.3.3.5.2); `OrderError`
@@ -77,6 +86,7 @@ def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
     (§7.3.3.1), never the corps' last factor while moving (§7.3.3.1.2; `may_empty` in the
     Army Reinforcement Step, which then removes the corps, §5.2.3)."""
     title = scenario.areas[corps.area].title
+    no_exchange(scenario, corps)
     if kind not in AS_GARRISON:
         raise OrderError(f"{kind} factors cannot be detached as a garrison (§7.3.3.2, §7.3.3.3)")
     if count < 1 or corps.factors.get(kind, 0) < count:
@@ -107,6 +117,7 @@ def absorb(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
     from its own depot there, as far as its capacity allows; never infantry or militia where
     enemy corps stand outside the city (§7.3.3.1)."""
     title = scenario.areas[corps.area].title
+    no_exchange(scenario, corps)
     if kind not in ("INF", "MIL"):
         raise OrderError(f"garrisons hold infantry and militia only, not {kind} (§7.3.3.3)")
     room = corps.capacity.get(kind, 0) - corps.factors.get(kind, 0)

@@ -74,6 +74,8 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
     affordable (§7.3.2.3), and not beyond an area where the corps must stop (§7.3.2.1). A
     corps inside a city leaves it at no cost, unless the city is besieged (§7.3.4)."""
     corps = own_corps(state, power, move.corps, scenario)
+    if state.placed.get(corps.id) == state.turn:
+        raise OrderError(f"{corps.id} is placed on the map this turn and may not move (§10.1.3.3.2, §10.1.4.1.4)")
     if state.besieged(corps):
         raise OrderError(f"{corps.id} is besieged in the city of {scenario.areas[corps.area].title} and cannot "
                          "move out (§7.3.4); it may attack its besiegers (ATTACK BESIEGERS)")
@@ -93,6 +95,9 @@ def trace(state: GameState, scenario: Scenario, power: str, move: Move) -> tuple
         why = may_enter(scenario, corps.power, area)
         if why:
             raise OrderError(why)
+        if scenario.corps_kind(corps.id) == "insurrection" and area not in scenario.counters[corps.id].home:
+            raise OrderError(f"{corps.id} is an insurrection corps: it moves only within its border provinces "
+                             "(§10.1.4.1.3)")
         enemies = enemy_corps_in(state, scenario, power, area)
         cost = chart.terrain_cost[scenario.areas[area].terrain]
         if enemies and scenario.crosses_river(here, area):

@@ -138,6 +138,71 @@ class SupplyAlly:
 
 
 @dataclass(frozen=True)
+class GuerrillasAttack:
+    """The power's guerrillas in an area attack the enemy forces there (§10.1.1.3)."""
+
+    area: str
+
+    def text(self) -> str:
+        return f"GUERRILLAS ATTACK {self.area}"
+
+
+@dataclass(frozen=True)
+class StandDown:
+    """A feudal or insurrection corps removed from the map with its factors (§10.1.3.2, §10.1.4.2)."""
+
+    corps: str
+
+    def text(self) -> str:
+        return f"STAND DOWN {self.corps}"
+
+
+@dataclass(frozen=True)
+class Return:
+    """A feudal corps that stood down placed back in its home province (§10.1.3.3)."""
+
+    corps: str
+    area: str
+
+    def text(self) -> str:
+        return f"RETURN {self.corps} {self.area}"
+
+
+@dataclass(frozen=True)
+class Retire:
+    """A leader retired from the map in the next Army Reinforcement Step (§5.3)."""
+
+    leader: str
+
+    def text(self) -> str:
+        return f"RETIRE {self.leader}"
+
+
+HOLD, FIRST = "HOLD", "FIRST"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a leader goes when it returns to the map (§5.3): `corps`, or HOLD, or FIRST."""
+
+    leader: str
+    corps: str
+
+    def text(self) -> str:
+        return f"PLACE {self.leader} " + (self.corps if self.corps in (HOLD, FIRST) else f"WITH {self.corps}")
+
+
+@dataclass(frozen=True)
+class PreferCommanders:
+    """The power's leaders preferred in order among equally senior ones (§10.6.1.1.2); () for NONE."""
+
+    leaders: tuple[str, ...]
+
+    def text(self) -> str:
+        return "COMMAND " + (" ".join(self.leaders) or "NONE")
+
+
+@dataclass(frozen=True)
 class ConvertDepot:
     area: str
 
@@ -200,7 +265,8 @@ class Demobilize:
 
 
 Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | JoinCorps | Losses
-           | DeclareTactical | AgreeTrivial | PreferWithdrawal | SupplyAlly | Stand)
+           | DeclareTactical | AgreeTrivial | PreferWithdrawal | SupplyAlly | GuerrillasAttack | StandDown | Return
+           | Retire | Place | PreferCommanders | Stand)
 ArmyCommand = Transfer | Demobilize | Stand
 
 
@@ -263,6 +329,26 @@ class _ToCommand(Transformer):
     def sortie_part(self, items: list[Token]) -> tuple[int, str] | str:
         return (int(items[0]), str(items[1]).upper()) if len(items) == 2 else str(items[0])
 
+    def ambush(self, items: list[Token]) -> GuerrillasAttack:
+        return GuerrillasAttack(str(items[0]))
+
+    def standdown(self, items: list[Token]) -> StandDown:
+        return StandDown(str(items[0]))
+
+    def returning(self, items: list[Token]) -> Return:
+        return Return(str(items[0]), str(items[1]))
+
+    def retire(self, items: list[Token]) -> Retire:
+        return Retire(str(items[0]))
+
+    def place(self, items: list[Token]) -> Place:
+        where = items[1]
+        return Place(str(items[0]), where.type if where.type in (HOLD, FIRST) else str(where))
+
+    def command(self, items: list[Token]) -> PreferCommanders:
+        names = tuple(str(i) for i in items)
+        return PreferCommanders(() if [n.upper() for n in names] == ["NONE"] else names)
+
     def stand(self, items: list) -> Stand:
         return Stand()
 
@@ -296,7 +382,8 @@ LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [CITY] [FORCE] (an 
               "<type>)), FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
               "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
               "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
-              "SUPPLY ALLY <power> YES|NO or STAND")
+              "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, RETURN <corps> <area>, "
+              "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")
 
@@ -308,6 +395,7 @@ def _parse(text: str, start: str, forms: str):
         expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
         words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
                  "GARRISON_VERB": "DETACH or ABSORB", "INTO_CITY": "CITY", "FULL": "FULL", "YES": "YES", "NO": "NO",
+                 "HOLD": "HOLD", "FIRST": "FIRST",
                  "$END": "the end of the line"}
         hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
         raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"

@@ -14,7 +14,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.depots import convert_depot
 from pbem.rules.empires_in_arms.garrisons import garrison_into_city
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Corps, GameState
+from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 
 DESTROY, HOLD = "DESTROY", "HOLD"
 
@@ -60,12 +60,13 @@ def depot_entered(ctx: DecisionPort, state: GameState, scenario: Scenario, corps
             + (f"; {lost} surrender" if lost else ""), rule="§7.3.6.2")
 
 
-def end_in_enemy_depot(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps,
+def end_in_enemy_depot(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps | Irregular,
                        convert: bool = False) -> bool:
-    """§7.3.6.1: a corps ending its move where an ungarrisoned enemy depot stands destroys
-    it, which counts as foraging without loss, or, when its power ordered `CONVERT DEPOT`
-    there and the depot would supply it (§7.2.3), converts it into one of its own, which is
-    no forage (EIA-I100). Returns whether the corps lived off a destroyed depot."""
+    """§7.3.6.1: a corps, cossack, freikorps or guerrilla ending its move where an ungarrisoned
+    enemy depot stands destroys it, which counts as foraging without loss for a corps, or, when
+    its power ordered `CONVERT DEPOT` there and the depot would supply it (§7.2.3), a corps
+    converts it into one of its own, which is no forage (EIA-I100). Returns whether the corps
+    lived off a destroyed depot."""
     depot = state.depot_in(corps.area)
     if depot is None or depot.garrison or not scenario.at_war(corps.power, depot.power):
         return False
@@ -78,5 +79,6 @@ def end_in_enemy_depot(ctx: DecisionPort, state: GameState, scenario: Scenario, 
             return False
         ctx.say(f"{corps.power} cannot convert the {depot.power} depot in {title}: {why_not}", rule="§7.3.6.1")
     state.depots.remove(depot)
-    ctx.say(f"{corps.power} {corps.id} destroys the {depot.power} depot in {title} and lives off it", rule="§7.3.6.1")
+    lives = " and lives off it" if isinstance(corps, Corps) else ""
+    ctx.say(f"{corps.power} {corps.id} destroys the {depot.power} depot in {title}{lives}", rule="§7.3.6.1")
     return True

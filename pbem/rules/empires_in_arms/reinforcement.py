@@ -6,6 +6,8 @@ from __future__ import annotations
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.scenario import Reinforcement, Scenario
 from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room
+from pbem.rules.empires_in_arms.irregulars import place_irregulars
+from pbem.rules.empires_in_arms.leaders import return_leaders
 from pbem.rules.empires_in_arms.state import Corps, GameState, Leader
 from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_forces_in
 
@@ -26,21 +28,11 @@ def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) 
             entry = counter.enters
             if counter.power == power and entry is not None and (entry.year, entry.month) == (year, month):
                 place_corps(ctx, state, scenario, counter.id)
+        place_irregulars(ctx, state, scenario, power)
         for entry in scenario.data.reinforcements:
             if (entry.power, entry.year, entry.month) == (power, year, month):
                 place_factors(ctx, state, scenario, entry)
         return_leaders(ctx, state, power)
-
-
-def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
-    """§5.3: leaders off the map return in a later Army Reinforcement Step, placed with a
-    corps of their power; EIA-I7: with its first corps on the map, not asked. A wounded
-    leader waits out its months (option 12.7)."""
-    corps = next((c for c in state.corps if c.power == power), None)
-    for leader in state.leaders:
-        if leader.power == power and leader.corps is None and corps is not None and leader.back <= state.turn:
-            leader.corps = corps.id
-            ctx.say(f"{leader.id} returns to the map with {power} {corps.id}", rule="§5.3")
 
 
 def place_corps(ctx: DecisionPort, state: GameState, scenario: Scenario, corps_id: str) -> None:
@@ -73,7 +65,9 @@ def place_factors(ctx: DecisionPort, state: GameState, scenario: Scenario, entry
     placed: list[str] = []
     lost = 0
     for kind, count in sorted(entry.factors.items()):
-        for corps in [c for c in state.corps_in(entry.area) if c.power == entry.power]:
+        # feudal and insurrection corps get factors only by levy or prisoner exchange (§5.2.2.2.1)
+        for corps in [c for c in state.corps_in(entry.area)
+                      if c.power == entry.power and scenario.corps_kind(c.id) == "regular"]:
             room = corps.capacity.get(kind, 0) - corps.factors.get(kind, 0)
             taken = min(room, count)
             if taken > 0:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -94,6 +94,35 @@ class CorpsCounter(Strict):
     strategic: int = Field(0, ge=0)
     tactical: int = Field(0, ge=0)
     inside: bool = False  # inside its area's city at the start (§7.3.4)
+    # A Turkish feudal or Austrian insurrection corps (§10.1.3, §10.1.4), and the areas of its
+    # home province (feudal, §10.1.3.3.1) or of the border provinces it keeps to (§10.1.4.1.3).
+    kind: Literal["regular", "feudal", "insurrection"] = "regular"
+    home: list[str] = []
+    synthetic: bool = False
+
+
+class IrregularCounter(Strict):
+    """A cossack, freikorps or guerrilla counter (§10.1.1, §10.1.2) the scenario places: on the
+    map at the start (`area`) or "as reinforcements when directed by the scenario" (`enters`,
+    §10.1.2). A cossack or freikorps counter is one factor (§2.4.1)."""
+
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    power: str
+    kind: Literal["cossack", "freikorps", "guerrilla"]
+    factors: int = Field(1, ge=1)
+    area: str | None = None
+    enters: Entry | None = None
+    synthetic: bool = False
+
+
+class Province(Strict):
+    """A province of a power with guerrillas (§10.1.1): its areas and its guerrilla value, printed
+    on the map next to its name."""
+
+    name: str
+    power: str
+    areas: list[str]
+    guerrilla: int = Field(0, ge=0)
     synthetic: bool = False
 
 
@@ -166,6 +195,8 @@ class ScenarioData(Strict):
     areas: list[Area]
     links: list[Link]
     corps: list[CorpsCounter] = []
+    irregulars: list[IrregularCounter] = []
+    provinces: list[Province] = []
     leaders: list[Leader] = []
     depots: list[DepotSetup] = []
     garrisons: list[GarrisonSetup] = []
@@ -206,6 +237,11 @@ class Scenario:
     @cached_property
     def counters(self) -> dict[str, CorpsCounter]:
         return {c.id: c for c in self.data.corps}
+
+    def corps_kind(self, corps_id: str) -> str:
+        """`regular`, `feudal` or `insurrection` (§10.1.3, §10.1.4)."""
+        counter = self.counters.get(corps_id)
+        return counter.kind if counter is not None else "regular"
 
     @property
     def power_order(self) -> list[str]:
@@ -323,6 +359,9 @@ def check_scenario(scenario: Scenario) -> list[str]:
     for what, ids in (("power", codes), ("area", [a.id for a in data.areas]), ("corps", [c.id for c in data.corps]),
                       ("leader", [lead.id for lead in data.leaders])):
         problems += [f"{what} {i} is given twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    ids = [c.id for c in data.corps] + [i.id for i in data.irregulars]
+    problems += [f"irregular {i} has the id of a corps or another irregular" for i in
+                 sorted({i.id for i in data.irregulars if ids.count(i.id) > 1})]
     for name, order in (("land_order", data.land_order), ("reinforcement_order", data.reinforcement_order)):
         if sorted(order) != sorted(majors):
             problems.append(f"{name} must name every power once ({', '.join(majors)}), not {', '.join(order)}")
@@ -359,13 +398,29 @@ def check_scenario(scenario: Scenario) -> list[str]:
         area(f"corps {c.id}", c.enters.area if c.enters else None)
         factors(f"corps {c.id}", c.factors)
         factors(f"corps {c.id} capacity", c.capacity)
-        if (c.area is None) == (c.enters is None):
+        if (c.area is None) == (c.enters is None) and not (c.kind == "insurrection" and c.area is None):
             problems.append(f"corps {c.id}: give either its area or when it enters")
         if c.movement not in data.charts.movement.allowance:
             problems.append(f"corps {c.id}: movement {c.movement!r} is not on the movement chart")
         over = [k for k, n in c.factors.items() if n > c.capacity.get(k, 0)]
         if over:
             problems.append(f"corps {c.id}: more {', '.join(over)} than its capacity")
+        for name in c.home:
+            area(f"corps {c.id} home", name)
+        if c.kind != "regular" and not c.home:
+            problems.append(f"corps {c.id}: a {c.kind} corps names its home areas (§10.1.3.3.1, §10.1.4.1.3)")
+    for i in data.irregulars:
+        power(f"irregular {i.id}", i.power)
+        area(f"irregular {i.id}", i.area)
+        area(f"irregular {i.id}", i.enters.area if i.enters else None)
+        if (i.area is None) == (i.enters is None):
+            problems.append(f"irregular {i.id}: give either its area or when it enters")
+        if i.kind != "guerrilla" and i.factors != 1:
+            problems.append(f"irregular {i.id}: a {i.kind} counter is exactly one factor (§2.4.1)")
+    for province in data.provinces:
+        power(f"province {province.name}", province.power)
+        for name in province.areas:
+            area(f"province {province.name}", name)
     counters = {c.id: c for c in data.corps}
     for lead in data.leaders:
         power(f"leader {lead.id}", lead.power)

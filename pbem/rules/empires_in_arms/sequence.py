@@ -21,6 +21,9 @@ from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineRead, Refu
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import battles, coalitions, reactions, standing
+from pbem.rules.empires_in_arms.irregulars import (NAMES, check_guerrilla_attack, guerrilla_step, own_irregular,
+                                                   send_guerrillas, trace_irregular)
+from pbem.rules.empires_in_arms.levies import activation, return_corps, stand_down
 from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
                                                   lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
@@ -28,18 +31,35 @@ from pbem.rules.empires_in_arms.cities import enter_city
 from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
-from pbem.rules.empires_in_arms.leaders import join_corps
+from pbem.rules.empires_in_arms.leaders import join_corps, order_placement, order_retirement, prefer_commanders
 from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_corps, trace
-from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage, JoinCorps, Move,
-                                               OrderSyntaxError, PlaceDepot, RemoveDepot, Stand, parse_line)
+from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage,
+                                               GuerrillasAttack, JoinCorps, Move, OrderSyntaxError, Place, PlaceDepot,
+                                               PreferCommanders, RemoveDepot, Retire, Return, Stand, StandDown,
+                                               parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
-from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, Part, copy_state
+from pbem.rules.empires_in_arms.state import LAND, TIME_RECORD, Corps, GameState, Irregular, Part, copy_state
 from pbem.rules.empires_in_arms.supply import supply_cost_halves, suppliers
 
 
 # -- the orders of one sequence -------------------------------------------------------
+#: A player's standing choices for his leaders, carried out first (EIA-I180, EIA-I181).
+LEADER_ORDERS = (Retire, Place, PreferCommanders)
+
+
+def leader_order(state: GameState, scenario: Scenario, power: str, order: Retire | Place | PreferCommanders) -> str:
+    """A RETIRE, PLACE or COMMAND line kept in the state; the line the owner is told."""
+    if isinstance(order, Retire):
+        return order_retirement(state, scenario, power, order)
+    if isinstance(order, Place):
+        return order_placement(state, scenario, power, order)
+    state.powers[power].commanders = prefer_commanders(state, scenario, power, order)
+    return (f"{power} prefers in command, among equally senior leaders: "
+            f"{', '.join(state.powers[power].commanders) or 'none'}")
+
+
 @dataclass
 class Plan:
     """A power's land orders in the order they are carried out (§7.1.3)."""
@@ -47,12 +67,16 @@ class Plan:
     removals: list[RemoveDepot] = field(default_factory=list)
     depots: list[PlaceDepot] = field(default_factory=list)
     leaders: list[JoinCorps] = field(default_factory=list)
+    leader_orders: list[Retire | Place | PreferCommanders] = field(default_factory=list)
+    stand_downs: list[StandDown] = field(default_factory=list)
+    returns: list[Return] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     foraging: list[str] = field(default_factory=list)  # corps ids, lower case
     standing: list[StandingOrder] = field(default_factory=list)  # carried out first, in their order
     converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
     besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
     sallying: list[AttackBesiegers] = field(default_factory=list)  # its besieged forces attacking, by area
+    ambushes: list[str] = field(default_factory=list)  # areas whose own guerrillas attack, lower case
 
     def converts(self, area: str) -> bool:
         return area.lower() in self.converting
@@ -73,6 +97,12 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.depots.append(command)
         elif isinstance(command, JoinCorps):
             plan.leaders.append(command)
+        elif isinstance(command, LEADER_ORDERS):
+            plan.leader_orders.append(command)
+        elif isinstance(command, StandDown):
+            plan.stand_downs.append(command)
+        elif isinstance(command, Return):
+            plan.returns.append(command)
         elif isinstance(command, Move):
             plan.moves.append(command)
         elif isinstance(command, Forage):
@@ -85,6 +115,8 @@ def plan_of(commands: Sequence[Command]) -> Plan:
             plan.besieging.append(command.area.lower())
         elif isinstance(command, AttackBesiegers):
             plan.sallying.append(command)
+        elif isinstance(command, GuerrillasAttack):
+            plan.ambushes.append(command.area.lower())
     return plan
 
 
@@ -100,8 +132,10 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             read.append((number, text, parse_line(text), ""))
         except OrderSyntaxError as error:
             read.append((number, text, None, str(error)))
-    phases = (STANDING, RemoveDepot, PlaceDepot, JoinCorps, Move, ConvertDepot, Besiege, AttackBesiegers, Forage)
+    phases = (STANDING, LEADER_ORDERS, RemoveDepot, PlaceDepot, JoinCorps, StandDown, Return, Move, ConvertDepot,
+              Besiege, AttackBesiegers, GuerrillasAttack, Forage)
     moved: dict[str, int] = {}
+    stood: set[str] = set()
     for kind in phases:
         for i, (number, text, command, why) in enumerate(read):
             if why or not isinstance(command, kind):
@@ -109,12 +143,27 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
             try:
                 if isinstance(command, STANDING):
                     standing.check(scenario, command, power)
+                elif isinstance(command, LEADER_ORDERS):
+                    leader_order(trial, scenario, power, command)
+                elif isinstance(command, StandDown):
+                    stand_down(trial, scenario, power, command)
+                    stood.add(command.corps.lower())
+                elif isinstance(command, Return):
+                    if command.corps.lower() in stood:
+                        raise OrderError(f"{command.corps} stands down this turn; it comes back in a later Land "
+                                         "Movement Step (§10.1.3.3)")
+                    return_corps(trial, scenario, power, command)
                 elif isinstance(command, RemoveDepot):
                     remove_depot(trial, scenario, power, command.area)
                 elif isinstance(command, PlaceDepot):
                     place_depot(trial, scenario, power, command.area)
                 elif isinstance(command, JoinCorps):
                     join_corps(trial, scenario, power, command)
+                elif isinstance(command, Move) and (irregular := own_irregular(trial, scenario, power, command.corps)):
+                    if irregular.id in moved:
+                        raise OrderError(f"{irregular.id} already moves in line {moved[irregular.id]} (§7.3.2)")
+                    irregular.area = ([irregular.area, *trace_irregular(trial, scenario, irregular, command)])[-1]
+                    moved[irregular.id] = number
                 elif isinstance(command, Move):
                     corps = own_corps(trial, power, command.corps, scenario)
                     if corps.id in moved:
@@ -134,6 +183,8 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                     check_siege(trial, scenario, power, command.area)
                 elif isinstance(command, AttackBesiegers):
                     check_garrison_attack(trial, scenario, power, command)
+                elif isinstance(command, GuerrillasAttack):
+                    check_guerrilla_attack(trial, scenario, power, command.area)
                 elif trial.besieged(corps := own_corps(trial, power, command.corps, scenario)):
                     raise OrderError(f"{corps.id} is besieged: it checks its supply in the city (§7.4.5)")
             except OrderError as error:
@@ -149,7 +200,9 @@ class LandKind(DecisionKind):
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
                    "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
                    "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
-                   "SUPPLY ALLY <power> YES|NO, or STAND")
+                   "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
+                   "RETURN <corps> <area>, RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, "
+                   "COMMAND <leader> <leader>…|NONE, or STAND")
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):
@@ -224,10 +277,17 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
             kind="land", player=holder, power=power, purpose=f"land:{power}", default=[], rule="§7.1.3",
             prompt=f"{scenario.powers[power].name}'s land orders for {label(year, month)}",
             context={"power": power, "month": month, "year": year,
-                     "corps": {c.id: c.area for c in state.corps if scenario.major(c.power) == power}}))
+                     "corps": {c.id: c.area for c in [*state.corps, *state.irregulars]
+                               if scenario.major(c.power) == power}}))
     plan = plan_of([parse_line(text) for text in lines])
     for order in plan.standing:
         standing.carry_out(ctx, state, scenario, power, order)
+    for order in plan.leader_orders:
+        try:
+            rule = "§10.6.1.1.2" if isinstance(order, PreferCommanders) else "§5.3"
+            ctx.say(leader_order(state, scenario, power, order), to=(holder,) if holder else (), rule=rule)
+        except OrderError as error:
+            _dropped(ctx, state, power, order.text(), error)
     depot_step(ctx, state, scenario, power, plan)
     marches = movement_step(ctx, state, scenario, power, plan, month)
     supply_step(ctx, state, scenario, power, plan, marches, month)
@@ -244,10 +304,14 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
 
 
 def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str) -> None:
-    """The sequence's Land Combat Step (§7.1.3): the field combats of all its parts, then each
-    part's sieges and garrison attacks in the sequence's order (§7.3.8.7, EIA-I161)."""
+    """The sequence's Land Combat Step (§7.1.3): the field combats of all its parts, the
+    guerrillas each sends joining them (§10.1.1.3), then each part's sieges and garrison
+    attacks in the sequence's order (§7.3.8.7, EIA-I161); then the sequence's Guerrilla Step
+    (§7.6), its corps in the sequence's combats having fought."""
     parts, state.combined = state.combined, []
     plans = [(part.power, plan_of([parse_line(text) for text in part.orders])) for part in parts]
+    for who, plan in plans:
+        send_guerrillas(state, scenario, who, {a for a in scenario.areas if a.lower() in plan.ambushes})
     sorties = {area: order for _, plan in plans for area in scenario.areas if (order := plan.sally(area)) is not None}
     relieved = battles.combat_step(
         ctx, state, scenario, power, {corps: area for part in parts for corps, area in part.crossed.items()},
@@ -259,6 +323,11 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
             order = plan.sally(area)
             if order is not None and area not in relieved:  # a sortie with a relief attacks no further (§7.5.4.2.3)
                 battles.attack_besiegers(ctx, state, scenario, who, order, area)
+    fought = {c for b in state.battles if {b.attacker, *b.allies} & {who for who, _ in plans}
+              for c in (*b.attacking, *b.defending)}
+    for who, _ in plans:
+        send_guerrillas(state, scenario, who, set())
+    guerrilla_step(ctx, state, scenario, [who for who, _ in plans], fought)
 
 
 def _dropped(ctx: DecisionPort, state: GameState, power: str, text: str, error: OrderError) -> None:
@@ -281,33 +350,55 @@ def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: s
 def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan,
                   month: int) -> dict[str, March]:
     """§7.3: leaders join the corps they move with (§10.6.2); then each corps moved on its
-    own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4)."""
+    own, area by area; a corps that forages rolls as it completes its move (§7.3.1.4).
+    Feudal and insurrection corps stand down and come back before the moves (§10.1.3.2–3);
+    cossacks, freikorps and guerrillas move on their own rules (`irregulars.py`)."""
     for order in plan.leaders:
         try:
             ctx.say(join_corps(state, scenario, power, order), rule="§10.6.2")
         except OrderError as error:
             _dropped(ctx, state, power, order.text(), error)
+    for levy in [*plan.stand_downs, *plan.returns]:
+        try:
+            if isinstance(levy, StandDown):
+                ctx.say(stand_down(state, scenario, power, levy), rule="§10.1.3.2")
+            else:
+                corps = return_corps(state, scenario, power, levy)
+                ctx.say(f"{power} places its feudal corps {corps.id} back in {scenario.areas[corps.area].title}",
+                        rule="§10.1.3.3")
+        except OrderError as error:
+            _dropped(ctx, state, power, levy.text(), error)
     marches: dict[str, March] = {}
     for move in plan.moves:
         try:
+            irregular = own_irregular(state, scenario, power, move.corps)
+            if irregular is not None:
+                move_irregular(ctx, state, scenario, irregular, move)
+                continue
             corps, legs = trace_part(state, scenario, power, move)
         except OrderError as error:
             _dropped(ctx, state, power, move.text(), error)
             continue
         march = March(corps.area, [], allowance(scenario, corps, move.force), move.force)
         corps.inside = False  # out of its city at no cost (§7.3.4)
-        for leg in legs:
+        stopped = False
+        for i, leg in enumerate(legs):
             if leg.entered:
                 enter(ctx, state, scenario, corps, leg, march)
             if leg.change:
                 garrison_change(ctx, state, scenario, corps, leg, march)
+            if leg.entered and activation(ctx, state, scenario, corps) and legs[i + 1:]:
+                ctx.say(f"{corps.power} {corps.id} must stop in {scenario.areas[corps.area].title}: insurrection "
+                        "corps stand there (§10.1.4.1.1)", rule="§10.1.4.1.1")
+                stopped = True
+                break
         spend_if_besieging(state, plan, corps, march)
         marches[corps.id] = march
         if march.moved:
             ctx.say(f"{corps.power} {corps.id} moves " + " > ".join(scenario.areas[a].title
                                                              for a in [march.start, *march.entered])
                     + (" (force march)" if move.force else ""), rule="§7.3.2")
-        if move.city:
+        if move.city and not stopped:  # stopped short, it is not where its CITY meant (§10.1.4.1.1)
             go_inside(ctx, state, scenario, corps)
         # §7.4.1.1: the forage roll comes after the §7.3.8 procedure the move caused
         coalitions.clear_area(ctx, state, scenario, scenario.combined_with(power), corps.area)
@@ -318,6 +409,23 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
             march.foraged = True
             forage_now(ctx, state, scenario, corps, march, month)
     return marches
+
+
+def move_irregular(ctx: DecisionPort, state: GameState, scenario: Scenario, irregular: Irregular, move: Move) -> None:
+    """Cossacks, freikorps or guerrillas along their path (§7.3.2.2, §10.1.1.3.4, §10.1.2.2);
+    they need no supply, so they neither forage nor pay (§7.4); one ending its move on an
+    ungarrisoned enemy depot destroys it (§7.3.6.1)."""
+    entered = trace_irregular(state, scenario, irregular, move)
+    if not entered:
+        return
+    start = irregular.area
+    for area in entered:
+        irregular.area = area
+        if irregular.kind != "guerrilla":
+            activation(ctx, state, scenario, irregular)
+    ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} move "
+            + " > ".join(scenario.areas[a].title for a in [start, *entered]), rule="§7.3.2")
+    reactions.end_in_enemy_depot(ctx, state, scenario, irregular)
 
 
 def go_inside(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:

@@ -32,6 +32,7 @@ class PowerState(msgspec.Struct):
     tactical: int | None = None  # its commanders' tactical rating declared at most this (§7.5.2.9.1.2)
     trivial: bool = False  # it agrees to fight field combats as trivial ones (§7.5.3.5, EIA-I133)
     withdrawal: list[str] = []  # areas its withdrawing corps take first among equally close ones (EIA-I135)
+    commanders: list[str] = []  # its leaders preferred in command among equally senior ones (§10.6.1.1.2)
     supplies: list[str] = []  # the allies it lets live off its depots, paying their costs (§7.4.2.2, EIA-I164)
     corps_lost: int = 0  # its corps counters eliminated by combat or foraging (§7.4.1.3.2, §7.5.5; EIA-I203)
     factors_lost: int = 0  # its army factors lost in combat, sieges included (§7.5.2.9.2; EIA-I203)
@@ -51,11 +52,25 @@ class Corps(msgspec.Struct):
         return sum(self.factors.values())
 
 
+class Irregular(msgspec.Struct):
+    """A cossack, freikorps or guerrilla counter (§10.1.1, §10.1.2): its factors show on its
+    face (§2.4.1), so they are public."""
+
+    id: str
+    power: str
+    kind: str  # cossack, freikorps or guerrilla
+    area: str
+    factors: int = 1
+    attacks: bool = False  # guerrillas ordered to attack in their power's Land Combat Step (§10.1.1.3)
+
+
 class Leader(msgspec.Struct):
     id: str
     power: str
     corps: str | None = None  # the corps it commands and moves with; None: off the map (§5.3)
     back: int = 0  # a wounded leader returns no earlier than this month (option 12.7)
+    retire: bool = False  # its RETIRE order: it leaves the map in the next Army Reinforcement Step (§5.3)
+    place: str = ""  # its PLACE order: the corps it returns with, HOLD, or "" for the first corps (EIA-I7)
 
 
 class Depot(msgspec.Struct):
@@ -115,6 +130,9 @@ class GameState(msgspec.Struct):
     land_index: int = 0  # whose power sequence of the Land Phase is next (§7.1)
     powers: dict[str, PowerState] = {}
     corps: list[Corps] = []
+    irregulars: list[Irregular] = []  # cossacks, freikorps and guerrillas on the map (§10.1.1, §10.1.2)
+    stood_down: list[Corps] = []  # feudal and insurrection corps off the map with their factors (§10.1.3.2)
+    placed: dict[str, int] = {}  # the turn a corps came back on the map; it does not move then (§10.1.3.3.2)
     leaders: list[Leader] = []
     depots: list[Depot] = []
     garrisons: list[Garrison] = []
@@ -133,6 +151,12 @@ class GameState(msgspec.Struct):
 
     def corps_in(self, area: str) -> list[Corps]:
         return [c for c in self.corps if c.area == area]
+
+    def irregulars_in(self, area: str) -> list[Irregular]:
+        return [i for i in self.irregulars if i.area == area]
+
+    def irregular_by_id(self, irregular_id: str) -> Irregular | None:
+        return next((i for i in self.irregulars if i.id == irregular_id), None)
 
     def depot_in(self, area: str) -> Depot | None:
         return next((d for d in self.depots if d.area == area), None)
@@ -187,6 +211,11 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
         powers={p.code: PowerState(p.code, owners[p.code], p.money) for p in data.powers},
         corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())),
                      dict(sorted(c.capacity.items())), c.inside) for c in data.corps if c.area is not None],
+        # an insurrection corps the scenario does not place waits off the map for its activation (§10.1.4.1)
+        stood_down=[Corps(c.id, c.power, c.movement, c.home[0], dict(sorted(c.factors.items())),
+                          dict(sorted(c.capacity.items()))) for c in data.corps
+                    if c.kind == "insurrection" and c.area is None and c.enters is None],
+        irregulars=[Irregular(i.id, i.power, i.kind, i.area, i.factors) for i in data.irregulars if i.area is not None],
         leaders=[Leader(lead.id, lead.power, lead.corps if scenario.counters[lead.corps].area else None)
                  for lead in data.leaders],
         depots=[Depot(d.power, d.area, d.garrison) for d in data.depots],

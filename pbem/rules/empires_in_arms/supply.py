@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from pbem.rules.empires_in_arms.calendar import is_winter
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Corps, Depot, GameState
+from pbem.rules.empires_in_arms.state import Corps, Depot, GameState, Irregular
 
 
 # -- who is where ---------------------------------------------------------------------
@@ -18,13 +18,21 @@ def enemy_corps_in(state: GameState, scenario: Scenario, power: str, area: str) 
     return [c for c in state.corps_in(area) if scenario.at_war(power, c.power) and not c.inside]
 
 
+def enemy_irregulars_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Irregular]:
+    """Enemy cossacks, freikorps and guerrillas in `area`: they block supply (§7.2.3.2.1,
+    §10.1.1.3.2, §10.1.2.2.1) and depot placement (§7.2)."""
+    return [i for i in state.irregulars_in(area) if scenario.at_war(power, i.power)]
+
+
 def enemy_forces_in(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
-    """Unbesieged enemy corps, city garrison or depot garrison in `area` (§7.2.3.2.1): a besieged
-    garrison, and corps besieged with it, block nothing beyond their city (EIA-I143)."""
+    """Unbesieged enemy corps, cossacks, freikorps, guerrillas, city garrison or depot garrison in
+    `area` (§7.2.3.2.1): a besieged garrison, and corps besieged with it, block nothing beyond
+    their city (EIA-I143). Irregulars are never inside a city here, so they always block."""
     garrison = state.garrison_in(area)
     depot = state.depot_in(area)
     unbesieged = state.siege_in(area) is None
     return bool(any(scenario.at_war(power, c.power) and not state.besieged(c) for c in state.corps_in(area))
+                or enemy_irregulars_in(state, scenario, power, area)
                 or (garrison is not None and unbesieged and scenario.at_war(power, garrison.power))
                 or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)))
 

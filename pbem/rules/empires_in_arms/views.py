@@ -36,6 +36,9 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "powers": {code: _power(state, scenario, code, viewer) for code in scenario.power_order},
         "players": {},
         "corps": corps,
+        "irregulars": {i.id: {"power": i.power, "kind": i.kind, "area": i.area, "factors": i.factors}
+                       for i in state.irregulars},
+        "stood_down": [c.id for c in state.stood_down],
         "leaders": {lead.id: lead.corps for lead in state.leaders},
         "depots": {d.area: {"power": d.power, "garrison": d.garrison} for d in state.depots},
         "garrisons": {g.area: {"power": g.power, "factors": dict(g.factors)} for g in state.garrisons if g.strength},
@@ -96,6 +99,14 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
                          "columns": ["Power", "Must", "Met now"],
                          "rows": [[c.power, describe(scenario, c), "yes" if met(state, scenario, c) else "no"]
                                   for c in scenario.data.victory]})
+    if state.irregulars:
+        sections.insert(2, {"title": "Cossacks, freikorps and guerrillas (their factors show on the counter, §2.4.1)",
+                            "columns": ["Counter", "Power", "Kind", "Area", "Factors"],
+                            "rows": [[i.id, i.power, i.kind, scenario.areas[i.area].title, str(i.factors)]
+                                     for i in state.irregulars]})
+    if state.stood_down:
+        sections.append({"title": "Corps stood down off the map", "columns": ["Corps", "Power"],
+                         "rows": [[c.id, c.power] for c in state.stood_down]})
     off_map = [lead.id for lead in state.leaders if lead.corps is None]
     if off_map:
         sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
@@ -113,12 +124,12 @@ def _map(scenario: Scenario, state: GameState | None) -> dict:
     and depots standing there, and the borders (a river border is drawn as `river`)."""
     units: dict[str, list[str]] = {}
     if state is not None:
-        for c in state.corps:
+        for c in [*state.corps, *state.irregulars]:
             units.setdefault(c.area, []).append(c.id)
         for d in state.depots:
             units.setdefault(d.area, []).append(f"depot {d.power}")
     else:
-        for c in scenario.data.corps:
+        for c in [*scenario.data.corps, *scenario.data.irregulars]:
             if c.area:
                 units.setdefault(c.area, []).append(c.id)
     areas = [{"id": a.id, "name": a.title + (f" ({a.city.name})" if a.city and a.city.name != a.title else ""),

@@ -73,6 +73,25 @@ def test_campaign_options_are_checked_by_name_and_value():
     assert unknown.startswith("unknown option 'fog' (known: army_orders, artillery, cavalry_superiority,")
 
 
+def test_irregulars_feudal_corps_and_provinces_are_checked():
+    """§2.4.1: a cossack or freikorps counter is one factor; ids are unique among corps and
+    irregulars; a feudal corps names its home (EIA-I186); provinces name known areas."""
+    data = example()
+    data["irregulars"] = [
+        {"id": "AU-Cos", "power": "AU", "kind": "cossack", "factors": 2, "area": "Munich"},
+        {"id": "FR-I", "power": "FR", "kind": "guerrilla", "factors": 3, "area": "Ulm"},
+        {"id": "AU-Frk", "power": "AU", "kind": "freikorps"},
+    ]
+    data["corps"][0]["kind"] = "feudal"
+    data["provinces"] = [{"name": "Swabia", "power": "FR", "areas": ["Ulm", "Atlantis"], "guerrilla": 3}]
+    problems = problems_of(data)
+    assert "irregular AU-Cos: a cossack counter is exactly one factor (§2.4.1)" in problems
+    assert "irregular FR-I has the id of a corps or another irregular" in problems
+    assert "irregular AU-Frk: give either its area or when it enters" in problems
+    assert any(p.endswith("a feudal corps names its home areas (§10.1.3.3.1, §10.1.4.1.3)") for p in problems)
+    assert "province Swabia: unknown area 'Atlantis'" in problems
+
+
 def test_a_corps_may_start_inside_a_city_that_holds_it():
     data = example()
     austria_cav = next(c for c in data["corps"] if c["id"] == "AU-Cav")

@@ -4,6 +4,7 @@ and its power's money are its owner's and the GM's only."""
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 from pbem import resources
 from pbem.core.engine import Seat
@@ -52,3 +53,18 @@ def test_the_view_keeps_pbems_contract_and_draws_the_scenario_map():
     assert len(view.map.areas) == 14
     assert {link.kind for link in view.map.links} == {"land", "river"}
     assert "FR-I" in next(a for a in view.map.areas if a.id == "Strasbourg").units
+
+
+IRREGULARS = Path(__file__).resolve().parents[2] / "cases" / "empires-in-arms" / "scenarios" / "irregulars.toml"
+
+
+def test_cossacks_and_freikorps_show_their_factors_to_everyone():
+    """§2.4.1: the strengths of cossacks, freikorps and guerrillas are shown on the counters
+    (EIA-I183), while a feudal corps' stays its owner's."""
+    scenario = RULESET.load_scenario(tomllib.loads(IRREGULARS.read_text(encoding="utf-8")))
+    state = RULESET.initial_state(scenario, {}, [Seat("p1", "Anne"), Seat("p2", "Karl"), Seat("p3", "Selim")])
+    france = RULESET.view(state, scenario, "p1")
+    assert france["irregulars"]["AU-Cos"] == {"power": "AU", "kind": "cossack", "area": "Bohemia", "factors": 1}
+    assert france["corps"]["TU-Feu"]["factors"] == "hidden"
+    section = next(s for s in france["sections"] if s["title"].startswith("Cossacks, freikorps and guerrillas"))
+    assert ["AU-Frk", "AU", "freikorps", "Vienna", "1"] in section["rows"]

@@ -36,7 +36,11 @@ def run(port: DecisionPort, battle: Battle, charts: Charts, proc: Procedure) -> 
     by day (§7.5.2.13) until one side wins, withdraws or the days run out."""
     fight = Fight(battle, charts, port, Force.of("attacker", battle.attacker), Force.of("defender", battle.defender))
     for force in fight.forces():
-        force.commander = choose_commander(force.leaders, [t.unit.minor_of or t.unit.power for t in force.corps()])
+        force.commander = choose_commander(force.leaders, [t.unit.minor_of or t.unit.power for t in force.corps()],
+                                           force.side.preferred)
+        if len(force.leaders) > 1 and force.commander is not None:
+            fight.say(f"{force.name}'s commander: {force.commander.id}, of "
+                      f"{', '.join(lead.id for lead in force.leaders)}", "§10.6.1.1")
     days: list[DayRecord] = []
     base: dict[str, int] = {}
     limits = [d for d in (proc.max_days, battle.max_days) if d]

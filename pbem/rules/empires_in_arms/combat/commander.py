@@ -21,15 +21,20 @@ class Command:
     leader: Leader | None
 
 
-def choose_commander(leaders: list[Leader], corps_powers: list[str]) -> Leader | None:
+def choose_commander(leaders: list[Leader], corps_powers: list[str], preferred: tuple[str, ...] = ()) -> Leader | None:
     """The commander (§10.6.1.1): a leader of the power with most corps present, then the most
-    senior; the players' free choices (equal powers, equal seniority) are taken by the
-    highest tactical, then strategic rating, then id (EIA-I64)."""
+    senior; among equally senior ones the player's choice, the leaders `preferred` in its order
+    (§10.6.1.1.2); the free choices left (equal powers, equal seniority with no preference) are
+    taken by the highest tactical, then strategic rating, then id (EIA-I64)."""
     if not leaders:
         return None
     corps = Counter(corps_powers)
+
+    def rank(leader: Leader) -> int:
+        return preferred.index(leader.id) if leader.id in preferred else len(preferred)
+
     return min(leaders, key=lambda leader: (-corps.get(leader.power, 0), SENIORITY.index(leader.seniority),
-                                            -leader.tactical, -leader.strategic, leader.id))
+                                            rank(leader), -leader.tactical, -leader.strategic, leader.id))
 
 
 def command(force: Force, options: Options) -> Command:

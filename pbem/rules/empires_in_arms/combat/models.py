@@ -130,6 +130,8 @@ class Side(Frozen):
     #: The owner's standing declaration that its commander's tactical rating is at most this
     #: on the COMMANDER CHART (§7.5.2.9.1.2); None: the rating as it is.
     declared_tactical: int | None = Field(None, ge=0)
+    #: The owner's leaders chosen first, in this order, among equally senior ones (§10.6.1.1.2).
+    preferred: tuple[str, ...] = ()
 
 
 class Options(Frozen):
