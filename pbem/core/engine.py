@@ -62,9 +62,9 @@ class Request:
         }
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A player as the rules see one: no address, no token."""
+class Seat(msgspec.Struct, frozen=True):
+    """A player as the rules see one: no address, no token (a struct: every step run
+    builds the seats)."""
 
     id: str
     name: str
@@ -196,15 +196,15 @@ class KeyedRequests:
     _counters: dict[str, int]
 
     def _next_key(self, namespace: str, purpose: str) -> str:
-        return self._next_keys(namespace, purpose, 1)[0]
+        return f"{self.step}/{purpose}#{self._take(namespace, purpose, 1) + 1}"
 
-    def _next_keys(self, namespace: str, purpose: str, count: int) -> list[str]:
-        """The next `count` keys for `purpose`, as `count` calls of `_next_key` give them."""
+    def _take(self, namespace: str, purpose: str, count: int) -> int:
+        """Count `count` more keys of `purpose` (the next ones are numbered from the
+        returned count plus one)."""
         counter_key = f"{namespace}:{purpose}"
         last = self._counters.get(counter_key, 0)
         self._counters[counter_key] = last + count
-        prefix = f"{self.step}/{purpose}#"
-        return [prefix + str(n) for n in range(last + 1, last + count + 1)]
+        return last
 
     def request(self, *, kind: str, player: str, prompt: str, default: Any, purpose: str | None = None,
                 power: str | None = None, options: Iterable[str] = (), context: Mapping[str, Any] | None = None,
@@ -299,12 +299,14 @@ class StepContext(KeyedRequests):
 
     def shuffle(self, purpose: str, items: Sequence[Any], *, rule: str = "") -> list[Any]:
         """Fisher–Yates shuffle driven by the keyed stream of `purpose`: each swap is an
-        index drawn as `draw_index` draws it, the keys made in one go (a deal is dozens)."""
+        index drawn as `draw_index` draws it, the keys counted in one go (a deal is dozens)."""
         deck = list(items)
-        keys = self._next_keys("roll", purpose, max(len(deck) - 1, 0))
-        self.interrupts += len(keys)
-        for key, i in zip(keys, range(len(deck) - 1, 0, -1)):
-            j = self._roll(f"{self.campaign}|{key}", purpose, i + 1, rule) - 1
+        swaps = max(len(deck) - 1, 0)
+        last = self._take("roll", purpose, swaps)
+        self.interrupts += swaps
+        stream = f"{self.campaign}|{self.step}/{purpose}#"
+        for n, i in enumerate(range(len(deck) - 1, 0, -1), start=last + 1):
+            j = self._roll(stream + str(n), purpose, i + 1, rule) - 1
             deck[i], deck[j] = deck[j], deck[i]
         return deck
 
@@ -327,8 +329,9 @@ class StepContext(KeyedRequests):
     # -- chronicle --------------------------------------------------------
     def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
         """Add a chronicle line; by default it carries the rolls made since the last line."""
-        rolls = tuple(r.as_dict() for r in self._pending_rolls) if with_rolls else ()
-        if with_rolls:
+        rolls: tuple[dict, ...] = ()
+        if with_rolls and self._pending_rolls:
+            rolls = tuple(r.as_dict() for r in self._pending_rolls)
             self._pending_rolls = []
         self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls))
 
