@@ -16,7 +16,7 @@ a recorded fact after the deadline — the documented default.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -26,14 +26,14 @@ from pbem.core.dice import Roll, keyed_streams
 ALL = "*"
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(msgspec.Struct, frozen=True):
     """A decision owed by one player.
 
     `options` lists legal answers in order-line form where the set is small; `default`
     is the answer the deadline gives; `context` holds the facts a standing policy may
     test (`WHEN area=Paris`). A sealed request's answer is hidden from the other
-    players until its batch is revealed.
+    players until its batch is revealed. (A struct: a replay builds one for every
+    decision of every step, and a frozen dataclass is slow to build.)
     """
 
     key: str
@@ -43,7 +43,7 @@ class Request:
     default: Any
     power: str | None = None
     options: tuple[str, ...] = ()
-    context: Mapping[str, Any] = field(default_factory=dict)
+    context: Mapping[str, Any] = {}
     sealed: bool = False
     rule: str = ""
 
@@ -171,8 +171,9 @@ class UsedAnswer(msgspec.Struct, frozen=True):
     recorded: bool  # True when the answer was already a fact in the log
 
 
-@dataclass
-class StepResult:
+class StepResult(msgspec.Struct):
+    """What one run of a step came to (a struct, like the records it holds)."""
+
     step: str
     completed: bool
     pending: tuple[Request, ...]
@@ -264,12 +265,11 @@ class StepContext(KeyedRequests):
         """Answers to a simultaneous batch, revealed together: if any is missing the
         step suspends on all the missing ones and none of the batch is used."""
         self.interrupts += 1
-        found: list[UsedAnswer | None] = [self._lookup(r) for r in requests]
-        missing = [r for r, u in zip(requests, found, strict=True) if u is None]
-        if missing:
-            raise Suspended(missing, requests)
-        self._used.extend(u for u in found if u is not None)
-        return [u.answer.value for u in found if u is not None]
+        found = [self._lookup(r) for r in requests]
+        if None in found:
+            raise Suspended([r for r, u in zip(requests, found, strict=True) if u is None], requests)
+        self._used.extend(found)
+        return [u.answer.value for u in found]
 
     def _lookup(self, request: Request) -> UsedAnswer | None:
         recorded = self._answers.get(request.key)
