@@ -293,9 +293,9 @@ class CampaignProjection:
         new_turn = turn is not None and turn != data.report_turn
         if turn is not None:
             data.report_turn = turn
-        due = [p for p in data.players if new_turn or p in owing]
+        due = list(data.players) if new_turn else [p for p in data.players if p in owing]
         data.reports_due = {p: data.reported_through.get(p, 0) for p in due}
-        data.reported_through = {**data.reported_through, **{p: version for p in due}}
+        data.reported_through = {**data.reported_through, **dict.fromkeys(due, version)}
         data.reports_due_at = version
 
     @_folds(Campaign.DeadlineChanged)
@@ -422,8 +422,9 @@ class CampaignProjection:
         self.data.conditional = []
         self.data.forced = {k: list(v) for k, v in result.forced_left.items()}
         self.data.step = None
-        told = min(self.data.reported_through.values(), default=0)
-        self.data.queue_notes = [n for n in self.data.queue_notes if n.version > told]
+        if self.data.queue_notes:
+            told = min(self.data.reported_through.values(), default=0)
+            self.data.queue_notes = [n for n in self.data.queue_notes if n.version > told]
         self._forget_clock(e.step)
         self._invalidate()
 
