@@ -200,8 +200,8 @@ class KeyedRequests:
         return f"{self.step}/{purpose}#{self._take(namespace, purpose, 1) + 1}"
 
     def _take(self, namespace: str, purpose: str, count: int) -> int:
-        """Count `count` more keys of `purpose` (the next ones are numbered from the
-        returned count plus one)."""
+        """Count `count` more keys of `purpose`; how many there were before (the new
+        keys are numbered on from it)."""
         counter_key = f"{namespace}:{purpose}"
         last = self._counters.get(counter_key, 0)
         self._counters[counter_key] = last + count
