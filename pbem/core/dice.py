@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from functools import lru_cache
 
 import msgspec
@@ -18,6 +19,7 @@ _SPAN = 1 << 64
 _BLOCK = 64  # SHA-256's block size: HMAC pads its key to it (RFC 2104)
 _INNER_PAD = bytes(byte ^ 0x36 for byte in range(256))
 _OUTER_PAD = bytes(byte ^ 0x5C for byte in range(256))
+_HEAD = struct.Struct(">Q")  # a digest's first 8 bytes as a big-endian integer
 
 
 def new_secret() -> bytes:
@@ -54,7 +56,7 @@ class KeyedStreams:
         limit = _SPAN - (_SPAN % bound)
         attempt = 0
         while True:
-            value = int.from_bytes(self.digest(f"{stream_key}|{attempt}".encode())[:8], "big")
+            value = _HEAD.unpack_from(self.digest(f"{stream_key}|{attempt}".encode()))[0]
             if value < limit:
                 return value % bound
             attempt += 1

@@ -16,7 +16,7 @@ a recorded fact after the deadline — the documented default.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -26,14 +26,14 @@ from pbem.core.dice import Roll, keyed_streams
 ALL = "*"
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(msgspec.Struct, frozen=True):
     """A decision owed by one player.
 
     `options` lists legal answers in order-line form where the set is small; `default`
     is the answer the deadline gives; `context` holds the facts a standing policy may
     test (`WHEN area=Paris`). A sealed request's answer is hidden from the other
-    players until its batch is revealed.
+    players until its batch is revealed. (A struct: a replay builds one for every
+    decision of every step, and a frozen dataclass is slow to build.)
     """
 
     key: str
@@ -43,7 +43,7 @@ class Request:
     default: Any
     power: str | None = None
     options: tuple[str, ...] = ()
-    context: Mapping[str, Any] = field(default_factory=dict)
+    context: Mapping[str, Any] = {}
     sealed: bool = False
     rule: str = ""
 
@@ -62,9 +62,9 @@ class Request:
         }
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A player as the rules see one: no address, no token."""
+class Seat(msgspec.Struct, frozen=True):
+    """A player as the rules see one: no address, no token (a struct: every step run
+    builds the seats)."""
 
     id: str
     name: str
@@ -171,8 +171,9 @@ class UsedAnswer(msgspec.Struct, frozen=True):
     recorded: bool  # True when the answer was already a fact in the log
 
 
-@dataclass
-class StepResult:
+class StepResult(msgspec.Struct):
+    """What one run of a step came to (a struct, like the records it holds)."""
+
     step: str
     completed: bool
     pending: tuple[Request, ...]
@@ -196,15 +197,15 @@ class KeyedRequests:
     _counters: dict[str, int]
 
     def _next_key(self, namespace: str, purpose: str) -> str:
-        return self._next_keys(namespace, purpose, 1)[0]
+        return f"{self.step}/{purpose}#{self._take(namespace, purpose, 1) + 1}"
 
-    def _next_keys(self, namespace: str, purpose: str, count: int) -> list[str]:
-        """The next `count` keys for `purpose`, as `count` calls of `_next_key` give them."""
+    def _take(self, namespace: str, purpose: str, count: int) -> int:
+        """Count `count` more keys of `purpose`; how many there were before (the new
+        keys are numbered on from it)."""
         counter_key = f"{namespace}:{purpose}"
         last = self._counters.get(counter_key, 0)
         self._counters[counter_key] = last + count
-        prefix = f"{self.step}/{purpose}#"
-        return [prefix + str(n) for n in range(last + 1, last + count + 1)]
+        return last
 
     def request(self, *, kind: str, player: str, prompt: str, default: Any, purpose: str | None = None,
                 power: str | None = None, options: Iterable[str] = (), context: Mapping[str, Any] | None = None,
@@ -264,12 +265,11 @@ class StepContext(KeyedRequests):
         """Answers to a simultaneous batch, revealed together: if any is missing the
         step suspends on all the missing ones and none of the batch is used."""
         self.interrupts += 1
-        found: list[UsedAnswer | None] = [self._lookup(r) for r in requests]
-        missing = [r for r, u in zip(requests, found, strict=True) if u is None]
-        if missing:
-            raise Suspended(missing, requests)
-        self._used.extend(u for u in found if u is not None)
-        return [u.answer.value for u in found if u is not None]
+        found = [self._lookup(r) for r in requests]
+        if None in found:
+            raise Suspended([r for r, u in zip(requests, found, strict=True) if u is None], requests)
+        self._used.extend(found)
+        return [u.answer.value for u in found]
 
     def _lookup(self, request: Request) -> UsedAnswer | None:
         recorded = self._answers.get(request.key)
@@ -299,12 +299,14 @@ class StepContext(KeyedRequests):
 
     def shuffle(self, purpose: str, items: Sequence[Any], *, rule: str = "") -> list[Any]:
         """Fisher–Yates shuffle driven by the keyed stream of `purpose`: each swap is an
-        index drawn as `draw_index` draws it, the keys made in one go (a deal is dozens)."""
+        index drawn as `draw_index` draws it, the keys counted in one go (a deal is dozens)."""
         deck = list(items)
-        keys = self._next_keys("roll", purpose, max(len(deck) - 1, 0))
-        self.interrupts += len(keys)
-        for key, i in zip(keys, range(len(deck) - 1, 0, -1)):
-            j = self._roll(f"{self.campaign}|{key}", purpose, i + 1, rule) - 1
+        swaps = max(len(deck) - 1, 0)
+        last = self._take("roll", purpose, swaps)
+        self.interrupts += swaps
+        stream = f"{self.campaign}|{self.step}/{purpose}#"
+        for n, i in enumerate(range(len(deck) - 1, 0, -1), start=last + 1):
+            j = self._roll(stream + str(n), purpose, i + 1, rule) - 1
             deck[i], deck[j] = deck[j], deck[i]
         return deck
 
@@ -327,8 +329,9 @@ class StepContext(KeyedRequests):
     # -- chronicle --------------------------------------------------------
     def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
         """Add a chronicle line; by default it carries the rolls made since the last line."""
-        rolls = tuple(r.as_dict() for r in self._pending_rolls) if with_rolls else ()
-        if with_rolls:
+        rolls: tuple[dict, ...] = ()
+        if with_rolls and self._pending_rolls:
+            rolls = tuple(r.as_dict() for r in self._pending_rolls)
             self._pending_rolls = []
         self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls))
 

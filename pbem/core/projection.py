@@ -37,11 +37,6 @@ def engine_version(ruleset: Ruleset) -> str:
     return f"{ruleset.name}/{ruleset.version}+core{CORE_VERSION}"
 
 
-class AnswerRecord(msgspec.Struct, frozen=True):
-    value: Any
-    source: str
-
-
 class StepClock(msgspec.Struct, frozen=True):
     """When a step started waiting for people and when it may be processed."""
 
@@ -74,7 +69,7 @@ class ProjectionData(msgspec.Struct):
     step: str | None = None
     steps_resolved: int = 0
     last_hash: str = ""
-    inputs: dict[str, AnswerRecord] = {}
+    inputs: dict[str, Answer] = {}  # the current step's answers, as the engine reads them
     conditional: list[PolicyRecord] = []
     deadlines: dict[str, str] = {}
     deadlines_passed: list[str] = []
@@ -206,7 +201,7 @@ class CampaignProjection:
     @_folds(Campaign.OrdersSubmitted)
     def _on_orders_submitted(self, e: Campaign.OrdersSubmitted) -> None:
         for key, value in e.answers.items():
-            self.data.inputs[key] = AnswerRecord(value, f"orders of {e.player}")
+            self.data.inputs[key] = Answer(value, f"orders of {e.player}")
         self.data.conditional.extend(e.conditional)
         self._invalidate()
 
@@ -246,7 +241,7 @@ class CampaignProjection:
         self._spend_queued(e.player, e.queue_id, e.originator_version,
                            f"queued orders {e.queue_id} answered {e.step} (alternative {e.alternative + 1})")
         for key, value in e.answers.items():
-            self.data.inputs[key] = AnswerRecord(value, f"queued orders {e.queue_id} of {e.player}")
+            self.data.inputs[key] = Answer(value, f"queued orders {e.queue_id} of {e.player}")
         self.data.conditional.extend(e.conditional)
         self._invalidate()
 
@@ -261,7 +256,7 @@ class CampaignProjection:
 
     @_folds(Campaign.DecisionAnswered)
     def _on_decision_answered(self, e: Campaign.DecisionAnswered) -> None:
-        self.data.inputs[e.key] = AnswerRecord(e.value, e.source)
+        self.data.inputs[e.key] = Answer(e.value, e.source)
         last = self._run[0] if self._run_valid and self._run is not None else None
         if last is None or not any(u.request.key == e.key and u.answer.value == e.value for u in last.used):
             self._invalidate()
@@ -298,9 +293,9 @@ class CampaignProjection:
         new_turn = turn is not None and turn != data.report_turn
         if turn is not None:
             data.report_turn = turn
-        due = [p for p in data.players if new_turn or p in owing]
+        due = list(data.players) if new_turn else [p for p in data.players if p in owing]
         data.reports_due = {p: data.reported_through.get(p, 0) for p in due}
-        data.reported_through = {**data.reported_through, **{p: version for p in due}}
+        data.reported_through = {**data.reported_through, **dict.fromkeys(due, version)}
         data.reports_due_at = version
 
     @_folds(Campaign.DeadlineChanged)
@@ -427,8 +422,9 @@ class CampaignProjection:
         self.data.conditional = []
         self.data.forced = {k: list(v) for k, v in result.forced_left.items()}
         self.data.step = None
-        told = min(self.data.reported_through.values(), default=0)
-        self.data.queue_notes = [n for n in self.data.queue_notes if n.version > told]
+        if self.data.queue_notes:
+            told = min(self.data.reported_through.values(), default=0)
+            self.data.queue_notes = [n for n in self.data.queue_notes if n.version > told]
         self._forget_clock(e.step)
         self._invalidate()
 
@@ -483,7 +479,7 @@ class CampaignProjection:
                 campaign=self.data.campaign,
                 step=step.key,
                 secret=self.secret,
-                answers={k: Answer(v.value, v.source) for k, v in self.data.inputs.items()},
+                answers=self.data.inputs,
                 policies=self._policies(),
                 answer_policy=kinds_of(self.ruleset).answer_policy,
                 by_default={p: ("dropped after missed deadlines" if p in self.data.dropped else "in civil disorder")

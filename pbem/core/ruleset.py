@@ -8,10 +8,11 @@ plain data (scenario, state, answers) and a `DecisionPort` for decisions and dic
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any, Protocol
+
+import msgspec
 
 from pbem.core.decisions import DecisionKind
 from pbem.core.engine import Seat
@@ -34,9 +35,9 @@ class ScenarioError(Exception):
         self.problems = list(problems)
 
 
-@dataclass(frozen=True)
-class Step:
-    """The next step of a game: a stable key and the procedure that resolves it."""
+class Step(msgspec.Struct, frozen=True):
+    """The next step of a game: a stable key and the procedure that resolves it (a
+    struct: the projection asks for it before every run)."""
 
     key: str
     procedure: Callable[[DecisionPort, Any], None]

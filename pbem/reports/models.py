@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import msgspec
 from pydantic import BaseModel, ConfigDict
 
 from pbem.core.decisions import LineVerdict, kinds_of
@@ -420,7 +421,7 @@ def _chronicle(projection: CampaignProjection, who: str, since: int) -> list[Ste
 
 def _answer_line(projection: CampaignProjection, request: Request, value: Any) -> str:
     """An answer written as the order line(s) that would have given it."""
-    return kinds_of(projection.ruleset).order_form(dataclasses.replace(request, default=value))
+    return kinds_of(projection.ruleset).order_form(msgspec.structs.replace(request, default=value))
 
 
 def _decisions(projection: CampaignProjection, viewer: str, audience: Audience, since: int) -> list[UsedDecision]:

@@ -20,11 +20,13 @@ TRADE_INCOME = {1: 2, 2: 3}
 
 @dataclass
 class Account:
-    """One power's account: each entry a chronicle phrase and its amount."""
+    """One power's account: each entry a chronicle phrase and its amount; `revolts`, the
+    areas it possesses in revolt (each an expense)."""
 
     power: str
     income: list[tuple[str, int]] = field(default_factory=list)
     expenses: list[tuple[str, int]] = field(default_factory=list)
+    revolts: list[str] = field(default_factory=list)
 
     @property
     def balance(self) -> int:
@@ -70,9 +72,9 @@ def account(state: GameState, scenario: Scenario, power: str) -> Account:
     if forts:
         building = sum(1 for f in forts if not f.built)
         found.expenses.append((f"fortresses ({building} under construction)", len(forts)))
-    revolts = revolts_in(state, scenario, power)
-    if revolts:
-        found.expenses.append((f"rebellions in its territory ({', '.join(revolts)})", len(revolts)))
+    found.revolts = revolts_in(state, scenario, power)
+    if found.revolts:
+        found.expenses.append((f"rebellions in its territory ({', '.join(found.revolts)})", len(found.revolts)))
     return found
 
 
@@ -88,7 +90,7 @@ def economic_phase(ctx: DecisionPort, state: GameState, scenario: Scenario) -> N
     counted, then forgotten (`state.eliminated`)."""
     for power in played(state, scenario):
         books = account(state, scenario, power)
-        state.powers[power].revolt_maintenance = len(revolts_in(state, scenario, power))
+        state.powers[power].revolt_maintenance = len(books.revolts)
         for title, entries in (("income", books.income), ("expenses", books.expenses)):
             total = sum(n for _, n in entries)
             lines = "; ".join(f"{text} {n}" for text, n in entries) or "none"

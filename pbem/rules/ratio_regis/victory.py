@@ -25,32 +25,33 @@ def count(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     The state keeps this turn's lines only, for the VP table: the chronicle keeps every turn's,
     so a campaign's state does not grow turn after turn."""
     state.vp_lines = []
+    one_turn = _one_turn_objectives(state, scenario)
     for player in state.by_game_order():
         lines = [(VPLine(state.turn, player.id, power, source, vp), rule)
                  for power in state.powers_of(player.id, scenario)
-                 for source, vp, rule in _power_lines(ctx, state, scenario, player, power)]
+                 for source, vp, rule in _power_lines(ctx, state, scenario, player, power, one_turn)]
         if player.vp_per_turn:
             lines.append((VPLine(state.turn, player.id, "", "the scenario's VP per turn", player.vp_per_turn),
                           "§7.1.1, §26.1"))
         for line, rule in lines:
-            score(state, line)
+            score(state, player, line)
             who = f"{line.power}, " if line.power else ""
             ctx.say(f"{player.name}: {who}{line.source}: {line.vp:+d} VP", rule=rule)
         ctx.say(f"{player.name} scores {sum(line.vp for line, _ in lines)} VP at the end of "
                 f"{scenario.turn_label(state.turn)} and has {player.vp}", rule="§23.1.3")
 
 
-def score(state: GameState, line: VPLine) -> None:
+def score(state: GameState, player: PlayerState, line: VPLine) -> None:
     """The player gains the line's VP, and the line is kept for the VP table."""
-    state.player(line.player).vp += line.vp
+    player.vp += line.vp
     state.vp_lines.append(line)
 
 
-def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player: PlayerState,
-                 power: str) -> list[tuple[str, int, str]]:
+def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player: PlayerState, power: str,
+                 one_turn: list[tuple[str, Objective]]) -> list[tuple[str, int, str]]:
     """One power's VP as (what for, VP, rule): its card's objectives (those it misses are said
-    too), the objectives of the event cards played this turn, of the turn's special rules and
-    of its allied minors (§22),
+    too), the objectives of the event cards played this turn and of the turn's special rules
+    (`one_turn`), those of its allied minors (§22),
     presence, monopolies, and under v2.1 on the last turn the scenario's final bonus less
     unrest (v2.1 §9.1, RR-I228)."""
     lines = []
@@ -63,7 +64,7 @@ def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player
     if missed:
         ctx.say(f"{player.name}: {power} does not meet the objective(s) {'; '.join(missed)}", rule="§22")
     lines += [(f"objective of {source} ({objectives.describe(objective)})", objective.vp, "§22")
-              for source, objective in _one_turn_objectives(state, scenario)
+              for source, objective in one_turn
               if (not objective.powers or power in objective.powers)
               and objectives.met(state, scenario, power, objective)]
     lines += [(f"objective of its ally {minor} ({objectives.describe(objective)})", objective.vp, "§22")
@@ -101,14 +102,14 @@ def presence(state: GameState, scenario: Scenario, power: str) -> list[tuple[str
     """Glossary, §32.7: the theaters of the main map where the power possesses at least three
     areas (in play), with how many; under v2.1 the areas of its allied minor powers count too
     (v2.1 §22.2, RR-I224). In the scenario's theater order."""
-    counted = [a.id for a in scenario.data.areas
-               if a.map == MAIN_MAP and state.exists(a.id) and state.areas[a.id].possessor == power]
+    counted = [a for a in scenario.data.areas
+               if state.areas[a.id].possessor == power and a.map == MAIN_MAP and state.exists(a.id)]
     if state.options.variant == "v2.1":
-        counted += [a for a in objectives.allied_minor_areas(state, scenario, power)
+        counted += [scenario.areas[a] for a in objectives.allied_minor_areas(state, scenario, power)
                     if scenario.areas[a].map == MAIN_MAP]
     held = {theater: 0 for theater in scenario.theaters}
     for area in counted:
-        held[scenario.areas[area].theater] += 1
+        held[area.theater] += 1
     return [(theater, n) for theater, n in held.items() if n >= PRESENCE_AREAS]
 
 
