@@ -28,7 +28,7 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_i
 # -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
 def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     """§7.3.4, §7.5.1.1: the corps goes inside its area's city, at no movement cost — a city
-    of its power or vacant, not besieged, with room for every factor of the corps
+    of its power or an ally's (§10.3.2.1, EIA-I148) or vacant, not besieged, with room for every factor of the corps
     (§7.5.1.1.4), and no enemy corps in the field, cossacks, freikorps nor depot garrison,
     which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
     area = scenario.areas[corps.area]
@@ -37,9 +37,9 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     if state.siege_in(corps.area) is not None:
         raise OrderError(f"the city of {area.title} is besieged: {corps.id} cannot enter it (§7.3.4)")
     holder = state.city_holder(corps.area)
-    if holder is not None and holder != corps.power:
+    if holder is not None and holder != corps.power and not scenario.allied(holder, corps.power):
         raise OrderError(f"the city of {area.title} is held by {holder}: {corps.id} enters only a city of "
-                         f"{corps.power} or a vacant one (§7.5.1.1)")
+                         f"{corps.power} or a vacant one, or an ally's (§7.5.1.1, §10.3.2.1)")
     if enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"enemy corps stand in {area.title}: {corps.id} must stop and attack them rather than "
                          "enter the city (§7.3.7.1)")
@@ -50,7 +50,7 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     if depot is not None and depot.garrison and scenario.at_war(corps.power, depot.power):
         raise OrderError(f"an enemy depot garrison stands in {area.title}: {corps.id} must attack it rather than "
                          "enter the city (§7.3.7.2)")
-    room = city_room(state, scenario, corps.power, corps.area)
+    room = city_room(state, scenario, corps.power, corps.area, allies=True)
     if corps.strength > room:
         raise OrderError(f"the city of {area.title} holds {room} more factors, not the {corps.strength} of "
                          f"{corps.id} (§7.3.3.4, §7.5.1.1.4)")
@@ -108,15 +108,15 @@ RETIRE_KIND = RetireKind("retire", "your corps attacked in the field may retire 
 
 def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, attacker: str) -> None:
     """§7.5.1.1: the defenders of a field combat declared in `area` may retire into its city,
-    own or vacant and unbesieged, as far as it holds whole corps (§7.5.1.1.4). Each defending
-    power is asked in the fixed order; the first to retire holds the city, so the others find
-    no room (§7.5.1.1.1, EIA-I141). Depot garrisons stay on their depot."""
+    own, an ally's or vacant and unbesieged, as far as it holds whole corps (§7.5.1.1.4). Each
+    defending power is asked in the fixed order and offered what room the powers before it left
+    (§7.5.1.1.1, EIA-I141, EIA-I148). Depot garrisons stay on their depot."""
     city = scenario.areas[area].city
     if city is None or state.siege_in(area) is not None:
         return
     defenders = enemy_corps_in(state, scenario, attacker, area)
     for power in sorted({c.power for c in defenders}, key=scenario.power_order.index):
-        room, holder = city_room(state, scenario, power, area), state.holder(scenario.major(power))
+        room, holder = city_room(state, scenario, power, area, allies=True), state.holder(scenario.major(power))
         fitting = [c for c in defenders if c.power == power and c.strength <= room]
         if not fitting or holder is None:
             continue

@@ -27,13 +27,15 @@ class Detached:
     on_depot: bool
 
 
-def city_room(state: GameState, scenario: Scenario, power: str, area: str) -> int:
+def city_room(state: GameState, scenario: Scenario, power: str, area: str, *, allies: bool = False) -> int:
     """How many factors of `power` the area's city may still take: its own or a vacant
-    city (§7.3.3), up to 5 × its spires (§7.3.3.4) less its garrison and the corps inside;
-    0 when there is none."""
+    city (§7.3.3), or with `allies` an ally's too — a corps goes inside an allied city, a
+    garrison factor never joins an ally's garrison (EIA-I148) — up to 5 × its spires
+    (§7.3.3.4) less its garrison and the corps inside; 0 when there is none."""
     city = scenario.areas[area].city
     garrison, holder = state.garrison_in(area), state.city_holder(area)
-    if city is None or (holder is not None and holder != power):
+    if city is None or (holder is not None and holder != power
+                        and not (allies and scenario.allied(holder, power))):
         return 0
     inside = sum(c.strength for c in state.corps_inside(area))  # corps inside count too (§7.5.1.1.4)
     return max(0, 5 * city.spires - (garrison.strength if garrison else 0) - inside)
