@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
-from pbem.rules.empires_in_arms.cities import occupy, retire_into_city, surrender_city
+from pbem.rules.empires_in_arms.cities import leave_city, occupy, retire_into_city, surrender_city
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
@@ -228,6 +228,8 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
                        "§7.5.4.2.3.1.1")
     depots_after(ctx, state, scenario, battle, convert)
     lift_sieges(ctx, state, scenario)
+    if siege is not None and result.winner == "attacker" and state.siege_in(battle.area) is None:
+        leave_city(ctx, state, scenario, battle.area, "§7.5.4.2.3.2")
     return {*result.attacker.joined, *result.defender.joined}
 
 
@@ -743,3 +745,5 @@ def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, po
         surrender_city(ctx, state, scenario, area, siege.power, "its besieged forces fell attacking the besiegers",
                        "§7.5.4.2.1.4")
     lift_sieges(ctx, state, scenario)
+    if winner == power and state.siege_in(area) is None:
+        leave_city(ctx, state, scenario, area, "§7.5.4.2.1.5")

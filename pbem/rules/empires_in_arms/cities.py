@@ -58,15 +58,21 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
 
 
 # -- retiring into the city when attacked (§7.5.1.1) -----------------------------------------
-def _retire(text: str) -> tuple[str, ...] | None:
-    words = text.replace(",", " ").split()
-    if not words or words[0].upper() != "RETIRE":
-        return None
-    if len(words) < 2:
-        raise Refusal("write RETIRE ALL, RETIRE NONE or RETIRE <corps> …")
-    if len(words) == 2 and words[1].upper() in ("ALL", "NONE"):
-        return (words[1].upper(),)
-    return tuple(dict.fromkeys(words[1:]))
+def _corps_named(verb: str):
+    """The parser of a line `<verb> ALL | NONE | <corps> …`: ("ALL",), ("NONE",) or the names."""
+    def parse(text: str) -> tuple[str, ...] | None:
+        words = text.replace(",", " ").split()
+        if not words or words[0].upper() != verb:
+            return None
+        if len(words) < 2:
+            raise Refusal(f"write {verb} ALL, {verb} NONE or {verb} <corps> …")
+        if len(words) == 2 and words[1].upper() in ("ALL", "NONE"):
+            return (words[1].upper(),)
+        return tuple(dict.fromkeys(words[1:]))
+    return parse
+
+
+_retire = _corps_named("RETIRE")
 
 
 def _retire_fits(request: Request, ids: tuple[str, ...]) -> tuple[str, ...]:
@@ -131,6 +137,47 @@ def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, ar
             corps.inside = True
             ctx.say(f"{power} {corps.id} retires into the city of {city.name} in {scenario.areas[area].title}",
                     rule="§7.5.1.1")
+
+
+# -- leaving the city when the siege is broken (§7.5.4.2.1.5, §7.5.4.2.3.2) ------------------
+def _leave_named(request: Request, ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The corps named are the power's inside the city; ALL is every one of them."""
+    if ids == ("NONE",):
+        return ()
+    if ids == ("ALL",):
+        return tuple(request.options)
+    names = {o.lower(): o for o in request.options}
+    unknown = [i for i in ids if i.lower() not in names]
+    if unknown:
+        raise Refusal(f"{unknown[0]} is not a corps of yours inside the city (choose from {', '.join(request.options)})")
+    return tuple(names[i.lower()] for i in ids)
+
+
+LEAVE_KIND = LineKind("leave", "the siege of your city is broken: your corps inside may move out into its area "
+                               "(§7.5.4.2.1.5, §7.5.4.2.3.2): LEAVE ALL | NONE | <corps> …",
+                      parse=_corps_named("LEAVE"), form=lambda ids: "LEAVE " + (" ".join(ids) or "NONE"),
+                      check=_leave_named)
+
+
+def leave_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, rule: str) -> None:
+    """§7.5.4.2.1.5, §7.5.4.2.3.2: when the besieged or their relief win, "any previously
+    besieged corps may, if desired, be immediately moved out of the city into the surrounding
+    area". Each power with corps inside is asked in the fixed order (EIA-I149), answered first
+    by a standing `POLICY leave … DO LEAVE …`; the default, NONE, keeps them inside."""
+    title = scenario.areas[area].title
+    inside = state.corps_inside(area)
+    for power in sorted({c.power for c in inside}, key=lambda p: scenario.power_order.index(scenario.major(p))):
+        holder = state.holder(scenario.major(power))
+        if holder is None:
+            continue
+        chosen = ctx.decide(ctx.request(
+            kind=LEAVE_KIND.name, player=holder, power=power, purpose=f"leave:{area}:{power}", default=[],
+            options=tuple(c.id for c in inside if c.power == power), rule=rule,
+            prompt=f"the siege of {title} is broken: move your corps out of the city into the area?",
+            context={"area": area}))
+        for corps in [c for c in inside if c.power == power and c.id in chosen]:
+            corps.inside = False
+            ctx.say(f"{power} {corps.id} moves out of the city into {title}", rule=rule)
 
 
 # -- a city taken by its besiegers (§7.4.5.2, §7.5.4.1.3.5) ---------------------------------
