@@ -73,6 +73,11 @@ def march_out(state: GameState, scenario: Scenario, power: str, area: str) -> tu
         if fits:
             add_to_city(state, power, went, kind, fits)
         moved += fits
+    for leader in [lead for lead in state.leaders if lead.city == area]:  # without a corps (§7.3.3.4)
+        if went is None:
+            state.leaders.remove(leader)
+        else:
+            leader.city = went
     corps = state.corps_inside(area)
     for c in corps:
         if went is None:

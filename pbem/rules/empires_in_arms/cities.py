@@ -189,6 +189,10 @@ def surrender_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area
     for garrison in [g for g in state.garrisons if g.area == area]:
         state.powers[garrison.power].factors_lost += garrison.strength  # prisoners count as lost (EIA-I203)
     state.garrisons = [g for g in state.garrisons if g.area != area]
+    alone = [lead.id for lead in state.leaders if lead.city == area]  # without a corps (§7.3.3.4)
+    if alone:
+        state.leaders = [lead for lead in state.leaders if lead.city != area]
+        ctx.say(f"{', '.join(alone)} {'is' if len(alone) == 1 else 'are'} captured in the city of {title}", rule=rule)
     inside = state.corps_inside(area)
     for corps in inside:
         captured = [lead.id for lead in state.leaders if lead.corps == corps.id]

@@ -71,6 +71,7 @@ class Leader(msgspec.Struct):
     back: int = 0  # a wounded leader returns no earlier than this month (option 12.7)
     retire: bool = False  # its RETIRE order: it leaves the map in the next Army Reinforcement Step (§5.3)
     place: str = ""  # its PLACE order: the corps it returns with, HOLD, or "" for the first corps (EIA-I7)
+    city: str = ""  # the area whose city it stays in after its corps inside was eliminated (§7.3.3.4)
 
 
 class Depot(msgspec.Struct):
