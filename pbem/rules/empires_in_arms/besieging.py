@@ -14,7 +14,7 @@ from collections import deque
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.cities import starve, surrender_city
-from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room
+from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room, minor_at_home
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.orders import AttackBesiegers
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -42,7 +42,9 @@ def check_siege(state: GameState, scenario: Scenario, power: str, name: str) -> 
 def refuge(state: GameState, scenario: Scenario, power: str, besieged: str) -> str | None:
     """§7.5.4.1.2.3.1: the nearest friendly-controlled unbesieged city with room, for a
     garrison leaving `besieged` with the honours of war — a city of its power's territory or
-    holding its garrison, with no enemy corps in its area (EIA-I102); the map's order breaks ties."""
+    holding its garrison, or its controller's or minor free states' (§7.1.1), with no enemy corps in its area (EIA-I102); the map's order breaks ties.
+    "Minor free state garrisons may not leave their own country": theirs is a city of it, unless
+    option 12.3.8 lets their factors garrison abroad (EIA-I223)."""
     found, queue = {besieged: 0}, deque([besieged])
     while queue:
         area = queue.popleft()
@@ -51,8 +53,12 @@ def refuge(state: GameState, scenario: Scenario, power: str, besieged: str) -> s
                 found[other] = found[area] + 1
                 queue.append(other)
     order = [a.id for a in scenario.data.areas]
+    at_home = minor_at_home(state, scenario, power)
     for area in sorted(found, key=lambda a: (found[a], order.index(a))):
-        friendly = scenario.areas[area].owner == power or state.city_holder(area) == power
+        if at_home and scenario.areas[area].owner != power:
+            continue
+        owner, holder = scenario.areas[area].owner, state.city_holder(area)
+        friendly = any(p is not None and scenario.major(p) == scenario.major(power) for p in (owner, holder))
         if (area != besieged and friendly and city_room(state, scenario, power, area)
                 and not enemy_corps_in(state, scenario, power, area)):
             return area

@@ -28,7 +28,7 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_i
 # -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
 def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     """§7.3.4, §7.5.1.1: the corps goes inside its area's city, at no movement cost — a city
-    of its power or an ally's (§10.3.2.1, EIA-I148) or vacant, not besieged, with room for every factor of the corps
+    of its power or an ally's (§10.3.2.1, EIA-I220) or vacant, not besieged, with room for every factor of the corps
     (§7.5.1.1.4), and no enemy corps in the field, cossacks, freikorps nor depot garrison,
     which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
     area = scenario.areas[corps.area]
@@ -116,7 +116,7 @@ def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, ar
     """§7.5.1.1: the defenders of a field combat declared in `area` may retire into its city,
     own, an ally's or vacant and unbesieged, as far as it holds whole corps (§7.5.1.1.4). Each
     defending power is asked in the fixed order and offered what room the powers before it left
-    (§7.5.1.1.1, EIA-I141, EIA-I148). Depot garrisons stay on their depot."""
+    (§7.5.1.1.1, EIA-I141, EIA-I220). Depot garrisons stay on their depot."""
     city = scenario.areas[area].city
     if city is None or state.siege_in(area) is not None:
         return
@@ -162,7 +162,7 @@ LEAVE_KIND = LineKind("leave", "the siege of your city is broken: your corps ins
 def leave_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, rule: str) -> None:
     """§7.5.4.2.1.5, §7.5.4.2.3.2: when the besieged or their relief win, "any previously
     besieged corps may, if desired, be immediately moved out of the city into the surrounding
-    area". Each power with corps inside is asked in the fixed order (EIA-I149), answered first
+    area". Each power with corps inside is asked in the fixed order (EIA-I221), answered first
     by a standing `POLICY leave … DO LEAVE …`; the default, NONE, keeps them inside."""
     title = scenario.areas[area].title
     inside = state.corps_inside(area)

@@ -45,7 +45,7 @@ def same_nation(leader: Leader, corps: Corps) -> None:
 
 def join_corps(state: GameState, scenario: Scenario, power: str, order: JoinCorps) -> str:
     """§10.6.2: the leader leaves its corps for another of its nation in the same area — or
-    the city it stays in for a corps of its nation inside (§7.3.3.4, EIA-I150); the line the
+    the city it stays in for a corps of its nation inside (§7.3.3.4, EIA-I222); the line the
     chronicle says, or `OrderError` saying why not."""
     leader = own_leader(state, scenario, power, order.leader)
     corps, current = own_corps(state, power, order.corps, scenario), state.corps_by_id(leader.corps or "")
@@ -107,7 +107,7 @@ def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
     12.7) return with the corps their PLACE order names while it is on the map, else with the
     power's first corps (EIA-I7), unless the order holds them off the map (EIA-I180). A PLACE
     order naming a corps is spent when the leader returns. "Leaders may not be retired if in a
-    besieged city": the order of one whose corps, or whose city without a corps (EIA-I150), is
+    besieged city": the order of one whose corps, or whose city without a corps (EIA-I222), is
     besieged waits for a later step (EIA-I180). A leader in a city without a corps stays there
     rather than return with a corps (§7.3.3.4)."""
     for leader in state.leaders:
