@@ -18,7 +18,7 @@ from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room, minor_a
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.orders import AttackBesiegers
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import GameState, Siege
+from pbem.rules.empires_in_arms.state import GameState, Irregular, Siege
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 
@@ -84,11 +84,11 @@ def march_out(state: GameState, scenario: Scenario, power: str, area: str) -> tu
             state.leaders.remove(leader)
         else:
             leader.city = went
-    corps = state.corps_inside(area)
+    corps = state.besieged_in(area)
     for c in corps:
         if went is None:
             state.leaders = [lead for lead in state.leaders if lead.corps != c.id]
-            state.corps.remove(c)
+            (state.irregulars if isinstance(c, Irregular) else state.corps).remove(c)
         else:
             c.area, c.inside = went, False
     return went or "", moved, (garrison.strength if garrison else 0) - moved, [c.id for c in corps if went]
@@ -135,16 +135,17 @@ def besieged_supply(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         city, title = scenario.areas[siege.area].city, scenario.areas[siege.area].title
         spires = city.spires if city is not None else 0
         garrison = state.garrison_in(siege.area)
-        factors = (garrison.strength if garrison else 0) + sum(c.strength for c in state.corps_inside(siege.area))
+        factors = (garrison.strength if garrison else 0) + sum(c.strength for c in state.besieged_in(siege.area))
         die = ctx.roll("besieged-supply", rule="§7.4.5")
         bonus = min(factors // BESIEGED_SUPPLY_PER, BESIEGED_SUPPLY_MAX)
         loss = min(max(0, die + bonus - spires), factors)
-        besieged = f"{power} garrison" if garrison is not None else f"{power} corps"
+        garrisoned = garrison is not None or bool(state.irregulars_inside(siege.area))  # §7.3.3.3.1
+        besieged = f"{power} garrison" if garrisoned else f"{power} corps"
         ctx.say(f"the besieged {besieged} of {title} checks supply: die {die} {bonus:+d} against the city's "
                 f"supply value {spires}: " + (f"loses {loss} factors" if loss else "no loss"), rule="§7.4.5.2")
         if loss and not starve(ctx, state, scenario, siege.area, loss):
             surrender_city(ctx, state, scenario, siege.area, siege.power,
-                           f"its besieged {'garrison' if garrison is not None else 'corps'} is lost to hunger",
+                           f"its besieged {'garrison' if garrisoned else 'corps'} is lost to hunger",
                            "§7.4.5.2")
     lift_sieges(ctx, state, scenario)
 
@@ -163,7 +164,7 @@ def check_garrison_attack(state: GameState, scenario: Scenario, power: str, orde
         if count < 1 or count > have:
             raise OrderError(f"the {power} garrison of {title} has {have} {kind} to attack with, not {count} "
                              "(§7.5.4.2.1.1)")
-    inside = {c.id.lower() for c in state.corps_inside(area)}
+    inside = {c.id.lower() for c in state.besieged_in(area)}
     stray = next((name for name in order.corps if name.lower() not in inside), None)
     if stray is not None:
         raise OrderError(f"{stray} is not a corps of {power} besieged in {title} (§7.5.4.2.1.1)")

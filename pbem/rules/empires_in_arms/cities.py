@@ -21,13 +21,14 @@ from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_room, detach
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Corps, GameState
+from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_in
 
 
 # -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
-def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
-    """§7.3.4, §7.5.1.1: the corps goes inside its area's city, at no movement cost — a city
+def enter_city(state: GameState, scenario: Scenario, corps: Corps | Irregular) -> None:
+    """§7.3.4, §7.5.1.1: the corps — or cossacks, freikorps or guerrillas, which then form part
+    of the city's garrison (§7.3.3.3.1, EIA-I224) — goes inside its area's city, at no movement cost — a city
     of its power or an ally's (§10.3.2.1, EIA-I220) or vacant, not besieged, with room for every factor of the corps
     (§7.5.1.1.4), and no enemy corps in the field, cossacks, freikorps nor depot garrison,
     which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
@@ -55,6 +56,17 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
         raise OrderError(f"the city of {area.title} holds {room} more factors, not the {corps.strength} of "
                          f"{corps.id} (§7.3.3.4, §7.5.1.1.4)")
     corps.inside = True
+
+
+def leave_for_move(state: GameState, scenario: Scenario, counter: Corps | Irregular) -> None:
+    """§7.3.4: a counter inside an unbesieged city moves out of it at no cost as its move
+    begins; a besieged one cannot move (`OrderError`)."""
+    if not counter.inside:
+        return
+    if state.besieged(counter):
+        raise OrderError(f"{counter.id} is besieged in the city of {scenario.areas[counter.area].title} and cannot "
+                         "move out (§7.3.4); it may attack its besiegers (ATTACK BESIEGERS)")
+    counter.inside = False
 
 
 # -- retiring into the city when attacked (§7.5.1.1) -----------------------------------------
@@ -163,9 +175,10 @@ def leave_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: st
     """§7.5.4.2.1.5, §7.5.4.2.3.2: when the besieged or their relief win, "any previously
     besieged corps may, if desired, be immediately moved out of the city into the surrounding
     area". Each power with corps inside is asked in the fixed order (EIA-I221), answered first
-    by a standing `POLICY leave … DO LEAVE …`; the default, NONE, keeps them inside."""
+    by a standing `POLICY leave … DO LEAVE …`; the default, NONE, keeps them inside. Its
+    cossacks, freikorps and guerrillas inside are offered with them (EIA-I224)."""
     title = scenario.areas[area].title
-    inside = state.corps_inside(area)
+    inside = state.besieged_in(area)
     for power in sorted({c.power for c in inside}, key=lambda p: scenario.power_order.index(scenario.major(p))):
         holder = state.holder(scenario.major(power))
         if holder is None:
@@ -193,6 +206,10 @@ def surrender_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area
     if alone:
         state.leaders = [lead for lead in state.leaders if lead.city != area]
         ctx.say(f"{', '.join(alone)} {'is' if len(alone) == 1 else 'are'} captured in the city of {title}", rule=rule)
+    for counter in state.irregulars_inside(area):
+        state.irregulars.remove(counter)
+        state.powers[counter.power].factors_lost += counter.factors
+        ctx.say(f"{counter.power} {counter.id} surrenders in {title}", rule=rule)
     inside = state.corps_inside(area)
     for corps in inside:
         captured = [lead.id for lead in state.leaders if lead.corps == corps.id]
@@ -282,6 +299,10 @@ def starve(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, l
             taken = min(loss, garrison.factors[kind])
             garrison.factors[kind] -= taken
             loss -= taken
+    for counter in state.irregulars_inside(area):  # garrison factors too (§7.3.3.3.1, EIA-I224)
+        taken = min(loss, counter.factors)
+        counter.factors -= taken
+        loss -= taken
     order = scenario.charts.forage.loss_order
     for corps in state.corps_inside(area):
         for kind in sorted(corps.factors, key=lambda k: order.index(k) if k in order else len(order)):
@@ -289,8 +310,11 @@ def starve(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, l
             corps.factors[kind] -= taken
             loss -= taken
         corps.factors = {k: n for k, n in corps.factors.items() if n}
-    left = (garrison.strength if garrison is not None else 0) + sum(c.strength for c in state.corps_inside(area))
-    if left:  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
+    left = (garrison.strength if garrison is not None else 0) + sum(c.strength for c in state.besieged_in(area))
+    if left:
+        for counter in [i for i in state.irregulars_inside(area) if not i.factors]:
+            state.irregulars.remove(counter)
+            ctx.say(f"{counter.power} {counter.id} is eliminated by hunger in a besieged city", rule="§7.4.5.2")  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
         for corps in [c for c in state.corps_inside(area) if not c.strength]:
             remove_corps(ctx, state, corps, "by hunger in a besieged city", "§7.4.5.2")
     return left

@@ -37,7 +37,7 @@ def city_room(state: GameState, scenario: Scenario, power: str, area: str, *, al
     if city is None or (holder is not None and holder != power
                         and not (allies and scenario.allied(holder, power))):
         return 0
-    inside = sum(c.strength for c in state.corps_inside(area))  # corps inside count too (§7.5.1.1.4)
+    inside = sum(c.strength for c in state.besieged_in(area))  # corps and irregulars inside count too (§7.5.1.1.4)
     return max(0, 5 * city.spires - (garrison.strength if garrison else 0) - inside)
 
 

@@ -102,7 +102,8 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
     if state.irregulars:
         sections.insert(2, {"title": "Cossacks, freikorps and guerrillas (their factors show on the counter, §2.4.1)",
                             "columns": ["Counter", "Power", "Kind", "Area", "Factors"],
-                            "rows": [[i.id, i.power, i.kind, scenario.areas[i.area].title, str(i.factors)]
+                            "rows": [[i.id, i.power, i.kind, scenario.areas[i.area].title
+                                      + (" (in the city)" if i.inside else ""), str(i.factors)]
                                      for i in state.irregulars]})
     if state.stood_down:
         sections.append({"title": "Corps stood down off the map", "columns": ["Corps", "Power"],
