@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
-from pbem.rules.empires_in_arms.cities import occupy, retire_into_city, surrender_city
+from pbem.rules.empires_in_arms.cities import leave_city, occupy, retire_into_city, surrender_city
 from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
@@ -228,6 +228,8 @@ def fight(ctx: DecisionPort, state: GameState, scenario: Scenario, battle: Battl
                        "§7.5.4.2.3.1.1")
     depots_after(ctx, state, scenario, battle, convert)
     lift_sieges(ctx, state, scenario)
+    if siege is not None and result.winner == "attacker" and state.siege_in(battle.area) is None:
+        leave_city(ctx, state, scenario, battle.area, "§7.5.4.2.3.2")
     return {*result.attacker.joined, *result.defender.joined}
 
 
@@ -638,9 +640,10 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                         besieger=side(state, scenario, power, corps, []), garrison=besieged,
                         refuge=refuge(state, scenario, holder, area) is not None,
                         options=battle_options(state, scenario))
-    inside = [c.id for c in state.corps_inside(area)]
+    inside = [c.id for c in state.besieged_in(area)]
     ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {holder} "
-            f"{'garrison' if state.garrison_in(area) is not None else 'corps'} of {city.name} in {title}"
+            f"{'garrison' if state.garrison_in(area) is not None or state.irregulars_inside(area) else 'corps'} "
+            f"of {city.name} in {title}"
             + (f" ({', '.join(inside)} inside)" if inside else ""), rule="§7.5.4")
     begin_siege(state, area, power)
     apply_siege(ctx, state, scenario, siege, assault_attempt(ctx, siege, combat_charts(scenario)))
@@ -691,6 +694,7 @@ def besieged_units(state: GameState, scenario: Scenario, area: str, sortie: Sort
     with its power's morale, and the corps inside — all of them, or the part a sortie names
     (§7.5.4.2.1.1, §7.5.4.2.3: "all besieged factors do not have to be used", EIA-I144)."""
     holder, garrison, inside = state.city_holder(area), state.garrison_in(area), state.corps_inside(area)
+    irregulars = state.irregulars_inside(area)  # part of the garrison (§7.3.3.3.1, EIA-I224)
     if holder is None:
         return None
     factors = dict(garrison.factors) if garrison is not None else {}
@@ -698,11 +702,12 @@ def besieged_units(state: GameState, scenario: Scenario, area: str, sortie: Sort
         named = {kind: n for n, kind in sortie.factors}
         factors = {kind: min(n, named.get(kind, 0)) for kind, n in factors.items()}
         inside = [c for c in inside if c.id.lower() in {name.lower() for name in sortie.corps}]
+        irregulars = [i for i in irregulars if i.id.lower() in {name.lower() for name in sortie.corps}]
     power = scenario.powers[holder]
     kinds = {FACTOR_KINDS[kind]: n for kind, n in factors.items() if n}
     units = [Unit(id=f"{holder}{CITY_GARRISON}", power=holder, category="garrison", factors=Factors(**kinds),
                   infantry_morale=power.infantry_morale, cavalry_morale=power.cavalry_morale)] if kinds else []
-    units += [unit(scenario, c) for c in inside]
+    units += [unit(scenario, c) for c in inside] + [irregular_unit(scenario, i) for i in irregulars]
     if not units:
         return None
     return Side(player=state.holder(holder) or holder, power=holder, units=tuple(units),
@@ -743,3 +748,5 @@ def attack_besiegers(ctx: DecisionPort, state: GameState, scenario: Scenario, po
         surrender_city(ctx, state, scenario, area, siege.power, "its besieged forces fell attacking the besiegers",
                        "§7.5.4.2.1.4")
     lift_sieges(ctx, state, scenario)
+    if winner == power and state.siege_in(area) is None:
+        leave_city(ctx, state, scenario, area, "§7.5.4.2.1.5")

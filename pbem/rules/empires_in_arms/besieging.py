@@ -14,11 +14,11 @@ from collections import deque
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.cities import starve, surrender_city
-from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room
+from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room, minor_at_home
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.orders import AttackBesiegers
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import GameState, Siege
+from pbem.rules.empires_in_arms.state import GameState, Irregular, Siege
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
 
@@ -42,7 +42,9 @@ def check_siege(state: GameState, scenario: Scenario, power: str, name: str) -> 
 def refuge(state: GameState, scenario: Scenario, power: str, besieged: str) -> str | None:
     """§7.5.4.1.2.3.1: the nearest friendly-controlled unbesieged city with room, for a
     garrison leaving `besieged` with the honours of war — a city of its power's territory or
-    holding its garrison, with no enemy corps in its area (EIA-I102); the map's order breaks ties."""
+    holding its garrison, or its controller's or minor free states' (§7.1.1), with no enemy corps in its area (EIA-I102); the map's order breaks ties.
+    "Minor free state garrisons may not leave their own country": theirs is a city of it, unless
+    option 12.3.8 lets their factors garrison abroad (EIA-I223)."""
     found, queue = {besieged: 0}, deque([besieged])
     while queue:
         area = queue.popleft()
@@ -51,8 +53,12 @@ def refuge(state: GameState, scenario: Scenario, power: str, besieged: str) -> s
                 found[other] = found[area] + 1
                 queue.append(other)
     order = [a.id for a in scenario.data.areas]
+    at_home = minor_at_home(state, scenario, power)
     for area in sorted(found, key=lambda a: (found[a], order.index(a))):
-        friendly = scenario.areas[area].owner == power or state.city_holder(area) == power
+        if at_home and scenario.areas[area].owner != power:
+            continue
+        owner, holder = scenario.areas[area].owner, state.city_holder(area)
+        friendly = any(p is not None and scenario.major(p) == scenario.major(power) for p in (owner, holder))
         if (area != besieged and friendly and city_room(state, scenario, power, area)
                 and not enemy_corps_in(state, scenario, power, area)):
             return area
@@ -73,11 +79,16 @@ def march_out(state: GameState, scenario: Scenario, power: str, area: str) -> tu
         if fits:
             add_to_city(state, power, went, kind, fits)
         moved += fits
-    corps = state.corps_inside(area)
+    for leader in [lead for lead in state.leaders if lead.city == area]:  # without a corps (§7.3.3.4)
+        if went is None:
+            state.leaders.remove(leader)
+        else:
+            leader.city = went
+    corps = state.besieged_in(area)
     for c in corps:
         if went is None:
             state.leaders = [lead for lead in state.leaders if lead.corps != c.id]
-            state.corps.remove(c)
+            (state.irregulars if isinstance(c, Irregular) else state.corps).remove(c)
         else:
             c.area, c.inside = went, False
     return went or "", moved, (garrison.strength if garrison else 0) - moved, [c.id for c in corps if went]
@@ -124,16 +135,17 @@ def besieged_supply(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         city, title = scenario.areas[siege.area].city, scenario.areas[siege.area].title
         spires = city.spires if city is not None else 0
         garrison = state.garrison_in(siege.area)
-        factors = (garrison.strength if garrison else 0) + sum(c.strength for c in state.corps_inside(siege.area))
+        factors = (garrison.strength if garrison else 0) + sum(c.strength for c in state.besieged_in(siege.area))
         die = ctx.roll("besieged-supply", rule="§7.4.5")
         bonus = min(factors // BESIEGED_SUPPLY_PER, BESIEGED_SUPPLY_MAX)
         loss = min(max(0, die + bonus - spires), factors)
-        besieged = f"{power} garrison" if garrison is not None else f"{power} corps"
+        garrisoned = garrison is not None or bool(state.irregulars_inside(siege.area))  # §7.3.3.3.1
+        besieged = f"{power} garrison" if garrisoned else f"{power} corps"
         ctx.say(f"the besieged {besieged} of {title} checks supply: die {die} {bonus:+d} against the city's "
                 f"supply value {spires}: " + (f"loses {loss} factors" if loss else "no loss"), rule="§7.4.5.2")
         if loss and not starve(ctx, state, scenario, siege.area, loss):
             surrender_city(ctx, state, scenario, siege.area, siege.power,
-                           f"its besieged {'garrison' if garrison is not None else 'corps'} is lost to hunger",
+                           f"its besieged {'garrison' if garrisoned else 'corps'} is lost to hunger",
                            "§7.4.5.2")
     lift_sieges(ctx, state, scenario)
 
@@ -152,7 +164,7 @@ def check_garrison_attack(state: GameState, scenario: Scenario, power: str, orde
         if count < 1 or count > have:
             raise OrderError(f"the {power} garrison of {title} has {have} {kind} to attack with, not {count} "
                              "(§7.5.4.2.1.1)")
-    inside = {c.id.lower() for c in state.corps_inside(area)}
+    inside = {c.id.lower() for c in state.besieged_in(area)}
     stray = next((name for name in order.corps if name.lower() not in inside), None)
     if stray is not None:
         raise OrderError(f"{stray} is not a corps of {power} besieged in {title} (§7.5.4.2.1.1)")

@@ -21,14 +21,15 @@ from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_room, detach
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
-from pbem.rules.empires_in_arms.state import Corps, GameState
+from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_in
 
 
 # -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
-def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
-    """§7.3.4, §7.5.1.1: the corps goes inside its area's city, at no movement cost — a city
-    of its power or vacant, not besieged, with room for every factor of the corps
+def enter_city(state: GameState, scenario: Scenario, corps: Corps | Irregular) -> None:
+    """§7.3.4, §7.5.1.1: the corps — or cossacks, freikorps or guerrillas, which then form part
+    of the city's garrison (§7.3.3.3.1, EIA-I224) — goes inside its area's city, at no movement cost — a city
+    of its power or an ally's (§10.3.2.1, EIA-I220) or vacant, not besieged, with room for every factor of the corps
     (§7.5.1.1.4), and no enemy corps in the field, cossacks, freikorps nor depot garrison,
     which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
     area = scenario.areas[corps.area]
@@ -37,9 +38,9 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     if state.siege_in(corps.area) is not None:
         raise OrderError(f"the city of {area.title} is besieged: {corps.id} cannot enter it (§7.3.4)")
     holder = state.city_holder(corps.area)
-    if holder is not None and holder != corps.power:
+    if holder is not None and holder != corps.power and not scenario.allied(holder, corps.power):
         raise OrderError(f"the city of {area.title} is held by {holder}: {corps.id} enters only a city of "
-                         f"{corps.power} or a vacant one (§7.5.1.1)")
+                         f"{corps.power} or a vacant one, or an ally's (§7.5.1.1, §10.3.2.1)")
     if enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"enemy corps stand in {area.title}: {corps.id} must stop and attack them rather than "
                          "enter the city (§7.3.7.1)")
@@ -50,23 +51,40 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps) -> None:
     if depot is not None and depot.garrison and scenario.at_war(corps.power, depot.power):
         raise OrderError(f"an enemy depot garrison stands in {area.title}: {corps.id} must attack it rather than "
                          "enter the city (§7.3.7.2)")
-    room = city_room(state, scenario, corps.power, corps.area)
+    room = city_room(state, scenario, corps.power, corps.area, allies=True)
     if corps.strength > room:
         raise OrderError(f"the city of {area.title} holds {room} more factors, not the {corps.strength} of "
                          f"{corps.id} (§7.3.3.4, §7.5.1.1.4)")
     corps.inside = True
 
 
+def leave_for_move(state: GameState, scenario: Scenario, counter: Corps | Irregular) -> None:
+    """§7.3.4: a counter inside an unbesieged city moves out of it at no cost as its move
+    begins; a besieged one cannot move (`OrderError`)."""
+    if not counter.inside:
+        return
+    if state.besieged(counter):
+        raise OrderError(f"{counter.id} is besieged in the city of {scenario.areas[counter.area].title} and cannot "
+                         "move out (§7.3.4); it may attack its besiegers (ATTACK BESIEGERS)")
+    counter.inside = False
+
+
 # -- retiring into the city when attacked (§7.5.1.1) -----------------------------------------
-def _retire(text: str) -> tuple[str, ...] | None:
-    words = text.replace(",", " ").split()
-    if not words or words[0].upper() != "RETIRE":
-        return None
-    if len(words) < 2:
-        raise Refusal("write RETIRE ALL, RETIRE NONE or RETIRE <corps> …")
-    if len(words) == 2 and words[1].upper() in ("ALL", "NONE"):
-        return (words[1].upper(),)
-    return tuple(dict.fromkeys(words[1:]))
+def _corps_named(verb: str):
+    """The parser of a line `<verb> ALL | NONE | <corps> …`: ("ALL",), ("NONE",) or the names."""
+    def parse(text: str) -> tuple[str, ...] | None:
+        words = text.replace(",", " ").split()
+        if not words or words[0].upper() != verb:
+            return None
+        if len(words) < 2:
+            raise Refusal(f"write {verb} ALL, {verb} NONE or {verb} <corps> …")
+        if len(words) == 2 and words[1].upper() in ("ALL", "NONE"):
+            return (words[1].upper(),)
+        return tuple(dict.fromkeys(words[1:]))
+    return parse
+
+
+_retire = _corps_named("RETIRE")
 
 
 def _retire_fits(request: Request, ids: tuple[str, ...]) -> tuple[str, ...]:
@@ -108,15 +126,15 @@ RETIRE_KIND = RetireKind("retire", "your corps attacked in the field may retire 
 
 def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, attacker: str) -> None:
     """§7.5.1.1: the defenders of a field combat declared in `area` may retire into its city,
-    own or vacant and unbesieged, as far as it holds whole corps (§7.5.1.1.4). Each defending
-    power is asked in the fixed order; the first to retire holds the city, so the others find
-    no room (§7.5.1.1.1, EIA-I141). Depot garrisons stay on their depot."""
+    own, an ally's or vacant and unbesieged, as far as it holds whole corps (§7.5.1.1.4). Each
+    defending power is asked in the fixed order and offered what room the powers before it left
+    (§7.5.1.1.1, EIA-I141, EIA-I220). Depot garrisons stay on their depot."""
     city = scenario.areas[area].city
     if city is None or state.siege_in(area) is not None:
         return
     defenders = enemy_corps_in(state, scenario, attacker, area)
     for power in sorted({c.power for c in defenders}, key=scenario.power_order.index):
-        room, holder = city_room(state, scenario, power, area), state.holder(scenario.major(power))
+        room, holder = city_room(state, scenario, power, area, allies=True), state.holder(scenario.major(power))
         fitting = [c for c in defenders if c.power == power and c.strength <= room]
         if not fitting or holder is None:
             continue
@@ -133,6 +151,48 @@ def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, ar
                     rule="§7.5.1.1")
 
 
+# -- leaving the city when the siege is broken (§7.5.4.2.1.5, §7.5.4.2.3.2) ------------------
+def _leave_named(request: Request, ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The corps named are the power's inside the city; ALL is every one of them."""
+    if ids == ("NONE",):
+        return ()
+    if ids == ("ALL",):
+        return tuple(request.options)
+    names = {o.lower(): o for o in request.options}
+    unknown = [i for i in ids if i.lower() not in names]
+    if unknown:
+        raise Refusal(f"{unknown[0]} is not a corps of yours inside the city (choose from {', '.join(request.options)})")
+    return tuple(names[i.lower()] for i in ids)
+
+
+LEAVE_KIND = LineKind("leave", "the siege of your city is broken: your corps inside may move out into its area "
+                               "(§7.5.4.2.1.5, §7.5.4.2.3.2): LEAVE ALL | NONE | <corps> …",
+                      parse=_corps_named("LEAVE"), form=lambda ids: "LEAVE " + (" ".join(ids) or "NONE"),
+                      check=_leave_named)
+
+
+def leave_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, rule: str) -> None:
+    """§7.5.4.2.1.5, §7.5.4.2.3.2: when the besieged or their relief win, "any previously
+    besieged corps may, if desired, be immediately moved out of the city into the surrounding
+    area". Each power with corps inside is asked in the fixed order (EIA-I221), answered first
+    by a standing `POLICY leave … DO LEAVE …`; the default, NONE, keeps them inside. Its
+    cossacks, freikorps and guerrillas inside are offered with them (EIA-I224)."""
+    title = scenario.areas[area].title
+    inside = state.besieged_in(area)
+    for power in sorted({c.power for c in inside}, key=lambda p: scenario.power_order.index(scenario.major(p))):
+        holder = state.holder(scenario.major(power))
+        if holder is None:
+            continue
+        chosen = ctx.decide(ctx.request(
+            kind=LEAVE_KIND.name, player=holder, power=power, purpose=f"leave:{area}:{power}", default=[],
+            options=tuple(c.id for c in inside if c.power == power), rule=rule,
+            prompt=f"the siege of {title} is broken: move your corps out of the city into the area?",
+            context={"area": area}))
+        for corps in [c for c in inside if c.power == power and c.id in chosen]:
+            corps.inside = False
+            ctx.say(f"{power} {corps.id} moves out of the city into {title}", rule=rule)
+
+
 # -- a city taken by its besiegers (§7.4.5.2, §7.5.4.1.3.5) ---------------------------------
 def surrender_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, taker: str, why: str,
                    rule: str, where: str = "") -> None:
@@ -142,6 +202,14 @@ def surrender_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area
     for garrison in [g for g in state.garrisons if g.area == area]:
         state.powers[garrison.power].factors_lost += garrison.strength  # prisoners count as lost (EIA-I203)
     state.garrisons = [g for g in state.garrisons if g.area != area]
+    alone = [lead.id for lead in state.leaders if lead.city == area]  # without a corps (§7.3.3.4)
+    if alone:
+        state.leaders = [lead for lead in state.leaders if lead.city != area]
+        ctx.say(f"{', '.join(alone)} {'is' if len(alone) == 1 else 'are'} captured in the city of {title}", rule=rule)
+    for counter in state.irregulars_inside(area):
+        state.irregulars.remove(counter)
+        state.powers[counter.power].factors_lost += counter.factors
+        ctx.say(f"{counter.power} {counter.id} surrenders in {title}", rule=rule)
     inside = state.corps_inside(area)
     for corps in inside:
         captured = [lead.id for lead in state.leaders if lead.corps == corps.id]
@@ -231,6 +299,10 @@ def starve(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, l
             taken = min(loss, garrison.factors[kind])
             garrison.factors[kind] -= taken
             loss -= taken
+    for counter in state.irregulars_inside(area):  # garrison factors too (§7.3.3.3.1, EIA-I224)
+        taken = min(loss, counter.factors)
+        counter.factors -= taken
+        loss -= taken
     order = scenario.charts.forage.loss_order
     for corps in state.corps_inside(area):
         for kind in sorted(corps.factors, key=lambda k: order.index(k) if k in order else len(order)):
@@ -238,8 +310,11 @@ def starve(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, l
             corps.factors[kind] -= taken
             loss -= taken
         corps.factors = {k: n for k, n in corps.factors.items() if n}
-    left = (garrison.strength if garrison is not None else 0) + sum(c.strength for c in state.corps_inside(area))
-    if left:  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
+    left = (garrison.strength if garrison is not None else 0) + sum(c.strength for c in state.besieged_in(area))
+    if left:
+        for counter in [i for i in state.irregulars_inside(area) if not i.factors]:
+            state.irregulars.remove(counter)
+            ctx.say(f"{counter.power} {counter.id} is eliminated by hunger in a besieged city", rule="§7.4.5.2")  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
         for corps in [c for c in state.corps_inside(area) if not c.strength]:
             remove_corps(ctx, state, corps, "by hunger in a besieged city", "§7.4.5.2")
     return left

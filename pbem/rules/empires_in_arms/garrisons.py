@@ -27,15 +27,17 @@ class Detached:
     on_depot: bool
 
 
-def city_room(state: GameState, scenario: Scenario, power: str, area: str) -> int:
+def city_room(state: GameState, scenario: Scenario, power: str, area: str, *, allies: bool = False) -> int:
     """How many factors of `power` the area's city may still take: its own or a vacant
-    city (§7.3.3), up to 5 × its spires (§7.3.3.4) less its garrison and the corps inside;
-    0 when there is none."""
+    city (§7.3.3), or with `allies` an ally's too — a corps goes inside an allied city, a
+    garrison factor never joins an ally's garrison (EIA-I220) — up to 5 × its spires
+    (§7.3.3.4) less its garrison and the corps inside; 0 when there is none."""
     city = scenario.areas[area].city
     garrison, holder = state.garrison_in(area), state.city_holder(area)
-    if city is None or (holder is not None and holder != power):
+    if city is None or (holder is not None and holder != power
+                        and not (allies and scenario.allied(holder, power))):
         return 0
-    inside = sum(c.strength for c in state.corps_inside(area))  # corps inside count too (§7.5.1.1.4)
+    inside = sum(c.strength for c in state.besieged_in(area))  # corps and irregulars inside count too (§7.5.1.1.4)
     return max(0, 5 * city.spires - (garrison.strength if garrison else 0) - inside)
 
 
@@ -68,12 +70,19 @@ def no_exchange(scenario: Scenario, corps: Corps) -> None:
                          f"({'§10.1.3.4' if kind == 'feudal' else '§10.1.4.2'})")
 
 
-def minor_at_home(scenario: Scenario, corps: Corps, verb: str) -> None:
+def minor_at_home(state: GameState, scenario: Scenario, power: str) -> bool:
+    """Whether `power` is a minor free state whose garrisons stay in its own country
+    (§7.3.3.1.1, §7.3.3.5.2, §7.5.4.1.2.3.1) — unless option 12.3.8 lets them garrison outside
+    its borders (EIA-I223)."""
+    return scenario.powers[power].controller is not None and state.options.get("minor_garrisons") != "yes"
+
+
+def minor_exchanges_at_home(state: GameState, scenario: Scenario, corps: Corps, verb: str) -> None:
     """§7.3.3.1.1: a minor free state's forces detach and absorb only in their own country,
     where its factors may garrison its controller's depots too (§7.3.3.5.2); `OrderError`
-    elsewhere."""
+    elsewhere, unless option 12.3.8 is on (EIA-I223)."""
     power = scenario.powers[corps.power]
-    if power.controller is not None and scenario.areas[corps.area].owner != corps.power:
+    if minor_at_home(state, scenario, corps.power) and scenario.areas[corps.area].owner != corps.power:
         raise OrderError(f"{corps.id} is a corps of the minor free state {power.name}: it may {verb} only within "
                          f"its own country, not in {scenario.areas[corps.area].title} (§7.3.3.1.1)")
 
@@ -93,7 +102,7 @@ def detach(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
         raise OrderError(f"{corps.id} has {corps.factors.get(kind, 0)} {kind} to detach, not {count}")
     if count >= corps.strength and not may_empty:
         raise OrderError(f"detaching cannot empty {corps.id}: a corps keeps at least one factor (§7.3.3.1.2)")
-    minor_at_home(scenario, corps, "detach")
+    minor_exchanges_at_home(state, scenario, corps, "detach")
     if AS_GARRISON[kind] in ("INF", "MIL") and enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"infantry and militia cannot be detached in {title}: enemy corps are there (§7.3.3.1)")
     garrison_kind = AS_GARRISON[kind]
@@ -125,7 +134,7 @@ def absorb(state: GameState, scenario: Scenario, corps: Corps, count: int, kind:
         raise OrderError(f"{corps.id} has room for {max(room, 0)} more {kind}, not {count} (§7.3.3)")
     if enemy_corps_in(state, scenario, corps.power, corps.area):
         raise OrderError(f"infantry and militia cannot be absorbed in {title}: enemy corps are there (§7.3.3.1)")
-    minor_at_home(scenario, corps, "absorb")
+    minor_exchanges_at_home(state, scenario, corps, "absorb")
     garrison = state.garrison_in(corps.area)
     depot = state.depot_in(corps.area)
     if garrison is not None and garrison.power == corps.power and garrison.factors.get(kind, 0) >= count:

@@ -27,9 +27,10 @@ def any_leader(state: GameState, scenario: Scenario, power: str, name: str) -> L
 
 
 def own_leader(state: GameState, scenario: Scenario, power: str, name: str) -> Leader:
-    """The power's leader a player wrote, in any case, on the map."""
+    """The power's leader a player wrote, in any case, on the map: with a corps or in a city
+    (§7.3.3.4)."""
     leader = any_leader(state, scenario, power, name)
-    if leader.corps is None:
+    if leader.corps is None and not leader.city:
         raise OrderError(f"{leader.id} is off the map; it returns in an Army Reinforcement Step (§5.3)")
     return leader
 
@@ -43,11 +44,18 @@ def same_nation(leader: Leader, corps: Corps) -> None:
 
 
 def join_corps(state: GameState, scenario: Scenario, power: str, order: JoinCorps) -> str:
-    """§10.6.2: the leader leaves its corps for another of its nation in the same area;
-    the line the chronicle says, or `OrderError` saying why not."""
+    """§10.6.2: the leader leaves its corps for another of its nation in the same area — or
+    the city it stays in for a corps of its nation inside (§7.3.3.4, EIA-I222); the line the
+    chronicle says, or `OrderError` saying why not."""
     leader = own_leader(state, scenario, power, order.leader)
     corps, current = own_corps(state, power, order.corps, scenario), state.corps_by_id(leader.corps or "")
     same_nation(leader, corps)
+    if leader.city:
+        if corps.area != leader.city or not corps.inside:
+            raise OrderError(f"{leader.id} is in the city of {leader.city} without a corps: it joins only a corps "
+                             f"inside that city, which {corps.id} is not (§7.3.3.4)")
+        leader.corps, leader.city = corps.id, ""
+        return f"{power} {leader.id} joins {corps.id} in the city of {corps.area}"
     if current is None or corps.area != current.area:
         raise OrderError(f"{leader.id} is with {leader.corps} in {current.area if current else '?'}; "
                          f"{corps.id} is in {corps.area}: a leader joins a corps in its own area (§10.6.2)")
@@ -99,21 +107,26 @@ def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
     12.7) return with the corps their PLACE order names while it is on the map, else with the
     power's first corps (EIA-I7), unless the order holds them off the map (EIA-I180). A PLACE
     order naming a corps is spent when the leader returns. "Leaders may not be retired if in a
-    besieged city": the order of one whose corps is besieged waits for a later step (EIA-I180)."""
+    besieged city": the order of one whose corps, or whose city without a corps (EIA-I222), is
+    besieged waits for a later step (EIA-I180). A leader in a city without a corps stays there
+    rather than return with a corps (§7.3.3.4)."""
     for leader in state.leaders:
         if leader.power == power and leader.retire:
             corps = state.corps_by_id(leader.corps) if leader.corps is not None else None
-            if corps is not None and state.besieged(corps):
-                ctx.say(f"{leader.id} is besieged in the city of {corps.area} and may not retire yet",
+            besieged = corps.area if corps is not None and state.besieged(corps) \
+                else leader.city if leader.city and state.siege_in(leader.city) is not None else ""
+            if besieged:
+                ctx.say(f"{leader.id} is besieged in the city of {besieged} and may not retire yet",
                         to=_owner(state, power), rule="§5.3")
                 continue
             leader.retire = False
-            if leader.corps is not None:  # not if it has left the map since its order
-                leader.corps, leader.back = None, state.turn + 1
+            if leader.corps is not None or leader.city:  # not if it has left the map since its order
+                leader.corps, leader.city, leader.back = None, "", state.turn + 1
                 ctx.say(f"{leader.id} retires from the map", rule="§5.3")
     first = next((c for c in state.corps if c.power == power), None)
     for leader in state.leaders:
-        if leader.power != power or leader.corps is not None or first is None or leader.back > state.turn:
+        if leader.power != power or leader.corps is not None or leader.city or first is None \
+                or leader.back > state.turn:
             continue
         if leader.place == HOLD:
             ctx.say(f"{leader.id} stays off the map (PLACE {leader.id} HOLD)", to=_owner(state, power), rule="§5.3")

@@ -33,6 +33,9 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "napoleon_ratings": (("no", "yes"), "NAPOLEON's tactical rating is 4 from January 1809 and his strategic "
                                         "rating 4 from January 1812, outside France's territory (12.3.7.3, "
                                         "EIA-I202)"),
+    "minor_garrisons": (("no", "yes"), "a minor free state's factors may garrison cities and depots outside its "
+                                       "own country, and its garrisons leave it with the honours of war (12.3.8, "
+                                       "EIA-I223)"),
 }
 
 #: The options the combat rules read (`combat/models.py`'s `Options`), each overriding the

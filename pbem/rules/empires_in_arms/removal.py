@@ -8,7 +8,8 @@ from pbem.rules.empires_in_arms.state import Corps, GameState
 
 def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, rule: str) -> None:
     """A corps that lost every factor leaves the map; its leaders join another corps of
-    their power in the area (EIA-I7) or, when none is left, leave the map (§5.3)."""
+    their power in the area (EIA-I7) or, when none is left, leave the map (§5.3) — unless it
+    was inside a city, where they stay (§7.3.3.4, EIA-I222)."""
     state.corps.remove(corps)
     state.powers[corps.power].corps_lost += 1  # for the scenario's victory conditions (EIA-I203)
     ctx.say(f"{corps.power} {corps.id} is eliminated {cause}", rule=rule)
@@ -17,5 +18,9 @@ def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, 
     for leader in state.leaders:
         if leader.corps == corps.id:
             leader.corps = other.id if other else None
+            if other is None and corps.inside:
+                leader.city = corps.area
+                ctx.say(f"{leader.id} stays in the city of {corps.area} without a corps", rule="§7.3.3.4")
+                continue
             ctx.say(f"{leader.id} " + (f"joins {other.id}" if other else "leaves the map until a later Army "
                                                                          "Reinforcement Step"), rule="§7.4.1.3.3")

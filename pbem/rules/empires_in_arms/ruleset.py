@@ -14,7 +14,7 @@ from pbem.rules.empires_in_arms import state as states
 from pbem.rules.empires_in_arms import turn, views
 from pbem.rules.empires_in_arms.army import ARMY_KIND
 from pbem.rules.empires_in_arms.battles import COMBAT_KINDS
-from pbem.rules.empires_in_arms.cities import OCCUPY_KIND, RETIRE_KIND
+from pbem.rules.empires_in_arms.cities import LEAVE_KIND, OCCUPY_KIND, RETIRE_KIND
 from pbem.rules.empires_in_arms.irregulars import EVADE_KIND
 from pbem.rules.empires_in_arms.levies import INSURRECTION_KIND
 from pbem.rules.empires_in_arms.options import in_play, read_options
@@ -24,7 +24,7 @@ from pbem.rules.empires_in_arms.sequence import LAND_KIND
 #: Every decision the game asks, in the order an order line is offered to them: a reaction
 #: and the combat's answers by their keywords first, then the two blocks, each taking every
 #: other line while it is owed.
-DECISION_KINDS = (DEPOT_ENTRY_KIND, RETIRE_KIND, OCCUPY_KIND, EVADE_KIND, INSURRECTION_KIND, *COMBAT_KINDS,
+DECISION_KINDS = (DEPOT_ENTRY_KIND, RETIRE_KIND, OCCUPY_KIND, LEAVE_KIND, EVADE_KIND, INSURRECTION_KIND, *COMBAT_KINDS,
                   ARMY_KIND, LAND_KIND)
 
 

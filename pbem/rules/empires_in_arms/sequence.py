@@ -27,7 +27,7 @@ from pbem.rules.empires_in_arms.levies import activation, return_corps, stand_do
 from pbem.rules.empires_in_arms.besieging import (besieged_supply, besieging, check_garrison_attack, check_siege,
                                                   lift_sieges)
 from pbem.rules.empires_in_arms.calendar import label
-from pbem.rules.empires_in_arms.cities import enter_city
+from pbem.rules.empires_in_arms.cities import enter_city, leave_for_move
 from pbem.rules.empires_in_arms.depots import check_conversion, place_depot, remove_depot
 from pbem.rules.empires_in_arms.foraging import March, forage, take_losses
 from pbem.rules.empires_in_arms.garrisons import change_garrison
@@ -162,8 +162,11 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 elif isinstance(command, Move) and (irregular := own_irregular(trial, scenario, power, command.corps)):
                     if irregular.id in moved:
                         raise OrderError(f"{irregular.id} already moves in line {moved[irregular.id]} (§7.3.2)")
+                    leave_for_move(trial, scenario, irregular)
                     irregular.area = ([irregular.area, *trace_irregular(trial, scenario, irregular, command)])[-1]
                     moved[irregular.id] = number
+                    if command.city:
+                        enter_city(trial, scenario, irregular)
                 elif isinstance(command, Move):
                     corps = own_corps(trial, power, command.corps, scenario)
                     if corps.id in moved:
@@ -415,21 +418,24 @@ def move_irregular(ctx: DecisionPort, state: GameState, scenario: Scenario, irre
     """Cossacks, freikorps or guerrillas along their path (§7.3.2.2, §10.1.1.3.4, §10.1.2.2);
     they need no supply, so they neither forage nor pay (§7.4); one ending its move on an
     ungarrisoned enemy depot destroys it (§7.3.6.1)."""
+    leave_for_move(state, scenario, irregular)
     entered = trace_irregular(state, scenario, irregular, move)
-    if not entered:
-        return
     start = irregular.area
     for area in entered:
         irregular.area = area
         if irregular.kind != "guerrilla":
             activation(ctx, state, scenario, irregular)
-    ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} move "
-            + " > ".join(scenario.areas[a].title for a in [start, *entered]), rule="§7.3.2")
-    reactions.end_in_enemy_depot(ctx, state, scenario, irregular)
+    if entered:
+        ctx.say(f"{irregular.power} {NAMES[irregular.kind]} {irregular.id} move "
+                + " > ".join(scenario.areas[a].title for a in [start, *entered]), rule="§7.3.2")
+        reactions.end_in_enemy_depot(ctx, state, scenario, irregular)
+    if move.city:  # at the end of its move, as a corps goes in (§7.3.4, EIA-I224)
+        go_inside(ctx, state, scenario, irregular)
 
 
-def go_inside(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:
-    """§7.3.4: the corps ends its move inside its area's city, at no movement cost."""
+def go_inside(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps | Irregular) -> None:
+    """§7.3.4: the corps (or irregular counter) ends its move inside its area's city, at no
+    movement cost."""
     try:
         enter_city(state, scenario, corps)
     except OrderError as error:

@@ -62,6 +62,11 @@ class Irregular(msgspec.Struct):
     area: str
     factors: int = 1
     attacks: bool = False  # guerrillas ordered to attack in their power's Land Combat Step (§10.1.1.3)
+    inside: bool = False  # inside its area's city, part of its garrison (§7.3.3.3.1, §7.3.4), not a field force
+
+    @property
+    def strength(self) -> int:
+        return self.factors
 
 
 class Leader(msgspec.Struct):
@@ -71,6 +76,7 @@ class Leader(msgspec.Struct):
     back: int = 0  # a wounded leader returns no earlier than this month (option 12.7)
     retire: bool = False  # its RETIRE order: it leaves the map in the next Army Reinforcement Step (§5.3)
     place: str = ""  # its PLACE order: the corps it returns with, HOLD, or "" for the first corps (EIA-I7)
+    city: str = ""  # the area whose city it stays in after its corps inside was eliminated (§7.3.3.4)
 
 
 class Depot(msgspec.Struct):
@@ -153,7 +159,16 @@ class GameState(msgspec.Struct):
         return [c for c in self.corps if c.area == area]
 
     def irregulars_in(self, area: str) -> list[Irregular]:
-        return [i for i in self.irregulars if i.area == area]
+        """The irregulars in the field of `area`, not inside its city (§7.3.4, EIA-I224)."""
+        return [i for i in self.irregulars if i.area == area and not i.inside]
+
+    def irregulars_inside(self, area: str) -> list[Irregular]:
+        """The cossacks, freikorps and guerrillas inside the city of `area` (§7.3.3.3.1)."""
+        return [i for i in self.irregulars if i.area == area and i.inside]
+
+    def besieged_in(self, area: str) -> list[Corps | Irregular]:
+        """Every counter inside the city of `area`: its corps, then its irregulars (§7.3.4)."""
+        return [*self.corps_inside(area), *self.irregulars_inside(area)]
 
     def irregular_by_id(self, irregular_id: str) -> Irregular | None:
         return next((i for i in self.irregulars if i.id == irregular_id), None)
@@ -176,12 +191,13 @@ class GameState(msgspec.Struct):
         return [c for c in self.corps if c.area == area and c.inside]
 
     def city_holder(self, area: str) -> str | None:
-        """The power whose garrison or corps are inside the city of `area` (§7.3.3.4, §7.3.4)."""
-        garrison, inside = self.garrison_in(area), self.corps_inside(area)
+        """The power whose garrison, corps or irregulars are inside the city of `area` (§7.3.3.4,
+        §7.3.4, §7.3.3.3.1)."""
+        garrison, inside = self.garrison_in(area), self.besieged_in(area)
         return garrison.power if garrison is not None else (inside[0].power if inside else None)
 
-    def besieged(self, corps: Corps) -> bool:
-        """Whether `corps` is inside a city under siege (§7.3.4, §7.4.5)."""
+    def besieged(self, corps: Corps | Irregular) -> bool:
+        """Whether `corps` (or an irregular counter) is inside a city under siege (§7.3.4, §7.4.5)."""
         return corps.inside and self.siege_in(corps.area) is not None
 
     def holder(self, power: str) -> str | None:

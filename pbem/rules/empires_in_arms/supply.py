@@ -27,13 +27,14 @@ def enemy_irregulars_in(state: GameState, scenario: Scenario, power: str, area: 
 def enemy_forces_in(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
     """Unbesieged enemy corps, cossacks, freikorps, guerrillas, city garrison or depot garrison in
     `area` (§7.2.3.2.1): a besieged garrison, and corps besieged with it, block nothing beyond
-    their city (EIA-I143). Irregulars are never inside a city here, so they always block."""
+    their city (EIA-I143); irregulars inside a city block as its garrison does (EIA-I224)."""
     garrison = state.garrison_in(area)
     depot = state.depot_in(area)
     unbesieged = state.siege_in(area) is None
     return bool(any(scenario.at_war(power, c.power) and not state.besieged(c) for c in state.corps_in(area))
                 or enemy_irregulars_in(state, scenario, power, area)
                 or (garrison is not None and unbesieged and scenario.at_war(power, garrison.power))
+                or (unbesieged and any(scenario.at_war(power, i.power) for i in state.irregulars_inside(area)))
                 or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)))
 
 

@@ -102,12 +102,17 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
     if state.irregulars:
         sections.insert(2, {"title": "Cossacks, freikorps and guerrillas (their factors show on the counter, §2.4.1)",
                             "columns": ["Counter", "Power", "Kind", "Area", "Factors"],
-                            "rows": [[i.id, i.power, i.kind, scenario.areas[i.area].title, str(i.factors)]
+                            "rows": [[i.id, i.power, i.kind, scenario.areas[i.area].title
+                                      + (" (in the city)" if i.inside else ""), str(i.factors)]
                                      for i in state.irregulars]})
     if state.stood_down:
         sections.append({"title": "Corps stood down off the map", "columns": ["Corps", "Power"],
                          "rows": [[c.id, c.power] for c in state.stood_down]})
-    off_map = [lead.id for lead in state.leaders if lead.corps is None]
+    in_cities = [[lead.id, lead.power, scenario.areas[lead.city].title] for lead in state.leaders if lead.city]
+    if in_cities:
+        sections.append({"title": "Leaders in a city without a corps (§7.3.3.4)",
+                         "columns": ["Leader", "Power", "City"], "rows": in_cities})
+    off_map = [lead.id for lead in state.leaders if lead.corps is None and not lead.city]
     if off_map:
         sections.append({"title": "Leaders off the map", "columns": ["Leader"], "rows": [[name] for name in off_map]})
     if state.sieges:

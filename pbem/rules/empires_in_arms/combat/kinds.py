@@ -104,10 +104,13 @@ def _day_end(text: str) -> str | None:
     return word.lower() if word in ("FIGHT", "WITHDRAW") else None
 
 
+NO_HONOURS_WHY = "Turkish and Spanish garrisons and their minor allies may not ask for the honours of war"
+
+
 def _breach_fits(request: Request, answer: str) -> str:
     if answer == "honours" and not request.context.get("honours"):
-        raise Refusal("Turkish and Spanish garrisons and their minor allies may not ask for the honours of war "
-                      "(§7.5.4.1.2.3.1)")
+        why = request.context.get("no_honours") or NO_HONOURS_WHY
+        raise Refusal(f"{why} (§7.5.4.1.2.3.1)")
     return answer
 
 

@@ -10,6 +10,7 @@ from pbem.rules.empires_in_arms.combat.battle import run
 from pbem.rules.empires_in_arms.combat.casualties import take_losses
 from pbem.rules.empires_in_arms.combat.charts import Charts, synthetic_charts
 from pbem.rules.empires_in_arms.combat.forces import Troop
+from pbem.rules.empires_in_arms.combat.kinds import NO_HONOURS_WHY
 from pbem.rules.empires_in_arms.combat.models import Battle, BattleResult, Side, Siege, SiegeResult
 from pbem.rules.empires_in_arms.combat.rounds import Procedure
 
@@ -78,14 +79,16 @@ def sortie(port: DecisionPort, siege: Siege, charts: Charts, result: SiegeResult
 def breach(port: DecisionPort, siege: Siege, charts: Charts, result: SiegeResult) -> SiegeResult:
     """Honours of war if asked and granted; else surrender or an assault (§7.5.4.1.2.3)."""
     honours = may_ask_honours(siege.garrison) and siege.refuge
+    why = NO_HONOURS_WHY if not may_ask_honours(siege.garrison) else \
+        "the garrison has no friendly unbesieged city with room to go to (a minor free state's: in its own country)"
     answer = _ask(port, siege, siege.garrison, "defender", "breach", "The walls are breached: honours, surrender "
-                  "or fight?", "fight", "§7.5.4.1.2.3", honours=honours)
+                  "or fight?", "fight", "§7.5.4.1.2.3", honours=honours, no_honours="" if honours else why)
     if answer == "honours":
         if _ask(port, siege, siege.besieger, "attacker", "honours", "The garrison asks for the honours of war",
                 False, "§7.5.4.1.2.3.1"):
             return result.model_copy(update={"breach": "honours"})
         answer = _ask(port, siege, siege.garrison, "defender", "breach", "Honours refused: surrender or fight?",
-                      "fight", "§7.5.4.1.2.3.2", honours=False)
+                      "fight", "§7.5.4.1.2.3.2", honours=False, no_honours="the besieger refused the honours of war")
     if answer == "surrender":
         return result.model_copy(update={"breach": "surrender", "city_captured": True})
     return assault(port, siege, charts, result)
