@@ -617,7 +617,8 @@ def describe(scenario: Scenario, battle: Battle) -> str:
 
 # -- sieges (§7.5.4) -----------------------------------------------------------------------------
 def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
-    """§7.5.4.1: the power's corps in `area` press the siege of the enemy garrison and corps
+    """§7.5.4.1: the power's corps in `area`, with the guerrillas it sent (§10.1.1.3.3), press
+    the siege of the enemy garrison and corps
     inside its city by one assault attempt (EIA-I75, EIA-I101, EIA-I142), if they are still
     there and no enemy corps is left in the field after the field combats; the result on the map."""
     holder, title = state.city_holder(area), scenario.areas[area].title
@@ -629,17 +630,19 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                    and enemy_corps_in(state, scenario, power, area)
                    else "its corps or the enemy in the city are no longer there"), rule="§7.5.4")
         return
+    guerrillas = [i for i in state.irregulars_in(area)  # sent by GUERRILLAS ATTACK (§10.1.1.3.3, EIA-I240)
+                  if i.kind == "guerrilla" and i.attacks and scenario.major(i.power) == power]
     city = scenario.areas[area].city
     assert city is not None  # a garrison or corps is inside a city only
     besieged = besieged_units(state, scenario, area, None)
     assert besieged is not None  # the city has a holder
     siege = CombatSiege(id=f"{area}-siege", area=area,
                         city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
-                        besieger=side(state, scenario, power, corps, []), garrison=besieged,
+                        besieger=side(state, scenario, power, corps, [], irregulars=guerrillas), garrison=besieged,
                         refuge=refuge(state, scenario, holder, area) is not None,
                         options=battle_options(state, scenario))
     inside = [c.id for c in state.corps_inside(area)]
-    ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {holder} "
+    ctx.say(f"{power} ({', '.join(u.id for u in (*corps, *guerrillas))}) besieges the {holder} "
             f"{'garrison' if state.garrison_in(area) is not None else 'corps'} of {city.name} in {title}"
             + (f" ({', '.join(inside)} inside)" if inside else ""), rule="§7.5.4")
     begin_siege(state, area, power)
