@@ -21,6 +21,13 @@ from pbem.rules.empires_in_arms.calendar import date_of, turn_of_date
 from pbem.rules.empires_in_arms.charts import FACTOR_TYPES, Charts
 
 
+#: Corps of the levies (§10.1.3, §10.1.4): they neither detach, absorb nor exchange factors and
+#: take no reinforcements; the Tyrol corps is "used the same as any other Austrian corps" (§10.1.5.1).
+LEVY_KINDS = ("feudal", "insurrection")
+#: Corps a scenario may leave off the map for their player to place (§10.1.4.1, §10.1.5).
+OFF_MAP_KINDS = ("insurrection", "tyrol")
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -95,8 +102,9 @@ class CorpsCounter(Strict):
     tactical: int = Field(0, ge=0)
     inside: bool = False  # inside its area's city at the start (§7.3.4)
     # A Turkish feudal or Austrian insurrection corps (§10.1.3, §10.1.4), and the areas of its
-    # home province (feudal, §10.1.3.3.1) or of the border provinces it keeps to (§10.1.4.1.3).
-    kind: Literal["regular", "feudal", "insurrection"] = "regular"
+    # home province (feudal, §10.1.3.3.1) or of the border provinces it keeps to (§10.1.4.1.3);
+    # or the Austrian Tyrol corps, off the map at the start, and the Tyrol's areas (§10.1.5).
+    kind: Literal["regular", "feudal", "insurrection", "tyrol"] = "regular"
     home: list[str] = []
     synthetic: bool = False
 
@@ -239,7 +247,7 @@ class Scenario:
         return {c.id: c for c in self.data.corps}
 
     def corps_kind(self, corps_id: str) -> str:
-        """`regular`, `feudal` or `insurrection` (§10.1.3, §10.1.4)."""
+        """`regular`, `feudal`, `insurrection` or `tyrol` (§10.1.3, §10.1.4, §10.1.5)."""
         counter = self.counters.get(corps_id)
         return counter.kind if counter is not None else "regular"
 
@@ -398,8 +406,10 @@ def check_scenario(scenario: Scenario) -> list[str]:
         area(f"corps {c.id}", c.enters.area if c.enters else None)
         factors(f"corps {c.id}", c.factors)
         factors(f"corps {c.id} capacity", c.capacity)
-        if (c.area is None) == (c.enters is None) and not (c.kind == "insurrection" and c.area is None):
+        if (c.area is None) == (c.enters is None) and not (c.kind in OFF_MAP_KINDS and c.area is None):
             problems.append(f"corps {c.id}: give either its area or when it enters")
+        if c.kind == "tyrol" and (c.area is not None or c.enters is not None):
+            problems.append(f"corps {c.id}: the Tyrol corps starts off the map; its player places it (§10.1.5)")
         if c.movement not in data.charts.movement.allowance:
             problems.append(f"corps {c.id}: movement {c.movement!r} is not on the movement chart")
         over = [k for k, n in c.factors.items() if n > c.capacity.get(k, 0)]

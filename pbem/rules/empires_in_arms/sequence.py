@@ -368,8 +368,12 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
                 ctx.say(stand_down(state, scenario, power, levy), rule="§10.1.3.2")
             else:
                 corps = return_corps(state, scenario, power, levy)
-                ctx.say(f"{power} places its feudal corps {corps.id} back in {scenario.areas[corps.area].title}",
-                        rule="§10.1.3.3")
+                if scenario.corps_kind(corps.id) == "tyrol":
+                    ctx.say(f"{power} places its Tyrol corps {corps.id} in {scenario.areas[corps.area].title}",
+                            rule="§10.1.5")
+                else:
+                    ctx.say(f"{power} places its feudal corps {corps.id} back in {scenario.areas[corps.area].title}",
+                            rule="§10.1.3.3")
         except OrderError as error:
             _dropped(ctx, state, power, levy.text(), error)
     marches: dict[str, March] = {}

@@ -92,6 +92,20 @@ def test_irregulars_feudal_corps_and_provinces_are_checked():
     assert "province Swabia: unknown area 'Atlantis'" in problems
 
 
+def test_the_tyrol_corps_starts_off_the_map_with_its_tyrol():
+    """§10.1.5: the Tyrol corps is placed by its player, in the Tyrol's areas (EIA-I242)."""
+    data = example()
+    data["corps"][0].update(kind="tyrol")
+    problems = problems_of(data)
+    assert f"corps {data['corps'][0]['id']}: the Tyrol corps starts off the map; its player places it (§10.1.5)" \
+        in problems
+    assert any(p.endswith("a tyrol corps names its home areas (§10.1.3.3.1, §10.1.4.1.3)") for p in problems)
+    data["corps"][0].pop("area")
+    data["corps"][0]["home"] = ["Ulm"]
+    scenario = load("empires-in-arms").load_scenario(data)
+    assert scenario.corps_kind(data["corps"][0]["id"]) == "tyrol"
+
+
 def test_a_corps_may_start_inside_a_city_that_holds_it():
     data = example()
     austria_cav = next(c for c in data["corps"] if c["id"] == "AU-Cav")
