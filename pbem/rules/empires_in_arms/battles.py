@@ -277,7 +277,7 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
     """A side as the combat sees it: the seat holding its power answers its chits and which
     of the groups nearby try to join (EIA-I134); its leaders preferred in command are its
     power's COMMAND order (§10.6.1.1.2, EIA-I181)."""
-    units = [unit(scenario, c) for c in corps] + [irregular_unit(scenario, i) for i in irregulars]
+    units = [unit(state, scenario, c) for c in corps] + [irregular_unit(scenario, i) for i in irregulars]
     units += [Unit(id=f"{d.power}{DEPOT_GARRISON}", power=d.power, category="garrison",
                    factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
@@ -333,22 +333,43 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
                   and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
         if corps:
             groups.append(ReinforcementGroup(
-                id=near, units=(*(unit(scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
+                id=near,
+                units=(*(unit(state, scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
                 leaders=commanding(state, scenario, corps, area),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
 
-def unit(scenario: Scenario, corps: Corps) -> Unit:
+def unit(state: GameState, scenario: Scenario, corps: Corps) -> Unit:
     """A corps with its factors by type, its morale — the counter's where the scenario gives
-    one, else its power's (§7.5.2.6.1.1) — and the counter's own ratings (§10.6.1)."""
+    one, else its power's (§7.5.2.6.1.1), 4.0 for a corps British training has made (option
+    12.3.2, `trained`) — and the counter's own ratings (§10.6.1)."""
     power, counter = scenario.powers[corps.power], scenario.counters.get(corps.id)
     kinds = {FACTOR_KINDS[kind]: n for kind, n in corps.factors.items() if n}
+    drilled = TRAINED_MORALE if trained(state, scenario, corps.power) else None
     return Unit(id=corps.id, power=corps.power, factors=Factors(**kinds),
-                infantry_morale=(counter and counter.infantry_morale) or power.infantry_morale,
-                cavalry_morale=(counter and counter.cavalry_morale) or power.cavalry_morale,
+                infantry_morale=drilled or (counter and counter.infantry_morale) or power.infantry_morale,
+                cavalry_morale=drilled or (counter and counter.cavalry_morale) or power.cavalry_morale,
                 strategic=counter.strategic if counter else 0, tactical=counter.tactical if counter else 0,
                 artillery_corps=set(kinds) == {"artillery"})
+
+
+#: Option 12.3.2: the morale of a trained minor free state's infantry and cavalry in its corps.
+TRAINED_MORALE = "4.0"
+#: "after 24 continuous months as a British-controlled minor free state" (12.3.2).
+TRAINING_MONTHS = 24
+
+
+def trained(state: GameState, scenario: Scenario, power: str) -> bool:
+    """Option 12.3.2: whether `power`'s corps fight with British training's morale — the
+    option is on and the scenario's month is 24 or more after the month the scenario says the
+    power has been British-controlled since (its `trained_since`, EIA-I243); control never
+    changes in a scenario (EIA-I3), so the months stay continuous."""
+    since = scenario.powers[power].trained_since
+    if state.options.get("british_training") != "yes" or since is None:
+        return False
+    year, month = scenario.date(state.turn)
+    return (year - since.year) * 12 + month - since.month >= TRAINING_MONTHS
 
 
 def irregular_unit(scenario: Scenario, irregular: Irregular) -> Unit:
@@ -705,7 +726,7 @@ def besieged_units(state: GameState, scenario: Scenario, area: str, sortie: Sort
     kinds = {FACTOR_KINDS[kind]: n for kind, n in factors.items() if n}
     units = [Unit(id=f"{holder}{CITY_GARRISON}", power=holder, category="garrison", factors=Factors(**kinds),
                   infantry_morale=power.infantry_morale, cavalry_morale=power.cavalry_morale)] if kinds else []
-    units += [unit(scenario, c) for c in inside]
+    units += [unit(state, scenario, c) for c in inside]
     if not units:
         return None
     return Side(player=state.holder(holder) or holder, power=holder, units=tuple(units),

@@ -33,6 +33,8 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "napoleon_ratings": (("no", "yes"), "NAPOLEON's tactical rating is 4 from January 1809 and his strategic "
                                         "rating 4 from January 1812, outside France's territory (12.3.7.3, "
                                         "EIA-I202)"),
+    "british_training": (("no", "yes"), "the corps of a minor free state British-controlled for 24 months "
+                                        "(Hanover, Portugal) fight with morale 4.0 (12.3.2, EIA-I243)"),
 }
 
 #: The options the combat rules read (`combat/models.py`'s `Options`), each overriding the

@@ -384,7 +384,8 @@ LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [CITY] [FORCE] (an 
               "<type>)), FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
               "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
               "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
-              "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area> [<factors>], STAND DOWN <corps>, RETURN <corps> <area>, "
+              "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area> [<factors>], STAND DOWN <corps>, "
+              "RETURN <corps> <area>, "
               "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")

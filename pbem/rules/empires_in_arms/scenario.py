@@ -53,6 +53,9 @@ class Power(Strict):
     # A minor free state names its controlling major power: its forces move, fight and are
     # supplied in that power's sequence and under its player (§7.1.1, §7.3.1, EIA-I163).
     controller: str | None = None
+    # Option 12.3.2, British training: the month since which this minor free state (Hanover or
+    # Portugal) has been British-controlled without a break (EIA-I243).
+    trained_since: Date | None = None
     synthetic: bool = False
 
 
@@ -342,6 +345,8 @@ def check_politics(data: ScenarioData, majors: list[str]) -> list[str]:
     two or more allies, each power in one group at most."""
     problems = [f"power {p.code}: its controller {p.controller!r} is not a major power (§7.1.1)"
                 for p in data.powers if p.controller is not None and p.controller not in majors]
+    problems += [f"power {p.code}: only a minor free state is trained by its controller (12.3.2)"
+                 for p in data.powers if p.trained_since is not None and p.controller is None]
     for what, pairs in (("war", data.wars), ("alliance", data.alliances)):
         problems += [f"{what} {a}–{b}: name major powers; a minor free state shares its controller's (§7.1.1)"
                      for a, b in pairs if a not in majors or b not in majors]

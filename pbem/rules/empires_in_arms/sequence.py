@@ -76,7 +76,7 @@ class Plan:
     converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
     besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
     sallying: list[AttackBesiegers] = field(default_factory=list)  # its besieged forces attacking, by area
-    ambushes: dict[str, int | None] = field(default_factory=dict)  # areas (lower case) whose guerrillas attack: how many
+    ambushes: dict[str, int | None] = field(default_factory=dict)  # areas (lower case) whose guerrillas attack: factors
 
     def converts(self, area: str) -> bool:
         return area.lower() in self.converting

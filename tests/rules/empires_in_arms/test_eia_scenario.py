@@ -70,7 +70,8 @@ def test_campaign_options_are_checked_by_name_and_value():
     assert ruleset.check_options({"army_orders": True}) == []
     assert ruleset.check_options({"army_orders": "maybe"}) == ["option army_orders must be one of no, yes, not 'maybe'"]
     [unknown] = ruleset.check_options({"fog": "yes"})
-    assert unknown.startswith("unknown option 'fog' (known: army_orders, artillery, cavalry_superiority,")
+    assert unknown.startswith("unknown option 'fog' (known: army_orders, artillery, british_training, "
+                              "cavalry_superiority,")
 
 
 def test_irregulars_feudal_corps_and_provinces_are_checked():
@@ -128,3 +129,11 @@ def test_corps_inside_a_city_must_fit_need_a_city_and_hold_it_alone():
     assert "city of Strasbourg: 17 factors inside, more than its 15" in problems
     assert "corps AU-Cav: Tyrol has no city to be inside" in problems
     assert "city of Vienna: held by AU and FR at once" in problems
+
+
+def test_only_a_minor_free_state_is_trained():
+    """Option 12.3.2 trains a British-controlled minor free state's corps (EIA-I243)."""
+    data = example()
+    data["powers"][0]["trained_since"] = {"year": 1800, "month": 1}
+    assert f"power {data['powers'][0]['code']}: only a minor free state is trained by its controller (12.3.2)" \
+        in problems_of(data)
