@@ -283,7 +283,11 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
     return Side(player=state.holder(power) or power, power=power, units=tuple(units),
                 leaders=commanding(state, scenario, corps), reinforcements=tuple(reinforcements),
-                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical,
+                loss_order=loss_order(state.powers[power].loss_order),
+                loss_orders={u.power: loss_order(state.powers[scenario.major(u.power)].loss_order)
+                             for u in (*units, *(x for g in reinforcements for x in g.units))
+                             if scenario.major(u.power) != power},
+                declared_tactical=state.powers[power].tactical,
                 preferred=tuple(state.powers[power].commanders))
 
 
