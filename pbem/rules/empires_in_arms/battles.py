@@ -643,9 +643,9 @@ def describe(scenario: Scenario, battle: Battle) -> str:
 # -- sieges (§7.5.4) -----------------------------------------------------------------------------
 def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
     """§7.5.4.1: the power's corps in `area`, with the guerrillas it sent (§10.1.1.3.3), press
-    the siege of the enemy garrison and corps
-    inside its city by one assault attempt (EIA-I75, EIA-I101, EIA-I142), if they are still
-    there and no enemy corps is left in the field after the field combats; the result on the map."""
+    the siege of the enemy garrison and corps inside its city by one assault attempt (EIA-I75,
+    EIA-I101, EIA-I142, EIA-I240), if they are still there and no enemy corps is left in the
+    field after the field combats; the result on the map."""
     holder, title = state.city_holder(area), scenario.areas[area].title
     corps = [c for c in state.corps_in(area) if c.power == power and not c.inside]
     if holder is None or not scenario.at_war(power, holder) or not corps \
