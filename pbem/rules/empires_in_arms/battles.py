@@ -279,13 +279,17 @@ def side(state: GameState, scenario: Scenario, power: str, corps: Sequence[Corps
     """A side as the combat sees it: the seat holding its power answers its chits and which
     of the groups nearby try to join (EIA-I134); its leaders preferred in command are its
     power's COMMAND order (§10.6.1.1.2, EIA-I181)."""
-    units = [unit(scenario, c) for c in corps] + [irregular_unit(scenario, i) for i in irregulars]
+    units = [unit(state, scenario, c) for c in corps] + [irregular_unit(scenario, i) for i in irregulars]
     units += [Unit(id=f"{d.power}{DEPOT_GARRISON}", power=d.power, category="garrison",
                    factors=Factors(infantry=d.garrison), infantry_morale=scenario.powers[d.power].infantry_morale,
                    cavalry_morale=scenario.powers[d.power].cavalry_morale) for d in depots]
     return Side(player=state.holder(power) or power, power=power, units=tuple(units),
                 leaders=commanding(state, scenario, corps), reinforcements=tuple(reinforcements),
-                loss_order=loss_order(state.powers[power].loss_order), declared_tactical=state.powers[power].tactical,
+                loss_order=loss_order(state.powers[power].loss_order),
+                loss_orders={u.power: loss_order(state.powers[scenario.major(u.power)].loss_order)
+                             for u in (*units, *(x for g in reinforcements for x in g.units))
+                             if scenario.major(u.power) != power},
+                declared_tactical=state.powers[power].tactical,
                 preferred=tuple(state.powers[power].commanders))
 
 
@@ -335,22 +339,43 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
                   and (i.kind != "freikorps" or scenario.areas[area].owner == i.power)]
         if corps:
             groups.append(ReinforcementGroup(
-                id=near, units=(*(unit(scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
+                id=near,
+                units=(*(unit(state, scenario, c) for c in corps), *(irregular_unit(scenario, i) for i in riders)),
                 leaders=commanding(state, scenario, corps, area),
                 hindered=scenario.areas[near].terrain in ROUGH or scenario.crosses_river(near, area)))
     return groups
 
 
-def unit(scenario: Scenario, corps: Corps) -> Unit:
+def unit(state: GameState, scenario: Scenario, corps: Corps) -> Unit:
     """A corps with its factors by type, its morale — the counter's where the scenario gives
-    one, else its power's (§7.5.2.6.1.1) — and the counter's own ratings (§10.6.1)."""
+    one, else its power's (§7.5.2.6.1.1), 4.0 for a corps British training has made (option
+    12.3.2, `trained`) — and the counter's own ratings (§10.6.1)."""
     power, counter = scenario.powers[corps.power], scenario.counters.get(corps.id)
     kinds = {FACTOR_KINDS[kind]: n for kind, n in corps.factors.items() if n}
+    drilled = TRAINED_MORALE if trained(state, scenario, corps.power) else None
     return Unit(id=corps.id, power=corps.power, factors=Factors(**kinds),
-                infantry_morale=(counter and counter.infantry_morale) or power.infantry_morale,
-                cavalry_morale=(counter and counter.cavalry_morale) or power.cavalry_morale,
+                infantry_morale=drilled or (counter and counter.infantry_morale) or power.infantry_morale,
+                cavalry_morale=drilled or (counter and counter.cavalry_morale) or power.cavalry_morale,
                 strategic=counter.strategic if counter else 0, tactical=counter.tactical if counter else 0,
                 artillery_corps=set(kinds) == {"artillery"})
+
+
+#: Option 12.3.2: the morale of a trained minor free state's infantry and cavalry in its corps.
+TRAINED_MORALE = "4.0"
+#: "after 24 continuous months as a British-controlled minor free state" (12.3.2).
+TRAINING_MONTHS = 24
+
+
+def trained(state: GameState, scenario: Scenario, power: str) -> bool:
+    """Option 12.3.2: whether `power`'s corps fight with British training's morale — the
+    option is on and the scenario's month is 24 or more after the month the scenario says the
+    power has been British-controlled since (its `trained_since`, EIA-I243); control never
+    changes in a scenario (EIA-I3), so the months stay continuous."""
+    since = scenario.powers[power].trained_since
+    if state.options.get("british_training") != "yes" or since is None:
+        return False
+    year, month = scenario.date(state.turn)
+    return (year - since.year) * 12 + month - since.month >= TRAINING_MONTHS
 
 
 def irregular_unit(scenario: Scenario, irregular: Irregular) -> Unit:
@@ -619,9 +644,10 @@ def describe(scenario: Scenario, battle: Battle) -> str:
 
 # -- sieges (§7.5.4) -----------------------------------------------------------------------------
 def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, area: str) -> None:
-    """§7.5.4.1: the power's corps in `area` press the siege of the enemy garrison and corps
-    inside its city by one assault attempt (EIA-I75, EIA-I101, EIA-I142), if they are still
-    there and no enemy corps is left in the field after the field combats; the result on the map."""
+    """§7.5.4.1: the power's corps in `area`, with the guerrillas it sent (§10.1.1.3.3), press
+    the siege of the enemy garrison and corps inside its city by one assault attempt (EIA-I75,
+    EIA-I101, EIA-I142, EIA-I240), if they are still there and no enemy corps is left in the
+    field after the field combats; the result on the map."""
     holder, title = state.city_holder(area), scenario.areas[area].title
     corps = [c for c in state.corps_in(area) if c.power == power and not c.inside]
     if holder is None or not scenario.at_war(power, holder) or not corps \
@@ -631,17 +657,19 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
                    and enemy_corps_in(state, scenario, power, area)
                    else "its corps or the enemy in the city are no longer there"), rule="§7.5.4")
         return
+    guerrillas = [i for i in state.irregulars_in(area)  # sent by GUERRILLAS ATTACK (§10.1.1.3.3, EIA-I240)
+                  if i.kind == "guerrilla" and i.attacks and scenario.major(i.power) == power]
     city = scenario.areas[area].city
     assert city is not None  # a garrison or corps is inside a city only
     besieged = besieged_units(state, scenario, area, None)
     assert besieged is not None  # the city has a holder
     siege = CombatSiege(id=f"{area}-siege", area=area,
                         city=SiegedCity(id=city.name, fleches=city.fleches, capacity=5 * city.spires),
-                        besieger=side(state, scenario, power, corps, []), garrison=besieged,
+                        besieger=side(state, scenario, power, corps, [], irregulars=guerrillas), garrison=besieged,
                         refuge=refuge(state, scenario, holder, area) is not None,
                         options=battle_options(state, scenario))
     inside = [c.id for c in state.besieged_in(area)]
-    ctx.say(f"{power} ({', '.join(c.id for c in corps)}) besieges the {holder} "
+    ctx.say(f"{power} ({', '.join(u.id for u in (*corps, *guerrillas))}) besieges the {holder} "
             f"{'garrison' if state.garrison_in(area) is not None or state.irregulars_inside(area) else 'corps'} "
             f"of {city.name} in {title}"
             + (f" ({', '.join(inside)} inside)" if inside else ""), rule="§7.5.4")
@@ -707,7 +735,7 @@ def besieged_units(state: GameState, scenario: Scenario, area: str, sortie: Sort
     kinds = {FACTOR_KINDS[kind]: n for kind, n in factors.items() if n}
     units = [Unit(id=f"{holder}{CITY_GARRISON}", power=holder, category="garrison", factors=Factors(**kinds),
                   infantry_morale=power.infantry_morale, cavalry_morale=power.cavalry_morale)] if kinds else []
-    units += [unit(scenario, c) for c in inside] + [irregular_unit(scenario, i) for i in irregulars]
+    units += [unit(state, scenario, c) for c in inside] + [irregular_unit(scenario, i) for i in irregulars]
     if not units:
         return None
     return Side(player=state.holder(holder) or holder, power=holder, units=tuple(units),

@@ -133,7 +133,7 @@ def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, ar
     if city is None or state.siege_in(area) is not None:
         return
     defenders = enemy_corps_in(state, scenario, attacker, area)
-    for power in sorted({c.power for c in defenders}, key=scenario.power_order.index):
+    for power in scenario.in_fixed_order(c.power for c in defenders):
         room, holder = city_room(state, scenario, power, area, allies=True), state.holder(scenario.major(power))
         fitting = [c for c in defenders if c.power == power and c.strength <= room]
         if not fitting or holder is None:
@@ -179,7 +179,7 @@ def leave_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: st
     cossacks, freikorps and guerrillas inside are offered with them (EIA-I224)."""
     title = scenario.areas[area].title
     inside = state.besieged_in(area)
-    for power in sorted({c.power for c in inside}, key=lambda p: scenario.power_order.index(scenario.major(p))):
+    for power in scenario.in_fixed_order(c.power for c in inside):
         holder = state.holder(scenario.major(power))
         if holder is None:
             continue

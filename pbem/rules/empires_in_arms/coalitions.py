@@ -9,9 +9,9 @@ left out: a scenario's wars are fixed (§1.3).
 Where the phasing sequence's corps stand with enemy corps an attack is declared (Steps 2 and
 5). The attacking force is the sequence's powers there and every ally of theirs at war with
 all the defending powers (Step 6); the defending force is every power at war with the first
-attacker there (Steps 3 and 7). Every other power's corps leave the area for the adjacent
-area closest to their supply (Steps 4 and 6); garrisons of cities and depots, and the corps
-inside cities (EIA-I140), stay, ignored.
+attacker there (Steps 3 and 7). Every other power's corps, cossacks and freikorps leave the
+area for the adjacent area closest to their supply (Steps 4 and 6, EIA-I241); garrisons of
+cities and depots, the corps inside cities (EIA-I140) and guerrillas stay, ignored.
 """
 
 from __future__ import annotations
@@ -62,22 +62,26 @@ def attacking_powers(state: GameState, scenario: Scenario, phasing: Sequence[str
 
 
 def clear_area(ctx: DecisionPort, state: GameState, scenario: Scenario, phasing: Sequence[str], area: str) -> None:
-    """Steps 4 and 6: where an attack is declared, the corps of every power neither attacking
-    nor defending leave the area. Garrisons stay (Step 7)."""
+    """Steps 4 and 6: where an attack is declared, the corps, cossacks and freikorps of every
+    power neither attacking nor defending leave the area ("all major powers … must now leave
+    the area", EIA-I241). Garrisons stay (Step 7), and guerrillas, which nobody attacks
+    (§10.1.1.3.1, §10.1.1.3.5)."""
     attacker = lead_attacker(state, scenario, phasing, area)
     if attacker is None:
         return
     sides = {*attacking_powers(state, scenario, phasing, attacker, area),
              *defending_powers(state, scenario, attacker, area)}
-    for corps in [c for c in state.field_corps_in(area) if scenario.major(c.power) not in sides]:
-        step_aside(ctx, state, scenario, corps)
+    for force in [f for f in field_forces(state, area) if scenario.major(f.power) not in sides]:
+        step_aside(ctx, state, scenario, force)
 
 
-def step_aside(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:
-    """Step 4: the corps moves to an adjacent area it may enter and where none of its enemies
-    stand, the one closest to a depot of its power's valid chains (if possible no further
-    than the area it leaves), the map's order breaking ties (EIA-I162); with no such area it
-    stays and is ignored in the combat (Step 7)."""
+def step_aside(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps | Irregular) -> None:
+    """Step 4: the corps (or cossacks, or freikorps) moves to an adjacent area it may enter and
+    where none of its enemies' corps stand — for freikorps, of its power's territory
+    (§10.1.2.2) — the one closest to a depot of its power's valid chains (if possible no
+    further than the area it leaves), the map's order breaking ties (EIA-I162), so a power's
+    cossacks and freikorps go where its corps go when they may (EIA-I241); with no such area
+    it stays and is ignored in the combat (Step 7)."""
     title = scenario.areas[corps.area].title
     power = scenario.major(corps.power)
     furthest = len(scenario.areas)
@@ -89,7 +93,8 @@ def step_aside(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: C
 
     open_areas = [a.id for a in scenario.data.areas if a.id in scenario.neighbours[corps.area]
                   and not may_enter(scenario, corps.power, a.id)
-                  and not any(scenario.at_war(corps.power, c.power) for c in state.corps_in(a.id))]
+                  and not any(scenario.at_war(corps.power, c.power) for c in state.corps_in(a.id))
+                  and not (isinstance(corps, Irregular) and corps.kind == "freikorps" and a.owner != corps.power)]
     if not open_areas:
         ctx.say(f"{corps.power} {corps.id} has no area to leave {title} for: it stays, out of the combat",
                 rule="§7.3.8.7")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.orders import Change
-from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.scenario import LEVY_KINDS, Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState, Garrison
 from pbem.rules.empires_in_arms.supply import enemy_corps_in
 
@@ -65,7 +65,7 @@ def no_exchange(scenario: Scenario, corps: Corps) -> None:
     """Feudal and insurrection corps neither detach, absorb nor exchange factors (§7.3.3,
     §5.2.3, §10.1.3.4, §10.1.4.2)."""
     kind = scenario.corps_kind(corps.id)
-    if kind != "regular":
+    if kind in LEVY_KINDS:
         raise OrderError(f"{corps.id} is a {kind} corps: it neither detaches, absorbs nor exchanges factors "
                          f"({'§10.1.3.4' if kind == 'feudal' else '§10.1.4.2'})")
 

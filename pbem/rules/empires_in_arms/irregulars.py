@@ -40,28 +40,68 @@ def field_irregulars(state: GameState, scenario: Scenario, area: str, powers: se
             if scenario.major(i.power) in powers and (i.kind in FIELD_KINDS or i.attacks)]
 
 
-def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, name: str) -> str:
-    """§10.1.1.3: guerrillas "may attack if the controlling player chooses": the power's
-    guerrillas in the area, once its moves are made, and enemy forces there to attack (corps,
-    cossacks, freikorps or a depot garrison). Returns the area, or `OrderError`."""
+def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, name: str, factors: int | None = None,
+                          besieging: bool = False) -> str:
+    """§10.1.1.3: guerrillas "may attack if the controlling player chooses to use some or all
+    of the guerrilla factors present": the power's guerrillas in the area, once its moves are
+    made, at least `factors` of them (None: all), and enemy forces there to attack (corps,
+    cossacks, freikorps or a depot garrison) — or an enemy city its corps there besiege
+    (`besieging`: "only in conjunction with friendly corps", §10.1.1.3.3). Returns the area,
+    or `OrderError`."""
     area = area_named(scenario, name)
     title = scenario.areas[area].title
-    if not any(scenario.major(i.power) == power and i.kind == "guerrilla" for i in state.irregulars_in(area)):
+    present = sum(i.factors for i in state.irregulars_in(area) if scenario.major(i.power) == power
+                  and i.kind == "guerrilla")
+    if not present:
         raise OrderError(f"{power} has no guerrillas in {title} (§10.1.1.3)")
+    if factors is not None and not 1 <= factors <= present:
+        raise OrderError(f"{power} has {present} guerrilla factors in {title}: it may send 1 to {present} "
+                         "(§10.1.1.3)")
     depot = state.depot_in(area)
-    if not (enemy_corps_in(state, scenario, power, area)
-            or any(i.kind in FIELD_KINDS for i in enemy_irregulars_in(state, scenario, power, area))
-            or (depot is not None and depot.garrison and scenario.at_war(power, depot.power))):
-        raise OrderError(f"no enemy forces stand in {title} for the guerrillas to attack (§10.1.1.3)")
-    return area
+    if besieging or enemy_corps_in(state, scenario, power, area) \
+            or any(i.kind in FIELD_KINDS for i in enemy_irregulars_in(state, scenario, power, area)) \
+            or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)):
+        return area
+    holder = state.city_holder(area)
+    if holder is not None and scenario.at_war(power, holder):
+        raise OrderError(f"guerrillas may besiege the city of {title} only in conjunction with friendly corps: "
+                         "no corps of the power besieges it (§10.1.1.3.3)")
+    raise OrderError(f"no enemy forces stand in {title} for the guerrillas to attack (§10.1.1.3)")
 
 
-def send_guerrillas(state: GameState, scenario: Scenario, power: str, areas: set[str]) -> None:
-    """The guerrillas of the power and its minor free states (§7.1.1) in `areas` attack in its
-    Land Combat Step; all of them ("some or all": EIA-I189), and no others."""
-    for irregular in state.irregulars:
-        if scenario.major(irregular.power) == power and irregular.kind == "guerrilla":
-            irregular.attacks = irregular.area in areas
+#: The suffix of the part of a power's guerrillas it sends when it sends only some (§10.1.1.3).
+SENT = "-A"
+
+
+def send_guerrillas(state: GameState, scenario: Scenario, power: str, sends: dict[str, int | None]) -> None:
+    """The guerrillas of the power and its minor free states (§7.1.1) in the areas of `sends`
+    attack in its Land Combat Step, all of them or as many factors as it names ("some or all",
+    §10.1.1.3, EIA-I189), and no others. Guerrilla factors are interchangeable (§2.4.1): the
+    factors sent from a counter that sends only part of them form a counter of their own, named
+    with `SENT`, which joins its counter again when `sends` is empty — after the step — or,
+    where that counter is not, the guerrillas where it stands (`add_guerrillas`)."""
+    own = [i for i in state.irregulars if scenario.major(i.power) == power and i.kind == "guerrilla"]
+    for part in [i for i in own if i.id.endswith(SENT)]:
+        whole = state.irregular_by_id(part.id.removesuffix(SENT))
+        state.irregulars.remove(part)
+        if whole is not None and whole.area == part.area:
+            whole.factors += part.factors
+        else:  # it retreated or its counter is gone: it joins the guerrillas where it stands
+            add_guerrillas(state, scenario, part.power, part.area, part.factors)
+    for irregular in [i for i in state.irregulars if scenario.major(i.power) == power and i.kind == "guerrilla"]:
+        irregular.attacks = False
+    for area, factors in sends.items():
+        left = factors
+        for irregular in [i for i in state.irregulars_in(area)
+                          if scenario.major(i.power) == power and i.kind == "guerrilla"]:
+            if left is not None and left < irregular.factors:
+                if left:
+                    irregular.factors -= left
+                    part = Irregular(irregular.id + SENT, irregular.power, "guerrilla", area, left, attacks=True)
+                    state.irregulars.insert(state.irregulars.index(irregular) + 1, part)
+                break
+            irregular.attacks = True
+            left = None if left is None else left - irregular.factors
 
 
 def trace_irregular(state: GameState, scenario: Scenario, irregular: Irregular, move: Move) -> list[str]:
@@ -180,7 +220,7 @@ def evade_before_combat(ctx: DecisionPort, state: GameState, scenario: Scenario,
             depot is not None and depot.garrison and scenario.at_war(attacker, depot.power)):
         return
     cavalry = any(c.power == attacker and c.movement == "cavalry" for c in state.field_corps_in(area))
-    for power in sorted({i.power for i in counters}, key=scenario.power_order.index):
+    for power in scenario.in_fixed_order(i.power for i in counters):
         own = [i for i in counters if i.power == power]
         areas = [a for a in scenario.neighbours[area] if retreat_open(state, scenario, own, a)]
         holder = state.holder(power)

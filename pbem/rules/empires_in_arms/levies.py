@@ -15,7 +15,7 @@ from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, own_corps
 from pbem.rules.empires_in_arms.orders import Return, StandDown
-from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.scenario import LEVY_KINDS, Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 
 
@@ -25,7 +25,7 @@ def stand_down(state: GameState, scenario: Scenario, power: str, order: StandDow
     or the city it leaves, or leave the map (EIA-I7)."""
     corps = own_corps(state, power, order.corps)
     kind = scenario.corps_kind(corps.id)
-    if kind == "regular":
+    if kind not in LEVY_KINDS:
         raise OrderError(f"{corps.id} is no feudal or insurrection corps: only they stand down "
                          "(§10.1.3.2, §10.1.4.2)")
     if state.besieged(corps):
@@ -44,11 +44,20 @@ def return_corps(state: GameState, scenario: Scenario, power: str, order: Return
     """§10.1.3.3: a feudal corps that stood down comes back to an area of its home province
     holding no unbesieged enemy corps (§10.1.3.3.1; EIA-I3: the province stays its power's);
     it may not move this turn (§10.1.3.3.2). An insurrection corps comes back only when
-    activated (§10.1.4.2)."""
+    activated (§10.1.4.2). The Tyrol corps is placed by the same order (§10.1.5, `tyrol_area`),
+    once in a scenario: removed, it never comes back (§10.1.5.1.2)."""
     corps = next((c for c in state.stood_down if c.id.lower() == order.corps.lower() and c.power == power), None)
     if corps is None:
+        tyrol = next((c for c in scenario.data.corps if c.id.lower() == order.corps.lower() and c.power == power
+                      and c.kind == "tyrol"), None)
+        if tyrol is not None and state.corps_by_id(tyrol.id) is None:
+            raise OrderError(f"{tyrol.id} has been removed from the map: it is not placed again in this war "
+                             "(§10.1.5.1.2)")
         raise OrderError(f"{power} has no corps named {order.corps!r} stood down off the map (§10.1.3.3)")
     counter = scenario.counters[corps.id]
+    if counter.kind == "tyrol":
+        place(state, corps, tyrol_area(state, scenario, corps, order.area))
+        return corps
     if counter.kind == "insurrection":
         raise OrderError(f"{corps.id} is an insurrection corps: after standing down it returns only when the enemy "
                          "enters its border provinces (§10.1.4.2)")
@@ -63,6 +72,31 @@ def return_corps(state: GameState, scenario: Scenario, power: str, order: Return
                          "(§10.1.3.3.1)")
     place(state, corps, area)
     return corps
+
+
+def tyrol_area(state: GameState, scenario: Scenario, corps: Corps, name: str) -> str:
+    """§10.1.5: "If a major power to which the Tyrol province has been ceded goes to war with
+    Austria, the Austrian player may … place the Tyrol corps marker in any Tyrol area that does
+    not contain an enemy corps." A scenario states the ceded Tyrol as data (EIA-I242): the
+    Tyrol corps' home areas, owned by the power they were ceded to (EIA-I3); its wars are
+    fixed, so the corps may be placed from its first month while that power, or the major
+    power controlling it, is at war with the corps' own. The area placed in, or `OrderError`."""
+    home = scenario.counters[corps.id].home
+    ceded = sorted({owner for a in home if (owner := scenario.areas[a].owner) and owner != corps.power},
+                   key=lambda p: [q.code for q in scenario.data.powers].index(p))
+    if not any(scenario.at_war(corps.power, owner) for owner in ceded):
+        raise OrderError(f"{corps.id} is placed only when a power the Tyrol has been ceded to is at war with "
+                         f"{corps.power} (§10.1.5)" + (f": {', '.join(ceded)} is not" if ceded else
+                                                        ": the Tyrol has not been ceded"))
+    area = area_named(scenario, name)
+    title = scenario.areas[area].title
+    if area not in home:
+        raise OrderError(f"{corps.id} is placed in a Tyrol area: {', '.join(scenario.areas[a].title for a in home)} "
+                         "(§10.1.5)")
+    if any(scenario.at_war(corps.power, c.power) for c in state.corps_in(area)):
+        raise OrderError(f"{title} holds an enemy corps: the Tyrol corps is placed in a Tyrol area that does not "
+                         "(§10.1.5)")
+    return area
 
 
 def place(state: GameState, corps: Corps, area: str) -> None:
@@ -116,7 +150,7 @@ def activation(ctx: DecisionPort, state: GameState, scenario: Scenario, mover: C
     waiting = [c for c in state.stood_down if scenario.corps_kind(c.id) == "insurrection"
                and mover.area in scenario.counters[c.id].home and scenario.at_war(mover.power, c.power)]
     stop = False
-    for power in sorted({c.power for c in waiting}, key=scenario.power_order.index):
+    for power in scenario.in_fixed_order(c.power for c in waiting):
         holder = state.holder(power)
         if holder is None:
             continue

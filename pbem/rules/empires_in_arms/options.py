@@ -36,6 +36,8 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "minor_garrisons": (("no", "yes"), "a minor free state's factors may garrison cities and depots outside its "
                                        "own country, and its garrisons leave it with the honours of war (12.3.8, "
                                        "EIA-I223)"),
+    "british_training": (("no", "yes"), "the corps of a minor free state British-controlled for 24 months "
+                                        "(Hanover, Portugal) fight with morale 4.0 (12.3.2, EIA-I243)"),
 }
 
 #: The options the combat rules read (`combat/models.py`'s `Options`), each overriding the

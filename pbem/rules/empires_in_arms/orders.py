@@ -139,12 +139,14 @@ class SupplyAlly:
 
 @dataclass(frozen=True)
 class GuerrillasAttack:
-    """The power's guerrillas in an area attack the enemy forces there (§10.1.1.3)."""
+    """The power's guerrillas in an area, all or `factors` of them, attack the enemy forces
+    there or join its corps besieging the city (§10.1.1.3, §10.1.1.3.3)."""
 
     area: str
+    factors: int | None = None  # None: all of them
 
     def text(self) -> str:
-        return f"GUERRILLAS ATTACK {self.area}"
+        return f"GUERRILLAS ATTACK {self.area}" + (f" {self.factors}" if self.factors is not None else "")
 
 
 @dataclass(frozen=True)
@@ -330,7 +332,7 @@ class _ToCommand(Transformer):
         return (int(items[0]), str(items[1]).upper()) if len(items) == 2 else str(items[0])
 
     def ambush(self, items: list[Token]) -> GuerrillasAttack:
-        return GuerrillasAttack(str(items[0]))
+        return GuerrillasAttack(str(items[0]), int(items[1]) if len(items) > 1 else None)
 
     def standdown(self, items: list[Token]) -> StandDown:
         return StandDown(str(items[0]))
@@ -382,7 +384,8 @@ LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [CITY] [FORCE] (an 
               "<type>)), FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
               "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
               "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
-              "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, RETURN <corps> <area>, "
+              "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area> [<factors>], STAND DOWN <corps>, "
+              "RETURN <corps> <area>, "
               "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
 ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
               "DEMOBILIZE <n> <type> IN <area> or STAND")

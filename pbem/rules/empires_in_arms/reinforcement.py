@@ -4,7 +4,7 @@ places, and scenario money (§5.2.5), power by power in §5.2's order."""
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms.scenario import Reinforcement, Scenario
+from pbem.rules.empires_in_arms.scenario import LEVY_KINDS, Reinforcement, Scenario
 from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room
 from pbem.rules.empires_in_arms.irregulars import place_irregulars
 from pbem.rules.empires_in_arms.leaders import return_leaders
@@ -67,7 +67,7 @@ def place_factors(ctx: DecisionPort, state: GameState, scenario: Scenario, entry
     for kind, count in sorted(entry.factors.items()):
         # feudal and insurrection corps get factors only by levy or prisoner exchange (§5.2.2.2.1)
         for corps in [c for c in state.corps_in(entry.area)
-                      if c.power == entry.power and scenario.corps_kind(c.id) == "regular"]:
+                      if c.power == entry.power and scenario.corps_kind(c.id) not in LEVY_KINDS]:
             room = corps.capacity.get(kind, 0) - corps.factors.get(kind, 0)
             taken = min(room, count)
             if taken > 0:

@@ -9,7 +9,7 @@ conditions and its charts (`charts.py`). Invented data is marked `synthetic = tr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -19,6 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pbem.core.ruleset import ScenarioError
 from pbem.rules.empires_in_arms.calendar import date_of, turn_of_date
 from pbem.rules.empires_in_arms.charts import FACTOR_TYPES, Charts
+
+
+#: Corps of the levies (§10.1.3, §10.1.4): they neither detach, absorb nor exchange factors and
+#: take no reinforcements; the Tyrol corps is "used the same as any other Austrian corps" (§10.1.5.1).
+LEVY_KINDS = ("feudal", "insurrection")
+#: Corps a scenario may leave off the map for their player to place (§10.1.4.1, §10.1.5).
+OFF_MAP_KINDS = ("insurrection", "tyrol")
 
 
 class Strict(BaseModel):
@@ -46,6 +53,9 @@ class Power(Strict):
     # A minor free state names its controlling major power: its forces move, fight and are
     # supplied in that power's sequence and under its player (§7.1.1, §7.3.1, EIA-I163).
     controller: str | None = None
+    # Option 12.3.2, British training: the month since which this minor free state (Hanover or
+    # Portugal) has been British-controlled without a break (EIA-I243).
+    trained_since: Date | None = None
     synthetic: bool = False
 
 
@@ -95,8 +105,9 @@ class CorpsCounter(Strict):
     tactical: int = Field(0, ge=0)
     inside: bool = False  # inside its area's city at the start (§7.3.4)
     # A Turkish feudal or Austrian insurrection corps (§10.1.3, §10.1.4), and the areas of its
-    # home province (feudal, §10.1.3.3.1) or of the border provinces it keeps to (§10.1.4.1.3).
-    kind: Literal["regular", "feudal", "insurrection"] = "regular"
+    # home province (feudal, §10.1.3.3.1) or of the border provinces it keeps to (§10.1.4.1.3);
+    # or the Austrian Tyrol corps, off the map at the start, and the Tyrol's areas (§10.1.5).
+    kind: Literal["regular", "feudal", "insurrection", "tyrol"] = "regular"
     home: list[str] = []
     synthetic: bool = False
 
@@ -239,7 +250,7 @@ class Scenario:
         return {c.id: c for c in self.data.corps}
 
     def corps_kind(self, corps_id: str) -> str:
-        """`regular`, `feudal` or `insurrection` (§10.1.3, §10.1.4)."""
+        """`regular`, `feudal`, `insurrection` or `tyrol` (§10.1.3, §10.1.4, §10.1.5)."""
         counter = self.counters.get(corps_id)
         return counter.kind if counter is not None else "regular"
 
@@ -253,6 +264,12 @@ class Scenario:
         free state (§7.1.1), else itself."""
         controller = self.powers[code].controller if code in self.powers else None
         return controller or code
+
+    def in_fixed_order(self, codes: Iterable[str]) -> list[str]:
+        """`codes` (major powers and minor free states) in the fixed order (§7.1), a minor
+        free state right after its controller (§7.1.1), minors in the scenario's order."""
+        listed = [p.code for p in self.data.powers]
+        return sorted(set(codes), key=lambda c: (self.power_order.index(self.major(c)), listed.index(c)))
 
     def forces_of(self, power: str) -> list[str]:
         """A major power and the minor free states it controls, in the scenario's order."""
@@ -334,6 +351,8 @@ def check_politics(data: ScenarioData, majors: list[str]) -> list[str]:
     two or more allies, each power in one group at most."""
     problems = [f"power {p.code}: its controller {p.controller!r} is not a major power (§7.1.1)"
                 for p in data.powers if p.controller is not None and p.controller not in majors]
+    problems += [f"power {p.code}: only a minor free state is trained by its controller (12.3.2)"
+                 for p in data.powers if p.trained_since is not None and p.controller is None]
     for what, pairs in (("war", data.wars), ("alliance", data.alliances)):
         problems += [f"{what} {a}–{b}: name major powers; a minor free state shares its controller's (§7.1.1)"
                      for a, b in pairs if a not in majors or b not in majors]
@@ -398,8 +417,10 @@ def check_scenario(scenario: Scenario) -> list[str]:
         area(f"corps {c.id}", c.enters.area if c.enters else None)
         factors(f"corps {c.id}", c.factors)
         factors(f"corps {c.id} capacity", c.capacity)
-        if (c.area is None) == (c.enters is None) and not (c.kind == "insurrection" and c.area is None):
+        if (c.area is None) == (c.enters is None) and not (c.kind in OFF_MAP_KINDS and c.area is None):
             problems.append(f"corps {c.id}: give either its area or when it enters")
+        if c.kind == "tyrol" and (c.area is not None or c.enters is not None):
+            problems.append(f"corps {c.id}: the Tyrol corps starts off the map; its player places it (§10.1.5)")
         if c.movement not in data.charts.movement.allowance:
             problems.append(f"corps {c.id}: movement {c.movement!r} is not on the movement chart")
         over = [k for k, n in c.factors.items() if n > c.capacity.get(k, 0)]

@@ -76,7 +76,7 @@ class Plan:
     converting: list[str] = field(default_factory=list)  # areas whose enemy depot is converted, lower case
     besieging: list[str] = field(default_factory=list)  # areas whose enemy city garrison is besieged, lower case
     sallying: list[AttackBesiegers] = field(default_factory=list)  # its besieged forces attacking, by area
-    ambushes: list[str] = field(default_factory=list)  # areas whose own guerrillas attack, lower case
+    ambushes: dict[str, int | None] = field(default_factory=dict)  # areas (lower case) whose guerrillas attack: factors
 
     def converts(self, area: str) -> bool:
         return area.lower() in self.converting
@@ -116,7 +116,7 @@ def plan_of(commands: Sequence[Command]) -> Plan:
         elif isinstance(command, AttackBesiegers):
             plan.sallying.append(command)
         elif isinstance(command, GuerrillasAttack):
-            plan.ambushes.append(command.area.lower())
+            plan.ambushes[command.area.lower()] = command.factors
     return plan
 
 
@@ -187,7 +187,10 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                 elif isinstance(command, AttackBesiegers):
                     check_garrison_attack(trial, scenario, power, command)
                 elif isinstance(command, GuerrillasAttack):
-                    check_guerrilla_attack(trial, scenario, power, command.area)
+                    check_guerrilla_attack(trial, scenario, power, command.area, command.factors,
+                                           any(isinstance(c, Besiege) and not refused
+                                               and c.area.lower() == command.area.lower()
+                                               for _, _, c, refused in read))
                 elif trial.besieged(corps := own_corps(trial, power, command.corps, scenario)):
                     raise OrderError(f"{corps.id} is besieged: it checks its supply in the city (§7.4.5)")
             except OrderError as error:
@@ -203,7 +206,7 @@ class LandKind(DecisionKind):
                    "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
                    "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
                    "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
-                   "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area>, STAND DOWN <corps>, "
+                   "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area> [<factors>], STAND DOWN <corps>, "
                    "RETURN <corps> <area>, RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, "
                    "COMMAND <leader> <leader>…|NONE, or STAND")
 
@@ -314,7 +317,8 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     parts, state.combined = state.combined, []
     plans = [(part.power, plan_of([parse_line(text) for text in part.orders])) for part in parts]
     for who, plan in plans:
-        send_guerrillas(state, scenario, who, {a for a in scenario.areas if a.lower() in plan.ambushes})
+        send_guerrillas(state, scenario, who, {a: plan.ambushes[a.lower()] for a in scenario.areas
+                                               if a.lower() in plan.ambushes})
     sorties = {area: order for _, plan in plans for area in scenario.areas if (order := plan.sally(area)) is not None}
     relieved = battles.combat_step(
         ctx, state, scenario, power, {corps: area for part in parts for corps, area in part.crossed.items()},
@@ -329,7 +333,7 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
     fought = {c for b in state.battles if {b.attacker, *b.allies} & {who for who, _ in plans}
               for c in (*b.attacking, *b.defending)}
     for who, _ in plans:
-        send_guerrillas(state, scenario, who, set())
+        send_guerrillas(state, scenario, who, {})
     guerrilla_step(ctx, state, scenario, [who for who, _ in plans], fought)
 
 
@@ -367,8 +371,12 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
                 ctx.say(stand_down(state, scenario, power, levy), rule="§10.1.3.2")
             else:
                 corps = return_corps(state, scenario, power, levy)
-                ctx.say(f"{power} places its feudal corps {corps.id} back in {scenario.areas[corps.area].title}",
-                        rule="§10.1.3.3")
+                if scenario.corps_kind(corps.id) == "tyrol":
+                    ctx.say(f"{power} places its Tyrol corps {corps.id} in {scenario.areas[corps.area].title}",
+                            rule="§10.1.5")
+                else:
+                    ctx.say(f"{power} places its feudal corps {corps.id} back in {scenario.areas[corps.area].title}",
+                            rule="§10.1.3.3")
         except OrderError as error:
             _dropped(ctx, state, power, levy.text(), error)
     marches: dict[str, March] = {}

@@ -13,7 +13,7 @@ import msgspec
 
 from pbem.core.canonical import StructCodec
 from pbem.core.ruleset import Seat
-from pbem.rules.empires_in_arms.scenario import Scenario
+from pbem.rules.empires_in_arms.scenario import OFF_MAP_KINDS, Scenario
 
 # Where the month stands (§3): the Army Reinforcement Step, the Land Phase (one power
 # sequence after another, `land_index`), the Time Record Phase; then the game is over.
@@ -227,10 +227,11 @@ def initial_state(scenario: Scenario, seats: Sequence[Seat], army_orders: bool =
         powers={p.code: PowerState(p.code, owners[p.code], p.money) for p in data.powers},
         corps=[Corps(c.id, c.power, c.movement, c.area, dict(sorted(c.factors.items())),
                      dict(sorted(c.capacity.items())), c.inside) for c in data.corps if c.area is not None],
-        # an insurrection corps the scenario does not place waits off the map for its activation (§10.1.4.1)
+        # an insurrection corps the scenario does not place waits off the map for its activation
+        # (§10.1.4.1), the Tyrol corps for its player to place it (§10.1.5)
         stood_down=[Corps(c.id, c.power, c.movement, c.home[0], dict(sorted(c.factors.items())),
                           dict(sorted(c.capacity.items()))) for c in data.corps
-                    if c.kind == "insurrection" and c.area is None and c.enters is None],
+                    if c.kind in OFF_MAP_KINDS and c.area is None and c.enters is None],
         irregulars=[Irregular(i.id, i.power, i.kind, i.area, i.factors) for i in data.irregulars if i.area is not None],
         leaders=[Leader(lead.id, lead.power, lead.corps if scenario.counters[lead.corps].area else None)
                  for lead in data.leaders],

@@ -70,7 +70,8 @@ def test_campaign_options_are_checked_by_name_and_value():
     assert ruleset.check_options({"army_orders": True}) == []
     assert ruleset.check_options({"army_orders": "maybe"}) == ["option army_orders must be one of no, yes, not 'maybe'"]
     [unknown] = ruleset.check_options({"fog": "yes"})
-    assert unknown.startswith("unknown option 'fog' (known: army_orders, artillery, cavalry_superiority,")
+    assert unknown.startswith("unknown option 'fog' (known: army_orders, artillery, british_training, "
+                              "cavalry_superiority,")
 
 
 def test_irregulars_feudal_corps_and_provinces_are_checked():
@@ -90,6 +91,20 @@ def test_irregulars_feudal_corps_and_provinces_are_checked():
     assert "irregular AU-Frk: give either its area or when it enters" in problems
     assert any(p.endswith("a feudal corps names its home areas (§10.1.3.3.1, §10.1.4.1.3)") for p in problems)
     assert "province Swabia: unknown area 'Atlantis'" in problems
+
+
+def test_the_tyrol_corps_starts_off_the_map_with_its_tyrol():
+    """§10.1.5: the Tyrol corps is placed by its player, in the Tyrol's areas (EIA-I242)."""
+    data = example()
+    data["corps"][0].update(kind="tyrol")
+    problems = problems_of(data)
+    assert f"corps {data['corps'][0]['id']}: the Tyrol corps starts off the map; its player places it (§10.1.5)" \
+        in problems
+    assert any(p.endswith("a tyrol corps names its home areas (§10.1.3.3.1, §10.1.4.1.3)") for p in problems)
+    data["corps"][0].pop("area")
+    data["corps"][0]["home"] = ["Ulm"]
+    scenario = load("empires-in-arms").load_scenario(data)
+    assert scenario.corps_kind(data["corps"][0]["id"]) == "tyrol"
 
 
 def test_a_corps_may_start_inside_a_city_that_holds_it():
@@ -114,3 +129,11 @@ def test_corps_inside_a_city_must_fit_need_a_city_and_hold_it_alone():
     assert "city of Strasbourg: 17 factors inside, more than its 15" in problems
     assert "corps AU-Cav: Tyrol has no city to be inside" in problems
     assert "city of Vienna: held by AU and FR at once" in problems
+
+
+def test_only_a_minor_free_state_is_trained():
+    """Option 12.3.2 trains a British-controlled minor free state's corps (EIA-I243)."""
+    data = example()
+    data["powers"][0]["trained_since"] = {"year": 1800, "month": 1}
+    assert f"power {data['powers'][0]['code']}: only a minor free state is trained by its controller (12.3.2)" \
+        in problems_of(data)

@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.combat.casualties import Contingents
 from pbem.rules.empires_in_arms.combat.charts import Charts
 from pbem.rules.empires_in_arms.combat.forces import Force
 from pbem.rules.empires_in_arms.combat.models import Battle
@@ -31,6 +32,14 @@ class Fight:
 
     def roll(self, what: str, rule: str) -> int:
         return self.port.roll(f"{self.battle.id}/{what}", rule=rule)
+
+    def contingents(self, force: Force, where: str) -> Contingents | None:
+        """Option 12.3.6 for losses `force` takes at `where`: the contingents' competitive dice,
+        keyed there, and their own loss orders (EIA-I244); None when the option is off."""
+        if not self.battle.options.proportional_losses:
+            return None
+        return Contingents(lambda what, power: self.roll(f"{where}/{force.name}/{what}/{power}", "12.3.6"),
+                           force.side.loss_orders)
 
     def ask(self, force: Force, *, kind: str, prompt: str, default: Any, options: tuple[str, ...] = (),
             rule: str, sealed: bool = True, **context: Any) -> Request:

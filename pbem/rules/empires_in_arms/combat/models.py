@@ -127,6 +127,10 @@ class Side(Frozen):
     leaders: tuple[Leader, ...] = ()
     reinforcements: tuple[ReinforcementGroup, ...] = ()
     loss_order: tuple[FactorKind, ...] = DEFAULT_LOSS_ORDER
+    #: Option 12.3.6: the loss order of each nationality of the side whose player is not the
+    #: side's, "the controlling players decide the types of factors to be lost by each
+    #: contingent" (EIA-I244); a nationality not named takes the side's.
+    loss_orders: dict[str, tuple[FactorKind, ...]] = {}
     #: The owner's standing declaration that its commander's tactical rating is at most this
     #: on the COMMANDER CHART (§7.5.2.9.1.2); None: the rating as it is.
     declared_tactical: int | None = Field(None, ge=0)

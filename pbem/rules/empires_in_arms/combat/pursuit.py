@@ -34,7 +34,7 @@ def pursue(fight: Fight, victor: Force, loser: Force, *, rounds: int, fixed_clas
     percent = fight.charts.pursuit_percent(column, die)
     points = fight.charts.casualty(percent, cavalry)
     take_pursuit_losses(loser.present(), points, loser.side.loss_order, fight.charts,
-                        proportional=fight.battle.options.proportional_losses)
+                        proportional=fight.contingents(loser, "pursuit"))
     loser.pursuit_losses += points
     fight.say(f"{victor.name} pursues: class {column}, die {die}, {percent}% of {cavalry} cavalry = {points} losses",
               "§7.5.2.10.2")

@@ -86,7 +86,8 @@ def take(fight: Fight, proc: Procedure, force: Force, losses: int) -> None:
     militia = not proc.loss_rules or force.morale_loss < MILITIA_LIMIT
     cavalry_first = proc.loss_rules and force.broken
     left = take_losses(force.fighting(), losses, force.side.loss_order, fight.charts, militia=militia,
-                       cavalry_first=cavalry_first, proportional=fight.battle.options.proportional_losses)
+                       cavalry_first=cavalry_first,
+                       proportional=fight.contingents(force, f"day{fight.day}/round{fight.round}"))
     if left and force.flank_arrived is False:
         take_losses(force.flank(), left, force.side.loss_order, fight.charts)
 
