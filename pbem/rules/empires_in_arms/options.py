@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.core.options import check_options
+
 #: The value of a combat option that leaves it as the scenario's `[combat_options]` say.
 SCENARIO = "scenario"
 
@@ -48,18 +50,8 @@ COMBAT_OPTIONS = ("morale_method", "cavalry_superiority", "cavalry_withdrawals",
 
 def read_options(raw: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
     """The options' values (defaults filled in) and every problem with them."""
-    values = {name: allowed[0] for name, (allowed, _) in OPTIONS.items()}
-    problems = []
-    for name, value in sorted(raw.items()):
-        if name not in OPTIONS:
-            problems.append(f"unknown option {name!r} (known: {', '.join(sorted(OPTIONS))})")
-            continue
-        word = {True: "yes", False: "no"}.get(value, str(value).lower()) if isinstance(value, bool) \
-            else str(value).lower()
-        if word not in OPTIONS[name][0]:
-            problems.append(f"option {name} must be one of {', '.join(OPTIONS[name][0])}, not {value!r}")
-        values[name] = word
-    return values, problems
+    chosen, problems = check_options(OPTIONS, raw)
+    return {name: allowed[0] for name, (allowed, _) in OPTIONS.items()} | chosen, problems
 
 
 def in_play(values: Mapping[str, str]) -> dict[str, str]:

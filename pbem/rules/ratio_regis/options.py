@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from pbem.core.options import check_options
 from pbem.rules.ratio_regis.combat.options import COMBAT_OPTIONS
 
 #: option name -> (allowed values, default first, the interpretation it selects)
@@ -56,17 +57,7 @@ class Options(msgspec.Struct, frozen=True):
 
 def read_options(raw: Mapping[str, Any]) -> Options:
     """Campaign options from their names and values, every value checked."""
-    values = {}
-    problems = []
-    for name, value in sorted(raw.items()):
-        if name not in ALL_OPTIONS:
-            problems.append(f"unknown option {name!r} (known: {', '.join(sorted(ALL_OPTIONS))})")
-            continue
-        allowed = ALL_OPTIONS[name][0]
-        word = str(value).lower()
-        if word not in allowed:
-            problems.append(f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
-        values[name] = word
+    values, problems = check_options(ALL_OPTIONS, raw)
     if problems:
         raise OptionError("; ".join(problems))
     if values.get("variant") == "v2.1":
