@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.core.decisions import LineKind, Refusal
-from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.area_answers import area_answer_kind
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, may_enter
 from pbem.rules.empires_in_arms.orders import Move
 from pbem.rules.empires_in_arms.scenario import Province, Scenario
@@ -179,31 +178,11 @@ def lose_factors(ctx: DecisionPort, state: GameState, irregular: Irregular, coun
 EVADE, ANY, NONE = "EVADE", "ANY", "NONE"
 
 
-def _evade(text: str) -> str | None:
-    words = text.split()
-    if not words or words[0].upper() != EVADE:
-        return None
-    if len(words) != 2:
-        raise Refusal("answer cossacks or freikorps attacked alone with EVADE <area>, EVADE ANY or EVADE NONE")
-    where = words[1].upper() if words[1].upper() in (ANY, NONE) else words[1]
-    return f"{EVADE} {where}"
-
-
-def _evade_to(request: Request, value: str) -> str:
-    """An area the answer names must be one the counters may retreat to (the request's options)."""
-    where = value.split()[1]
-    if where in (ANY, NONE):
-        return value
-    found = next((a for a in request.options if a.lower() == where.lower()), None)
-    if found is None:
-        raise Refusal(f"the counters may retreat only to {', '.join(request.options) or 'no area'} (§10.1.2.2.3)")
-    return f"{EVADE} {found}"
-
-
-EVADE_KIND = LineKind(
+EVADE_KIND = area_answer_kind(
     "evade", "your cossacks or freikorps, alone in an area, are attacked: retreat them before the combat "
-             "(§10.1.2.2.3): EVADE <area> | EVADE ANY | EVADE NONE", parse=_evade, form=lambda answer: answer,
-    check=_evade_to)
+             "(§10.1.2.2.3): EVADE <area> | EVADE ANY | EVADE NONE", EVADE, (ANY, NONE),
+    usage="answer cossacks or freikorps attacked alone with EVADE <area>, EVADE ANY or EVADE NONE",
+    outside="the counters may retreat only to {areas} (§10.1.2.2.3)")
 
 
 def evade_before_combat(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, attacker: str,

@@ -10,9 +10,8 @@ levy (§10.1.3.1, §10.1.4.3) is campaign-only.
 
 from __future__ import annotations
 
-from pbem.core.decisions import LineKind, Refusal
-from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.area_answers import area_answer_kind
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, own_corps
 from pbem.rules.empires_in_arms.orders import Return, StandDown
 from pbem.rules.empires_in_arms.scenario import LEVY_KINDS, Scenario
@@ -111,33 +110,13 @@ def place(state: GameState, corps: Corps, area: str) -> None:
 INSURRECTION, HERE, NONE = "INSURRECTION", "HERE", "NONE"
 
 
-def _insurrection(text: str) -> str | None:
-    words = text.split()
-    if not words or words[0].upper() != INSURRECTION:
-        return None
-    if len(words) != 2:
-        raise Refusal("answer an enemy entering your border provinces with INSURRECTION <area>, INSURRECTION HERE "
-                      "or INSURRECTION NONE")
-    where = words[1].upper() if words[1].upper() in (HERE, NONE) else words[1]
-    return f"{INSURRECTION} {where}"
-
-
-def _insurrection_in(request: Request, value: str) -> str:
-    """An area the answer names must be one of the border provinces' (the request's options)."""
-    where = value.split()[1]
-    if where in (HERE, NONE):
-        return value
-    found = next((a for a in request.options if a.lower() == where.lower()), None)
-    if found is None:
-        raise Refusal(f"the insurrection corps are placed within their border provinces: {', '.join(request.options)} "
-                      "(§10.1.4.1)")
-    return f"{INSURRECTION} {found}"
-
-
-INSURRECTION_KIND = LineKind(
+INSURRECTION_KIND = area_answer_kind(
     "insurrection", "an enemy enters the border provinces of your insurrection corps off the map: place them "
                     "(§10.1.4.1): INSURRECTION <area> | INSURRECTION HERE | INSURRECTION NONE",
-    parse=_insurrection, form=lambda answer: answer, check=_insurrection_in)
+    INSURRECTION, (HERE, NONE),
+    usage="answer an enemy entering your border provinces with INSURRECTION <area>, INSURRECTION HERE or "
+          "INSURRECTION NONE",
+    outside="the insurrection corps are placed within their border provinces: {areas} (§10.1.4.1)")
 
 
 def activation(ctx: DecisionPort, state: GameState, scenario: Scenario, mover: Corps | Irregular) -> bool:
