@@ -8,9 +8,10 @@ on a SQLite store in a temporary home, then measures:
 - `replay_to_read_ratio`: that replay's time over merely reading and decoding the same
   events from the store — the floor (target ≤ 3); each time is the fastest of `TIMINGS`
   reads and replays taken in turn, so a burst of load on the machine does not decide it;
-- `append_ms`: accepting one more order set in a fresh process-like service at the end,
-  and `append_growth`: that against the same measured at about 1,000 events (target
-  ≤ 1.5: the cost follows the new events, not the history);
+- `append_ms`: accepting one more order set in a fresh process-like service at the end
+  (the median of `APPENDS`, run on through a few turns), and `append_growth`: that against
+  the same measured at about 1,000 events (target ≤ 1.5: the cost follows the new events,
+  not the history);
 - `peak_mb`: the process's peak resident memory (target ≤ 300 MB).
 
 A ruleset shapes the traffic through two optional hooks: `bench_scenario()` (a scenario
