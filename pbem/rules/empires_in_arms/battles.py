@@ -349,7 +349,8 @@ def reinforcing(state: GameState, scenario: Scenario, area: str, powers: set[str
 def unit(state: GameState, scenario: Scenario, corps: Corps) -> Unit:
     """A corps with its factors by type, its morale — the counter's where the scenario gives
     one, else its power's (§7.5.2.6.1.1), 4.0 for a corps British training has made (option
-    12.3.2, `trained`) — and the counter's own ratings (§10.6.1)."""
+    12.3.2, `trained`) — the counter's own ratings (§10.6.1), and the cavalry symbol of a corps
+    that moves as cavalry (§7.3.1.1), which holds cossacks and freikorps back (§10.1.2.2.3)."""
     power, counter = scenario.powers[corps.power], scenario.counters.get(corps.id)
     kinds = {FACTOR_KINDS[kind]: n for kind, n in corps.factors.items() if n}
     drilled = TRAINED_MORALE if trained(state, scenario, corps.power) else None
@@ -357,7 +358,7 @@ def unit(state: GameState, scenario: Scenario, corps: Corps) -> Unit:
                 infantry_morale=drilled or (counter and counter.infantry_morale) or power.infantry_morale,
                 cavalry_morale=drilled or (counter and counter.cavalry_morale) or power.cavalry_morale,
                 strategic=counter.strategic if counter else 0, tactical=counter.tactical if counter else 0,
-                artillery_corps=set(kinds) == {"artillery"})
+                cavalry_symbol=corps.movement == "cavalry", artillery_corps=set(kinds) == {"artillery"})
 
 
 #: Option 12.3.2: the morale of a trained minor free state's infantry and cavalry in its corps.
@@ -414,13 +415,15 @@ def irregular_attacker(state: GameState, scenario: Scenario, phasing: Sequence[s
 
 def scenario_leader(scenario: Scenario, leader_id: str, aged: tuple[int, int, str] | None = None) -> CombatLeader:
     """A leader's counter for a combat; NAPOLEON's ratings capped by `aged` outside his power's
-    territory (option 12.3.7.3, `napoleon_aged`)."""
+    territory (option 12.3.7.3, `napoleon_aged`); its cavalry leader symbol counts in
+    pursuits (§7.5.2.10.2.2.1, §10.6.1.3)."""
     lead = next(x for x in scenario.data.leaders if x.id == leader_id)
     tactical, strategic = lead.tactical, lead.strategic
     if lead.napoleon and aged is not None and aged[2] != lead.power:
         tactical, strategic = min(tactical, aged[0]), min(strategic, aged[1])
     return CombatLeader(id=lead.id, power=lead.power, strategic=strategic, tactical=tactical,
-                        tactical_max=lead.tactical_max, seniority=lead.seniority, napoleon=lead.napoleon)
+                        tactical_max=lead.tactical_max, seniority=lead.seniority, napoleon=lead.napoleon,
+                          cavalry_symbol=lead.cavalry)
 
 
 def retreat_map(state: GameState, scenario: Scenario, powers: set[str]) -> RetreatMap:

@@ -146,6 +146,7 @@ class Leader(Strict):
     tactical_max: int = Field(4, ge=1)  # corps it commands at full rating (§10.6.1.2.1)
     seniority: str = Field("D", pattern=r"^[ABCD]$")  # §10.6.1.1.2
     napoleon: bool = False  # NAPOLEON's political points (§7.5.2.10.1.3.1–2)
+    cavalry: bool = False  # the cavalry leader symbol: +1 to a pursuit's die (§7.5.2.10.2.2.1, §10.6.1.3)
     synthetic: bool = False
 
 
