@@ -26,8 +26,9 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_forces_in
 
 def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     """§5.2 in the scenario's reinforcement order: money first (§5.2.5), then new corps
-    counters (§5.2.1.1) and removed ones brought back (§5.2.4.1), then army factors (§5.2.2.1), then leaders off the map (§5.3); a
-    minor free state's with its controller's (§7.1.1)."""
+    counters (§5.2.1.1) and removed ones brought back (§5.2.4.1), then army factors
+    (§5.2.2.1), then leaders off the map (§5.3); a minor free state's with its controller's
+    (§7.1.1)."""
     year, month = scenario.date(state.turn)
     for power in [p for major in scenario.data.reinforcement_order for p in scenario.forces_of(major)]:
         amount = sum(m.amount for m in scenario.data.money if (m.power, m.year, m.month) == (power, year, month))
@@ -51,7 +52,8 @@ def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) 
 
 def place_corps(ctx: DecisionPort, state: GameState, scenario: Scenario, corps_id: str, area: str,
                 factors: Mapping[str, int], placed: str = "places corps") -> None:
-    """§5.2.1.1: lost with its factors if the area is enemy-held or holds enemy corps
+    """§5.2.1.1: `corps_id` with `factors` in `area` — a new counter, or a removed one brought
+    back (§5.2.4.1) —, lost with its factors if the area is enemy-held or holds enemy corps
     (EIA-I3: enemy-held means an enemy garrison, or enemy corps, hold its city, EIA-I140)."""
     counter = scenario.counters[corps_id]
     title = scenario.areas[area].title
