@@ -19,13 +19,14 @@ from pbem.rules.empires_in_arms.irregulars import EVADE_KIND
 from pbem.rules.empires_in_arms.levies import INSURRECTION_KIND
 from pbem.rules.empires_in_arms.options import in_play, read_options
 from pbem.rules.empires_in_arms.reactions import DEPOT_ENTRY_KIND
+from pbem.rules.empires_in_arms.reinforcement import COMEBACK_KIND
 from pbem.rules.empires_in_arms.sequence import LAND_KIND
 
 #: Every decision the game asks, in the order an order line is offered to them: a reaction
 #: and the combat's answers by their keywords first, then the two blocks, each taking every
 #: other line while it is owed.
 DECISION_KINDS = (DEPOT_ENTRY_KIND, RETIRE_KIND, OCCUPY_KIND, LEAVE_KIND, EVADE_KIND, INSURRECTION_KIND, *COMBAT_KINDS,
-                  ARMY_KIND, LAND_KIND)
+                  COMEBACK_KIND, ARMY_KIND, LAND_KIND)
 
 
 class EmpiresInArms:

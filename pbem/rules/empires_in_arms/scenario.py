@@ -3,8 +3,9 @@
 A scenario names its powers in the fixed orders of the Land Phase (§7.1) and the Army
 Reinforcement Step (§5.2), the wars it fixes, the map (areas with terrain, forage value,
 owner, city; borders with rivers), the corps, leaders, depots and garrisons at the start,
-the reinforcements and money that arrive month by month (§5.2.2.1, §5.2.5), its victory
-conditions and its charts (`charts.py`). Invented data is marked `synthetic = true`.
+the reinforcements, corps counters brought back (§5.2.4.1) and money that arrive month by
+month (§5.2.2.1, §5.2.5), its victory conditions and its charts (`charts.py`). Invented data
+is marked `synthetic = true`.
 """
 
 from __future__ import annotations
@@ -168,6 +169,15 @@ class Reinforcement(Date):
     factors: dict[str, int]
 
 
+class CorpsArrival(Date):
+    """§5.2.4.1: "a corps counter is designated as a reinforcement" — no counter named: its
+    power brings back one of its removed counters, in one of `areas`, holding `factors`."""
+
+    power: str
+    areas: list[str] = Field(min_length=1)
+    factors: dict[str, int]
+
+
 class Money(Date):
     power: str
     amount: int = Field(ge=0)
@@ -213,6 +223,7 @@ class ScenarioData(Strict):
     depots: list[DepotSetup] = []
     garrisons: list[GarrisonSetup] = []
     reinforcements: list[Reinforcement] = []
+    corps_arrivals: list[CorpsArrival] = []
     money: list[Money] = []
     victory: list[Victory] = []
     charts: Charts = Charts()
@@ -462,6 +473,12 @@ def check_scenario(scenario: Scenario) -> list[str]:
         power(f"reinforcement {r.year}-{r.month}", r.power)
         area(f"reinforcement {r.year}-{r.month}", r.area)
         factors(f"reinforcement {r.year}-{r.month}", r.factors)
+    for arrival in data.corps_arrivals:
+        where = f"corps arrival {arrival.year}-{arrival.month}"
+        power(where, arrival.power)
+        for name in arrival.areas:
+            area(where, name)
+        factors(where, arrival.factors)
     for m in data.money:
         power(f"money {m.year}-{m.month}", m.power)
     capitals = {a.owner for a in data.areas if a.city is not None and a.city.capital}
