@@ -12,6 +12,7 @@ import json
 import re
 import shlex
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ class Case:
     players: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
     # ("dice", purpose, values) | ("orders", player, text) | ("setup", line numbers, edits)
+    # | ("deadline", None, None)
     actions: list[tuple[str, Any, Any]] = field(default_factory=list)
     expects: list[tuple[int, str]] = field(default_factory=list)
 
@@ -146,6 +148,10 @@ def parse_case(path: Path) -> Case:
             orders_of = rest
         elif directive == "setup":
             setup = []
+        elif directive == "deadline":
+            if rest:
+                raise CaseFormatError(f"{path}:{number}: @deadline takes nothing after it")
+            case.actions.append(("deadline", None, None))
         elif directive == "expect":
             in_expect = True
         else:
@@ -158,12 +164,29 @@ def parse_case(path: Path) -> Case:
     return case
 
 
+class _CaseClock:
+    """A case's time: it stands still, so nothing passes a deadline, until `@deadline`
+    moves it on past every deadline and grace of the step waiting."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2030, 1, 1, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def pass_deadline(self) -> datetime:
+        self.now += timedelta(days=365)
+        return self.now
+
+
 class _Play:
     """A case being played: the service, and the last receipt of each player."""
 
     def __init__(self, case: Case):
         self.case = case
-        self.service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}))
+        self.clock = _CaseClock()
+        self.service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
+                                       clock=self.clock)
         self.receipts: dict[str, Receipt] = {}
 
     def run(self) -> CampaignProjection:
@@ -176,6 +199,8 @@ class _Play:
                 self.service.force_dice(_CAMPAIGN, who, what, f"case {self.case.name}")
             elif kind == "setup":
                 self.set_up(who, what)
+            elif kind == "deadline":
+                self.service.tick(self.clock.pass_deadline())
             else:
                 self.receipts[who] = self.service.submit(_CAMPAIGN, who, what).receipt
         return self.service.projection(_CAMPAIGN)

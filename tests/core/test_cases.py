@@ -187,3 +187,14 @@ def test_a_case_whose_log_does_not_replay_fails(tmp_path, monkeypatch):
     result = run(tmp_path, CASE.replace("score = 7", "score >= 7"))
     assert [f.split(": ", 1)[1] for f in result.failures] == [
         "replaying the log diverges at step bidding: state hash differs"]
+
+
+def test_a_deadline_passes_the_waiting_step_and_its_defaults_answer(tmp_path):
+    text = HEAD + "@orders ann\nBID 3\n@deadline\n@expect\nleader = \"ann\"\nplayers.bob.bid = 0\n"
+    result = run(tmp_path, text)
+    assert result.passed, result.failures
+
+
+def test_a_deadline_with_words_after_it_is_a_format_error(tmp_path):
+    with pytest.raises(CaseFormatError, match="mini.case:5: @deadline takes nothing after it"):
+        parse_case(write_case(tmp_path, HEAD + "@deadline now\n@expect\nleader = \"ann\"\n"))
