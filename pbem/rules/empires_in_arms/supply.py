@@ -15,7 +15,7 @@ from pbem.rules.empires_in_arms.state import Corps, Depot, GameState, Irregular
 def enemy_corps_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Corps]:
     """Enemy corps in the field of `area`: those inside its city neither stop a move nor are
     attacked in the field (§7.3.7.1); they are besieged instead (§7.5.4)."""
-    return [c for c in state.corps_in(area) if scenario.at_war(power, c.power) and not c.inside]
+    return [c for c in state.field_corps_in(area) if scenario.at_war(power, c.power)]
 
 
 def enemy_irregulars_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Irregular]:
