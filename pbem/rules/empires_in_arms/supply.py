@@ -95,13 +95,6 @@ def valid_depots(state: GameState, scenario: Scenario, power: str, *, before: in
     return sorted(valid, key=lambda d: [a.id for a in scenario.data.areas].index(d.area))
 
 
-def depot_distance(state: GameState, scenario: Scenario, power: str, area: str) -> int | None:
-    """How many unblocked areas `area` is from the nearest depot of a valid chain, up to the
-    furthest a corps may pay for (§7.4.2.1.1); None when further."""
-    nearest = supplying_depot(state, scenario, power, area)
-    return None if nearest is None else nearest[0]
-
-
 def supplying_depot(state: GameState, scenario: Scenario, power: str, area: str,
                     full: Collection[str] = ()) -> tuple[int, str] | None:
     """The nearest depot of a valid chain that supplies a corps in `area` — its distance and
