@@ -70,7 +70,7 @@ def forage(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps
     said = ", ".join(f"{mod:+d} {reason}" for reason, mod in mods)
     ctx.say(f"{corps.id} forages in {scenario.areas[corps.area].title}: die {die}" + (f" {said}" if said else "")
             + f" = {total} against forage value {value}: " + (f"loses {loss} factors" if loss else "no loss"),
-            to=_owner_and_gm(state, corps.power), rule="§7.4.1.1")
+            to=state.owner(corps.power), rule="§7.4.1.1")
     return loss
 
 
@@ -105,9 +105,3 @@ def take_losses(state: GameState, scenario: Scenario, corps: Corps, march: March
 def _loss_order(scenario: Scenario, factors: Iterable[str]) -> list[str]:
     order = list(scenario.charts.forage.loss_order)
     return order + sorted(k for k in factors if k not in order)
-
-
-def _owner_and_gm(state: GameState, power: str) -> tuple[str, ...]:
-    """Forage rolls and losses tell a corps' strength: its owner sees them (the GM sees all)."""
-    holder = state.holder(power)
-    return (holder,) if holder else ()

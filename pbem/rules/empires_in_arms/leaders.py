@@ -117,7 +117,7 @@ def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
                 else leader.city if leader.city and state.siege_in(leader.city) is not None else ""
             if besieged:
                 ctx.say(f"{leader.id} is besieged in the city of {besieged} and may not retire yet",
-                        to=_owner(state, power), rule="§5.3")
+                        to=state.owner(power), rule="§5.3")
                 continue
             leader.retire = False
             if leader.corps is not None or leader.city:  # not if it has left the map since its order
@@ -129,14 +129,9 @@ def return_leaders(ctx: DecisionPort, state: GameState, power: str) -> None:
                 or leader.back > state.turn:
             continue
         if leader.place == HOLD:
-            ctx.say(f"{leader.id} stays off the map (PLACE {leader.id} HOLD)", to=_owner(state, power), rule="§5.3")
+            ctx.say(f"{leader.id} stays off the map (PLACE {leader.id} HOLD)", to=state.owner(power), rule="§5.3")
             continue
         chosen = state.corps_by_id(leader.place) if leader.place else None
         corps = chosen if chosen is not None and chosen.power == power else first
         leader.corps, leader.place = corps.id, ""
         ctx.say(f"{leader.id} returns to the map with {power} {corps.id}", rule="§5.3")
-
-
-def _owner(state: GameState, power: str) -> tuple[str, ...]:
-    holder = state.holder(power)
-    return (holder,) if holder else ()

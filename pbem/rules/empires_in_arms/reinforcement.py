@@ -34,8 +34,7 @@ def army_reinforcement(ctx: DecisionPort, state: GameState, scenario: Scenario) 
         amount = sum(m.amount for m in scenario.data.money if (m.power, m.year, m.month) == (power, year, month))
         if amount:
             state.powers[power].money += amount
-            holder = state.holder(power)
-            ctx.say(f"{power} receives {amount} money points", to=(holder,) if holder else (), rule="§5.2.5")
+            ctx.say(f"{power} receives {amount} money points", to=state.owner(power), rule="§5.2.5")
         for counter in scenario.data.corps:
             entry = counter.enters
             if counter.power == power and entry is not None and (entry.year, entry.month) == (year, month):
@@ -134,7 +133,7 @@ def bring_back(ctx: DecisionPort, state: GameState, scenario: Scenario, arrival:
     With no removed counter the arrival is lost (EIA-I280)."""
     power = arrival.power
     holder = state.holder(power)
-    to = (holder,) if holder else ()
+    to = state.owner(power)
     removed = removed_counters(state, scenario, power)
     where = " or ".join(scenario.areas[a].title for a in arrival.areas)
     if not removed:
@@ -172,7 +171,6 @@ def place_factors(ctx: DecisionPort, state: GameState, scenario: Scenario, entry
     them (§7.3.3.4); what cannot be placed is lost (§5.2.2). The placement is fixed by
     rule rather than asked (EIA-I10)."""
     title = scenario.areas[entry.area].title
-    holder = state.holder(entry.power)
     placed: list[str] = []
     lost = 0
     for kind, count in sorted(entry.factors.items()):
@@ -191,7 +189,7 @@ def place_factors(ctx: DecisionPort, state: GameState, scenario: Scenario, entry
         lost += count
     ctx.say(f"{entry.power} reinforcements in {title}: " + (", ".join(placed) or "none placed")
             + (f"; {lost} factors cannot be placed and are lost" if lost else ""),
-            to=(holder,) if holder else (), rule="§5.2.2.1")
+            to=state.owner(entry.power), rule="§5.2.2.1")
 
 
 def _to_garrison(state: GameState, scenario: Scenario, entry: Reinforcement, kind: str, count: int,

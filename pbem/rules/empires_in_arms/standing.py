@@ -43,8 +43,7 @@ def carry_out(ctx: DecisionPort, state: GameState, scenario: Scenario, power: st
     """The order kept in the power's state, and told to its owner (a trivial agreement to
     every power: it is half of every combat's form)."""
     own = state.powers[power]
-    holder = state.holder(power)
-    to = (holder,) if holder else ()
+    to = state.owner(power)
     if isinstance(order, Losses):
         # §7.5.2.9.2: losses "in any fashion"
         own.loss_order = list(order.kinds)
@@ -65,10 +64,9 @@ def carry_out(ctx: DecisionPort, state: GameState, scenario: Scenario, power: st
         ally = supplied_ally(scenario, order, power)
         kept = [p for p in own.supplies if p != ally] + ([ally] if order.allow else [])
         own.supplies = [p for p in scenario.power_order if p in kept]
-        ally_holder = state.holder(ally)
         ctx.say(f"{power} {'lets' if order.allow else 'no longer lets'} {ally}'s forces live off its depots and "
                 "supply chains" + (", paying their costs" if order.allow else ""),
-                to=tuple(dict.fromkeys(h for h in (holder, ally_holder) if h)), rule="§7.4.2.2")
+                to=tuple(dict.fromkeys([*to, *state.owner(ally)])), rule="§7.4.2.2")
     else:
         # §7.5.2.5.2.3, §7.5.2.13.1: a withdrawal is conducted by its owner
         own.withdrawal = withdrawal_areas(scenario, order)

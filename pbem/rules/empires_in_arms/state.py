@@ -203,6 +203,12 @@ class GameState(msgspec.Struct):
     def holder(self, power: str) -> str | None:
         return self.powers[power].player
 
+    def owner(self, power: str) -> tuple[str, ...]:
+        """Whom a line only the power's player may read goes to: its holder, or no one while
+        the power has none (the GM reads every line)."""
+        holder = self.holder(power)
+        return (holder,) if holder else ()
+
 
 _codec = StructCodec(GameState)
 encode_state = _codec.encode

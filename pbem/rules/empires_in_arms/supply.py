@@ -15,7 +15,7 @@ from pbem.rules.empires_in_arms.state import Corps, Depot, GameState, Irregular
 def enemy_corps_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Corps]:
     """Enemy corps in the field of `area`: those inside its city neither stop a move nor are
     attacked in the field (§7.3.7.1); they are besieged instead (§7.5.4)."""
-    return [c for c in state.corps_in(area) if scenario.at_war(power, c.power) and not c.inside]
+    return [c for c in state.field_corps_in(area) if scenario.at_war(power, c.power)]
 
 
 def enemy_irregulars_in(state: GameState, scenario: Scenario, power: str, area: str) -> list[Irregular]:
@@ -93,13 +93,6 @@ def valid_depots(state: GameState, scenario: Scenario, power: str, *, before: in
                 valid.append(other)
                 queue.append(other)
     return sorted(valid, key=lambda d: [a.id for a in scenario.data.areas].index(d.area))
-
-
-def depot_distance(state: GameState, scenario: Scenario, power: str, area: str) -> int | None:
-    """How many unblocked areas `area` is from the nearest depot of a valid chain, up to the
-    furthest a corps may pay for (§7.4.2.1.1); None when further."""
-    nearest = supplying_depot(state, scenario, power, area)
-    return None if nearest is None else nearest[0]
 
 
 def supplying_depot(state: GameState, scenario: Scenario, power: str, area: str,

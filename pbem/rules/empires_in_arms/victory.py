@@ -45,13 +45,13 @@ def decide_victory(ctx: DecisionPort, state: GameState, scenario: Scenario, *, l
     meets one wins. At the scenario's end, when none does, the scenario is drawn; before it, a
     win ends the scenario at once (EIA-I203). True when the game ends."""
     date = scenario.date(state.turn)
-    due = [c for c in scenario.data.victory if judged_now(c, date, last)]
-    winners = list(dict.fromkeys(c.power for c in due if met(state, scenario, c)))
+    due = [(c, met(state, scenario, c)) for c in scenario.data.victory if judged_now(c, date, last)]
+    winners = list(dict.fromkeys(c.power for c, done in due if done))
     if not last and not winners:
         return False
     state.winners = list(dict.fromkeys([*state.winners, *winners]))
-    for condition in due:
-        outcome = "meets" if met(state, scenario, condition) else "does not meet"
+    for condition, done in due:
+        outcome = "meets" if done else "does not meet"
         ctx.say(f"{condition.power} {outcome} its victory conditions: {describe(scenario, condition)}", rule="§13")
     if last and scenario.data.victory and not state.winners:
         ctx.say("no power met its victory conditions: the scenario is drawn", rule="§13")

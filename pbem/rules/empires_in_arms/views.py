@@ -54,9 +54,14 @@ def _power(state: GameState, scenario: Scenario, code: str, viewer: str) -> dict
     power = state.powers[code]
     return {"name": scenario.powers[code].name, "player": power.player,
             "money": power.money if _sees(state, viewer, code) else HIDDEN, "political": power.political,
-            "at_war_with": [p for p in scenario.power_order if scenario.at_war(code, p)],
+            "at_war_with": _enemies(scenario, code),
             "allied_with": _allies(scenario, code),
             "minor_free_states": scenario.forces_of(code)[1:]}
+
+
+def _enemies(scenario: Scenario, code: str) -> list[str]:
+    """The major powers at war with `code`, in the fixed order (§7.1)."""
+    return [p for p in scenario.power_order if scenario.at_war(code, p)]
 
 
 def _allies(scenario: Scenario, code: str) -> list[str]:
@@ -79,7 +84,7 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
          "rows": [[code, state.powers[code].player or "-",
                    str(state.powers[code].money) if _sees(state, viewer, code) else "?",
                    str(state.powers[code].political),
-                   " ".join(p for p in scenario.power_order if scenario.at_war(code, p)) or "-"]
+                   " ".join(_enemies(scenario, code)) or "-"]
                   + ([", ".join(_allies(scenario, code)) or "-", " ".join(scenario.forces_of(code)[1:]) or "-"]
                      if several else [])
                   for code in scenario.power_order]},
