@@ -474,7 +474,6 @@ class CampaignProjection:
             self._run = (None, state)
         else:
             self.data.step = step.key
-            seats = self.seats()
             ctx = StepContext(
                 campaign=self.data.campaign,
                 step=step.key,
@@ -486,7 +485,7 @@ class CampaignProjection:
                             for p in self.data.civil_disorder + self.data.dropped},
                 forced=self.data.forced,
                 scenario=self.scenario,
-                seats={seat.id: seat for seat in seats},
+                seats={seat.id: seat for seat in self.seats()},
                 step_start=partial(self.ruleset.decode_state, self.data.state),  # what `state` was decoded from
             )
             self._run = (run_step(step.procedure, state, ctx), state)

@@ -141,13 +141,10 @@ _saver = msgspec.msgpack.Encoder()
 _restorer = msgspec.msgpack.Decoder(GameState)
 
 
-def _saved(state: GameState) -> bytes:
-    """The state kept to go back to (binary, so cheaper than the canonical JSON)."""
-    return _saver.encode(state)
-
-
-def _restored(saved: bytes) -> GameState:
-    return _restorer.decode(saved)
+def _kept(state: GameState) -> Callable[[], GameState]:
+    """The state kept to go back to: each call makes a fresh copy of it as it is now
+    (kept binary, so cheaper than the canonical JSON)."""
+    return partial(_restorer.decode, _saver.encode(state))
 
 
 @dataclass
@@ -188,10 +185,10 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     (`as_found` makes a fresh copy of it: an impulse's state as its step began)."""
     judge = port or Probe(scenario)
     if port is not None:
-        work, found = state, as_found or partial(_restored, _saved(state))
+        work, found = state, as_found or _kept(state)
     else:
-        before = _saved(state)
-        work, found = _restored(before), partial(_restored, before)
+        found = _kept(state)
+        work = found()
     held_cards = bool(work.player(player).hand)
     start = ImpulseStart.when_asked(found if work is state else (lambda: state))  # a probe leaves `state` as it is
     run = ImpulseRun(judge, start, Ledger(held_cards=held_cards), player)
@@ -234,7 +231,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
             continue
         results.append(verdict(number, text, True, understood))
         if judge.interrupts != before_line:
-            checkpoint = _Checkpoint(partial(_restored, _saved(work)), run.ledger.copy())
+            checkpoint = _Checkpoint(_kept(work), run.ledger.copy())
         else:
             checkpoint.since.append(command)
     ledger = run.ledger

@@ -79,17 +79,27 @@ def stay_out(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str,
     status = state.minors[code]
     power = status.ally
     status.neutral_in += [enemy for enemy in enemies if enemy not in status.neutral_in]
-    areas = scenario.minor_areas(code)
-    going = [f.id for f in in_minor(state, power, areas)]
-    notes = [*clear(ctx, state, scenario, code, f"{code} stays out of {power}'s war", going),
-             *destroy_in_minor(state, power, areas)]
-    for area in areas:
-        if state.areas[area].controller == power:
-            state.areas[area].controller = None
+    notes = release(ctx, state, scenario, code, power, f"{code} stays out of {power}'s war")
     text = (f"{code} stays out of {power}'s war with {', '.join(enemies)}, neutral in it: its units go back on its "
             f"card" + "".join(f"; {n}" for n in notes) + " (§20.5)")
     ctx.say(text, rule="§20.5, §29.4")
     return [text]
+
+
+def release(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, former: str | None,
+            why: str) -> list[str]:
+    """§20.4.1 as a minor turning neutral, or kept out of a war as if it did (§20.5): its units
+    back on its card, rebellions in its areas removed (`clear`), and its `former` ally's control
+    of its areas and own fortresses there gone (§20.2, RR-I252). Returns the notes of what went."""
+    areas = scenario.minor_areas(code)
+    going = [f.id for f in in_minor(state, former, areas)] if former is not None else []
+    notes = clear(ctx, state, scenario, code, why, going)
+    if former is None:
+        return notes
+    for area in areas:
+        if state.areas[area].controller == former:
+            state.areas[area].controller = None
+    return notes + destroy_in_minor(state, former, areas)
 
 
 def clear(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, why: str,

@@ -18,8 +18,8 @@ from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import bidding, deployment
 from pbem.rules.ratio_regis.actions import stack_count, stacking_limit
-from pbem.rules.ratio_regis.fortresses import alliance_over, destroy_in_minor, in_minor
-from pbem.rules.ratio_regis.independents import clear, join, lift_units, rebuild
+from pbem.rules.ratio_regis.fortresses import alliance_over, in_minor
+from pbem.rules.ratio_regis.independents import join, lift_units, rebuild, release
 from pbem.rules.ratio_regis.repatriation import repatriate
 from pbem.rules.ratio_regis.scenario import Card, Minor, Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron, Troop, regular_quality
@@ -186,13 +186,7 @@ def neutral(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
     status = state.minors[code]
     before = status.ally
     status.ally, status.neutral_in = None, []
-    going = [f.id for f in in_minor(state, before, scenario.minor_areas(code))] if before is not None else []
-    notes = clear(ctx, state, scenario, code, f"{why}: {minor.name} becomes neutral", going)
-    for area in scenario.minor_areas(code):
-        if before is not None and state.areas[area].controller == before:
-            state.areas[area].controller = None
-    if before is not None:
-        notes += destroy_in_minor(state, before, scenario.minor_areas(code))
+    notes = release(ctx, state, scenario, code, before, f"{why}: {minor.name} becomes neutral")
     text = f"{why}: {minor.name} becomes neutral, its units leave the map" + "".join(f"; {n}" for n in notes)
     ctx.say(text + " (§20.4.1)", rule="§20.4.1")
     areas = scenario.minor_areas(code)

@@ -28,6 +28,8 @@ PLACED = ("DOMAIN", "LOOT", "ELIMINATE", "REPLACE", "BREAK", "ALLY")
 COUNTED = ("VP", "UNREST")
 #: The terms about a minor's alliance (§21.5.3, RR-I261): one minor is named in one of them only.
 MINOR_TERMS = ("BREAK", "ALLY")
+#: Terms that exclude each other on one place: a merchant eliminated or replaced, a minor broken away or allied.
+EXCLUSIVE = (("ELIMINATE", "REPLACE"), MINOR_TERMS)
 AUTO = "AUTO"
 TERM_WORDS = ("VP <n>, UNREST <n>, DOMAIN <area>, LOOT <area>, ELIMINATE <trade center>, REPLACE <trade center>, "
               "BREAK <minor>, ALLY <minor>")
@@ -99,8 +101,8 @@ def check_terms(request: Request, terms: Sequence[Term] | str) -> str:
     for term in terms:
         if term.word in PLACED:
             place = _place(term, context)
-            if (term.word, place) in named or any({(word, place) for word in pair} & named for pair in
-                                                  (("ELIMINATE", "REPLACE"), MINOR_TERMS) if term.word in pair):
+            rivals = next((pair for pair in EXCLUSIVE if term.word in pair), (term.word,))
+            if any((word, place) in named for word in rivals):
                 raise Refusal(f"{term.text()} is named twice")
             named.add((term.word, place))
             term = Term(term.word, place)

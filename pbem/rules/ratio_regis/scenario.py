@@ -781,13 +781,11 @@ class Scenario:
     def interested(self, power: str, area_id: str, added: Sequence[str] = ()) -> bool:
         """§18.4.1, §18.5: a power may act in a theater of interest (its card's, and `added`
         by events), and in the areas of other theaters that border one (RR-I27)."""
-        interests = self.powers[power].interests
-        if interests:
-            interests = [*interests, *added]
         area = self.areas[area_id]
-        if not interests or area.theater in interests:
+        if self.interested_in_theater(power, area.theater, added):
             return True
-        return any(self.areas[other].theater in interests for other in area.adjacent if other in self.areas)
+        return any(self.interested_in_theater(power, self.areas[other].theater, added)
+                   for other in area.adjacent if other in self.areas)
 
     def minor_may_enter(self, minor: str, area_id: str) -> bool:
         """§20.2: "the allied minor power's troops cannot leave the theater of operations to which
