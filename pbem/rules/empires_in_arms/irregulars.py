@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.area_answers import area_answer_kind
+from pbem.rules.empires_in_arms.besieging import besieging
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, may_enter
 from pbem.rules.empires_in_arms.orders import Move
 from pbem.rules.empires_in_arms.scenario import Province, Scenario
@@ -311,11 +312,6 @@ def add_guerrillas(state: GameState, scenario: Scenario, power: str, area: str, 
     state.irregulars.append(Irregular(name, power, "guerrilla", area, factors))
 
 
-def _besieging(state: GameState, powers: Sequence[str], area: str) -> bool:
-    siege = state.siege_in(area)
-    return siege is not None and siege.power in powers
-
-
 def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, powers: Sequence[str],
                    province: Province, fought: set[str]) -> None:
     """§10.1.1.2: a die for a province where the sequence's powers have corps at war with it
@@ -325,7 +321,7 @@ def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, powe
     (EIA-I182)."""
     corps = [c for a in province.areas for c in state.corps_in(a)
              if scenario.major(c.power) in powers and scenario.at_war(c.power, province.power)
-             and c.id not in fought and not _besieging(state, powers, a) and not state.besieged(c)]
+             and c.id not in fought and not any(besieging(state, p, a) for p in powers) and not state.besieged(c)]
     guerrillas = [i for i in state.irregulars if i.kind == "guerrilla" and i.area in province.areas
                   and i.power == province.power]
     if not corps or not guerrillas:
