@@ -14,6 +14,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.area_answers import area_answer_kind
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, own_corps
 from pbem.rules.empires_in_arms.orders import Return, StandDown
+from pbem.rules.empires_in_arms.removal import successor
 from pbem.rules.empires_in_arms.scenario import LEVY_KINDS, Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 
@@ -32,7 +33,7 @@ def stand_down(state: GameState, scenario: Scenario, power: str, order: StandDow
                          "corps may not stand down (§10.1.3.2)")
     state.corps.remove(corps)
     state.stood_down.append(corps)
-    other = next((c for c in state.corps_in(corps.area) if c.power == power and c.inside == corps.inside), None)
+    other = successor(state, corps)
     for leader in state.leaders:
         if leader.corps == corps.id:
             leader.corps = other.id if other else None
