@@ -17,6 +17,7 @@ from typing import Any
 from pbem.core.decisions import LineKind, LineRead, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
+from pbem.rules.empires_in_arms.depots import enemy_depot_garrison
 from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_room, detach
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
@@ -47,8 +48,7 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps | Irregular) -
     if any(i.kind != "guerrilla" for i in enemy_irregulars_in(state, scenario, corps.power, corps.area)):
         raise OrderError(f"enemy cossacks or freikorps stand in {area.title}: {corps.id} must attack them rather "
                          "than enter the city (§7.3.7.2)")
-    depot = state.depot_in(corps.area)
-    if depot is not None and depot.garrison and scenario.at_war(corps.power, depot.power):
+    if enemy_depot_garrison(state, scenario, corps.power, corps.area):
         raise OrderError(f"an enemy depot garrison stands in {area.title}: {corps.id} must attack it rather than "
                          "enter the city (§7.3.7.2)")
     room = city_room(state, scenario, corps.power, corps.area, allies=True)

@@ -10,6 +10,13 @@ from pbem.rules.empires_in_arms.supply import (blocked, enemy_corps_in, enemy_fo
                                               valid_depots)
 
 
+def enemy_depot_garrison(state: GameState, scenario: Scenario, power: str, area: str) -> Depot | None:
+    """The depot in `area` of a power at war with `power`, when it holds a garrison: that
+    garrison is a field force the power's forces attack (§7.3.7.2, §7.5.1.2)."""
+    depot = state.depot_in(area)
+    return depot if depot is not None and depot.garrison and scenario.at_war(power, depot.power) else None
+
+
 def remove_depot(state: GameState, scenario: Scenario, power: str, name: str) -> str:
     """§7.2: a power removes its depot; its garrison goes into a friendly or vacant city of
     the area as far as the city holds it, the rest is destroyed. Returns what happened."""
