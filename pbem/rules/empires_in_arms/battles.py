@@ -37,7 +37,7 @@ from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
 from pbem.rules.empires_in_arms.combat.withdrawal import IRREGULAR_ESCAPE
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
-from pbem.rules.empires_in_arms.depots import convert_depot, enemy_depot_garrison
+from pbem.rules.empires_in_arms.depots import converted, enemy_depot_garrison
 from pbem.rules.empires_in_arms.irregulars import add_guerrillas, evade_before_combat, field_irregulars, lose_factors
 from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
@@ -626,12 +626,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
             or enemy_field_irregulars(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
-    if convert:
-        why_not = convert_depot(state, scenario, battle.attacker, depot)
-        if not why_not:
-            ctx.say(f"{battle.attacker} converts the {depot.power} depot in {title} into its own", rule="§7.5.2.14")
-            return
-        ctx.say(f"{battle.attacker} cannot convert the {depot.power} depot in {title}: {why_not}", rule="§7.5.2.14")
+    if convert and converted(ctx, state, scenario, battle.attacker, battle.attacker, depot, "§7.5.2.14"):
+        return
     state.depots.remove(depot)
     ctx.say(f"{battle.attacker} destroys the {depot.power} depot in {title}", rule="§7.5.2.14")
 
