@@ -83,7 +83,7 @@ def tyrol_area(state: GameState, scenario: Scenario, corps: Corps, name: str) ->
     power controlling it, is at war with the corps' own. The area placed in, or `OrderError`."""
     home = scenario.counters[corps.id].home
     ceded = sorted({owner for a in home if (owner := scenario.areas[a].owner) and owner != corps.power},
-                   key=lambda p: [q.code for q in scenario.data.powers].index(p))
+                   key=list(scenario.powers).index)  # the scenario's order of powers
     if not any(scenario.at_war(corps.power, owner) for owner in ceded):
         raise OrderError(f"{corps.id} is placed only when a power the Tyrol has been ceded to is at war with "
                          f"{corps.power} (§10.1.5)" + (f": {', '.join(ceded)} is not" if ceded else
