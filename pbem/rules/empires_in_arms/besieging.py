@@ -14,7 +14,7 @@ from collections import deque
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.cities import starve, surrender_city
-from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room, minor_at_home
+from pbem.rules.empires_in_arms.garrisons import add_to_city, city_factors, city_room, minor_at_home
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.orders import AttackBesiegers
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -135,7 +135,7 @@ def besieged_supply(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         city, title = scenario.areas[siege.area].city, scenario.areas[siege.area].title
         spires = city.spires if city is not None else 0
         garrison = state.garrison_in(siege.area)
-        factors = (garrison.strength if garrison else 0) + sum(c.strength for c in state.besieged_in(siege.area))
+        factors = city_factors(state, siege.area)
         die = ctx.roll("besieged-supply", rule="§7.4.5")
         bonus = min(factors // BESIEGED_SUPPLY_PER, BESIEGED_SUPPLY_MAX)
         loss = min(max(0, die + bonus - spires), factors)

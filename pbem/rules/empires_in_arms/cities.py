@@ -18,7 +18,7 @@ from pbem.core.decisions import LineKind, LineRead, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.depots import enemy_depot_garrison
-from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_room, detach
+from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_factors, city_room, detach
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -310,7 +310,7 @@ def starve(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, l
             corps.factors[kind] -= taken
             loss -= taken
         corps.factors = {k: n for k, n in corps.factors.items() if n}
-    left = (garrison.strength if garrison is not None else 0) + sum(c.strength for c in state.besieged_in(area))
+    left = city_factors(state, area)
     if left:
         for counter in [i for i in state.irregulars_inside(area) if not i.factors]:
             state.irregulars.remove(counter)
