@@ -42,7 +42,8 @@ def check_siege(state: GameState, scenario: Scenario, power: str, name: str) -> 
 def refuge(state: GameState, scenario: Scenario, power: str, besieged: str) -> str | None:
     """§7.5.4.1.2.3.1: the nearest friendly-controlled unbesieged city with room, for a
     garrison leaving `besieged` with the honours of war — a city of its power's territory or
-    holding its garrison, or its controller's or minor free states' (§7.1.1), with no enemy corps in its area (EIA-I102); the map's order breaks ties.
+    holding its garrison, or its controller's or minor free states' (§7.1.1), with no enemy
+    corps in its area (EIA-I102); the map's order breaks ties.
     "Minor free state garrisons may not leave their own country": theirs is a city of it, unless
     option 12.3.8 lets their factors garrison abroad (EIA-I223)."""
     found, queue = {besieged: 0}, deque([besieged])

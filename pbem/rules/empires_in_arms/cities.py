@@ -29,10 +29,10 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_i
 # -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
 def enter_city(state: GameState, scenario: Scenario, corps: Corps | Irregular) -> None:
     """§7.3.4, §7.5.1.1: the corps — or cossacks, freikorps or guerrillas, which then form part
-    of the city's garrison (§7.3.3.3.1, EIA-I224) — goes inside its area's city, at no movement cost — a city
-    of its power or an ally's (§10.3.2.1, EIA-I220) or vacant, not besieged, with room for every factor of the corps
-    (§7.5.1.1.4), and no enemy corps in the field, cossacks, freikorps nor depot garrison,
-    which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
+    of the city's garrison (§7.3.3.3.1, EIA-I224) — goes inside its area's city, at no movement
+    cost — a city of its power or an ally's (§10.3.2.1, EIA-I220) or vacant, not besieged, with
+    room for every factor of the corps (§7.5.1.1.4), and no enemy corps in the field, cossacks,
+    freikorps nor depot garrison, which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
     area = scenario.areas[corps.area]
     if area.city is None:
         raise OrderError(f"{area.title} has no city for {corps.id} to enter (§7.3.4)")
@@ -311,10 +311,10 @@ def starve(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, l
             loss -= taken
         corps.factors = {k: n for k, n in corps.factors.items() if n}
     left = city_factors(state, area)
-    if left:
+    if left:  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
         for counter in [i for i in state.irregulars_inside(area) if not i.factors]:
             state.irregulars.remove(counter)
-            ctx.say(f"{counter.power} {counter.id} is eliminated by hunger in a besieged city", rule="§7.4.5.2")  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
+            ctx.say(f"{counter.power} {counter.id} is eliminated by hunger in a besieged city", rule="§7.4.5.2")
         for corps in [c for c in state.corps_inside(area) if not c.strength]:
             remove_corps(ctx, state, corps, "by hunger in a besieged city", "§7.4.5.2")
     return left
