@@ -42,12 +42,12 @@ def field_irregulars(state: GameState, scenario: Scenario, area: str, powers: se
 
 
 def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, name: str, factors: int | None = None,
-                          besieging: bool = False) -> str:
+                          with_siege: bool = False) -> str:
     """§10.1.1.3: guerrillas "may attack if the controlling player chooses to use some or all
     of the guerrilla factors present": the power's guerrillas in the area, once its moves are
     made, at least `factors` of them (None: all), and enemy forces there to attack (corps,
     cossacks, freikorps or a depot garrison) — or an enemy city its corps there besiege
-    (`besieging`: "only in conjunction with friendly corps", §10.1.1.3.3). Returns the area,
+    (`with_siege`: "only in conjunction with friendly corps", §10.1.1.3.3). Returns the area,
     or `OrderError`."""
     area = area_named(scenario, name)
     title = scenario.areas[area].title
@@ -58,7 +58,7 @@ def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, nam
     if factors is not None and not 1 <= factors <= present:
         raise OrderError(f"{power} has {present} guerrilla factors in {title}: it may send 1 to {present} "
                          "(§10.1.1.3)")
-    if besieging or enemy_corps_in(state, scenario, power, area) \
+    if with_siege or enemy_corps_in(state, scenario, power, area) \
             or any(i.kind in FIELD_KINDS for i in enemy_irregulars_in(state, scenario, power, area)) \
             or enemy_depot_garrison(state, scenario, power, area):
         return area
