@@ -37,7 +37,7 @@ from pbem.rules.empires_in_arms.combat.outflank import ROUGH
 from pbem.rules.empires_in_arms.combat.retreat import retreat_route
 from pbem.rules.empires_in_arms.combat.withdrawal import IRREGULAR_ESCAPE
 from pbem.rules.empires_in_arms.combat.sieges import assault_attempt, garrison_attack, relief
-from pbem.rules.empires_in_arms.depots import convert_depot
+from pbem.rules.empires_in_arms.depots import converted, enemy_depot_garrison
 from pbem.rules.empires_in_arms.irregulars import add_guerrillas, evade_before_combat, field_irregulars, lose_factors
 from pbem.rules.empires_in_arms.levies import out_of_bounds
 from pbem.rules.empires_in_arms.movement import OrderError
@@ -165,7 +165,7 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         attacking += [i.id for i in field_irregulars(state, scenario, area.id, attackers)]
         defending = [*enemy_corps_in(state, scenario, attacker, area.id),
                      *enemy_field_irregulars(state, scenario, attacker, area.id)]
-        depot = state.depot_in(area.id)
+        depot = enemy_depot_garrison(state, scenario, attacker, area.id)
         crossed = [c for c in attacking if across_river.get(c) == area.id]
         if defending:
             sides = sorted({scenario.major(c.power) for c in defending}, key=scenario.power_order.index)
@@ -174,7 +174,7 @@ def declare_combats(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
             what = (f"field combat in {area.title}: {', '.join((attacker, *allies))} ({', '.join(attacking)}) "
                     f"attack{'s' if not allies else ''} {', '.join(sides)} ({', '.join(battle.defending)})")
             rule = "§7.3.8" if allies or len(sides) > 1 else "§7.3.7.1"
-        elif depot is not None and depot.garrison and scenario.at_war(attacker, depot.power):
+        elif depot is not None:
             battle = Battle(area.id, "depot-garrison", attacker, attacking, [depot.power], [], crossed)
             what = (f"combat in {area.title}: {attacker} ({', '.join(attacking)}) attacks the {depot.power} "
                     "depot garrison")
@@ -255,8 +255,8 @@ def build(state: GameState, scenario: Scenario, battle: Battle, engaged: Collect
     defending = enemy_corps_in(state, scenario, battle.attacker, area)
     raiders = field_irregulars(state, scenario, area, attackers)
     irregular_defenders = enemy_field_irregulars(state, scenario, battle.attacker, area)
-    depot = state.depot_in(area)
-    depots = [depot] if depot is not None and depot.garrison and scenario.at_war(battle.attacker, depot.power) else []
+    depot = enemy_depot_garrison(state, scenario, battle.attacker, area)
+    depots = [depot] if depot is not None else []
     if not (attacking or raiders) or not (defending or irregular_defenders or depots):
         return None
     defenders = {scenario.major(c.power) for c in [*defending, *irregular_defenders]} or {depots[0].power}
@@ -400,7 +400,6 @@ def irregular_attacker(state: GameState, scenario: Scenario, phasing: Sequence[s
     then declares nothing), the first of its powers whose corps stand with an enemy depot
     garrison, or whose cossacks, freikorps or sent guerrillas stand with enemy forces: it
     attacks them (§7.3.7.2, §7.5.1.2, §10.1.1.3)."""
-    depot = state.depot_in(area)
     for power in phasing:
         corps = any(scenario.major(c.power) == power for c in state.field_corps_in(area))
         irregulars = field_irregulars(state, scenario, area, {power})
@@ -408,7 +407,7 @@ def irregular_attacker(state: GameState, scenario: Scenario, phasing: Sequence[s
             continue
         if enemy_field_irregulars(state, scenario, power, area) \
                 or (irregulars and enemy_corps_in(state, scenario, power, area)) \
-                or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)):
+                or enemy_depot_garrison(state, scenario, power, area):
             return power
     return None
 
@@ -627,12 +626,8 @@ def depots_after(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
             or enemy_field_irregulars(state, scenario, battle.attacker, battle.area):
         return
     title = scenario.areas[battle.area].title
-    if convert:
-        why_not = convert_depot(state, scenario, battle.attacker, depot)
-        if not why_not:
-            ctx.say(f"{battle.attacker} converts the {depot.power} depot in {title} into its own", rule="§7.5.2.14")
-            return
-        ctx.say(f"{battle.attacker} cannot convert the {depot.power} depot in {title}: {why_not}", rule="§7.5.2.14")
+    if convert and converted(ctx, state, scenario, battle.attacker, battle.attacker, depot, "§7.5.2.14"):
+        return
     state.depots.remove(depot)
     ctx.say(f"{battle.attacker} destroys the {depot.power} depot in {title}", rule="§7.5.2.14")
 

@@ -14,7 +14,7 @@ from collections import deque
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.cities import starve, surrender_city
-from pbem.rules.empires_in_arms.garrisons import add_to_city, city_room, minor_at_home
+from pbem.rules.empires_in_arms.garrisons import add_to_city, city_factors, city_room, minor_at_home
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.orders import AttackBesiegers
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -42,7 +42,8 @@ def check_siege(state: GameState, scenario: Scenario, power: str, name: str) -> 
 def refuge(state: GameState, scenario: Scenario, power: str, besieged: str) -> str | None:
     """§7.5.4.1.2.3.1: the nearest friendly-controlled unbesieged city with room, for a
     garrison leaving `besieged` with the honours of war — a city of its power's territory or
-    holding its garrison, or its controller's or minor free states' (§7.1.1), with no enemy corps in its area (EIA-I102); the map's order breaks ties.
+    holding its garrison, or its controller's or minor free states' (§7.1.1), with no enemy
+    corps in its area (EIA-I102); the map's order breaks ties.
     "Minor free state garrisons may not leave their own country": theirs is a city of it, unless
     option 12.3.8 lets their factors garrison abroad (EIA-I223)."""
     found, queue = {besieged: 0}, deque([besieged])
@@ -135,7 +136,7 @@ def besieged_supply(ctx: DecisionPort, state: GameState, scenario: Scenario, pow
         city, title = scenario.areas[siege.area].city, scenario.areas[siege.area].title
         spires = city.spires if city is not None else 0
         garrison = state.garrison_in(siege.area)
-        factors = (garrison.strength if garrison else 0) + sum(c.strength for c in state.besieged_in(siege.area))
+        factors = city_factors(state, siege.area)
         die = ctx.roll("besieged-supply", rule="§7.4.5")
         bonus = min(factors // BESIEGED_SUPPLY_PER, BESIEGED_SUPPLY_MAX)
         loss = min(max(0, die + bonus - spires), factors)

@@ -17,7 +17,8 @@ from typing import Any
 from pbem.core.decisions import LineKind, LineRead, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_room, detach
+from pbem.rules.empires_in_arms.depots import enemy_depot_garrison
+from pbem.rules.empires_in_arms.garrisons import AS_GARRISON, city_factors, city_room, detach
 from pbem.rules.empires_in_arms.movement import OrderError
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
@@ -28,10 +29,10 @@ from pbem.rules.empires_in_arms.supply import enemy_corps_in, enemy_irregulars_i
 # -- entering a city (§7.3.4; leaving it is the start of any move, movement.py) ---------------
 def enter_city(state: GameState, scenario: Scenario, corps: Corps | Irregular) -> None:
     """§7.3.4, §7.5.1.1: the corps — or cossacks, freikorps or guerrillas, which then form part
-    of the city's garrison (§7.3.3.3.1, EIA-I224) — goes inside its area's city, at no movement cost — a city
-    of its power or an ally's (§10.3.2.1, EIA-I220) or vacant, not besieged, with room for every factor of the corps
-    (§7.5.1.1.4), and no enemy corps in the field, cossacks, freikorps nor depot garrison,
-    which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
+    of the city's garrison (§7.3.3.3.1, EIA-I224) — goes inside its area's city, at no movement
+    cost — a city of its power or an ally's (§10.3.2.1, EIA-I220) or vacant, not besieged, with
+    room for every factor of the corps (§7.5.1.1.4), and no enemy corps in the field, cossacks,
+    freikorps nor depot garrison, which it must attack instead (§7.3.7.1, §7.3.7.2, §10.1.2.2)."""
     area = scenario.areas[corps.area]
     if area.city is None:
         raise OrderError(f"{area.title} has no city for {corps.id} to enter (§7.3.4)")
@@ -47,8 +48,7 @@ def enter_city(state: GameState, scenario: Scenario, corps: Corps | Irregular) -
     if any(i.kind != "guerrilla" for i in enemy_irregulars_in(state, scenario, corps.power, corps.area)):
         raise OrderError(f"enemy cossacks or freikorps stand in {area.title}: {corps.id} must attack them rather "
                          "than enter the city (§7.3.7.2)")
-    depot = state.depot_in(corps.area)
-    if depot is not None and depot.garrison and scenario.at_war(corps.power, depot.power):
+    if enemy_depot_garrison(state, scenario, corps.power, corps.area):
         raise OrderError(f"an enemy depot garrison stands in {area.title}: {corps.id} must attack it rather than "
                          "enter the city (§7.3.7.2)")
     room = city_room(state, scenario, corps.power, corps.area, allies=True)
@@ -310,11 +310,11 @@ def starve(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, l
             corps.factors[kind] -= taken
             loss -= taken
         corps.factors = {k: n for k, n in corps.factors.items() if n}
-    left = (garrison.strength if garrison is not None else 0) + sum(c.strength for c in state.besieged_in(area))
-    if left:
+    left = city_factors(state, area)
+    if left:  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
         for counter in [i for i in state.irregulars_inside(area) if not i.factors]:
             state.irregulars.remove(counter)
-            ctx.say(f"{counter.power} {counter.id} is eliminated by hunger in a besieged city", rule="§7.4.5.2")  # when nothing is left the city surrenders, its leaders prisoners (surrender_city)
+            ctx.say(f"{counter.power} {counter.id} is eliminated by hunger in a besieged city", rule="§7.4.5.2")
         for corps in [c for c in state.corps_inside(area) if not c.strength]:
             remove_corps(ctx, state, corps, "by hunger in a besieged city", "§7.4.5.2")
     return left

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.movement import OrderError, area_named
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.garrisons import garrison_into_city
 from pbem.rules.empires_in_arms.state import Depot, GameState
 from pbem.rules.empires_in_arms.supply import (blocked, enemy_corps_in, enemy_forces_in, enemy_irregulars_in, reach,
                                               valid_depots)
+
+
+def enemy_depot_garrison(state: GameState, scenario: Scenario, power: str, area: str) -> Depot | None:
+    """The depot in `area` of a power at war with `power`, when it holds a garrison: that
+    garrison is a field force the power's forces attack (§7.3.7.2, §7.5.1.2)."""
+    depot = state.depot_in(area)
+    return depot if depot is not None and depot.garrison and scenario.at_war(power, depot.power) else None
 
 
 def remove_depot(state: GameState, scenario: Scenario, power: str, name: str) -> str:
@@ -78,6 +86,20 @@ def convert_depot(state: GameState, scenario: Scenario, power: str, depot: Depot
     state.depots[index] = depot
     return (f"a {power} depot in {title} would be neither a supply source nor within {chart.chain_gap} unblocked "
             f"areas of a depot of a valid supply chain (§7.2.3)")
+
+
+def converted(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, who: str, depot: Depot,
+              rule: str) -> bool:
+    """An enemy depot taken on a `CONVERT DEPOT` order — by `who` ending its move on it
+    (§7.3.6.1) or by `power` winning the combat there (§7.5.2.14) — converted when
+    `convert_depot` allows, with the chronicle line either way. Whether it was."""
+    title = scenario.areas[depot.area].title
+    why_not = convert_depot(state, scenario, power, depot)
+    if not why_not:
+        ctx.say(f"{who} converts the {depot.power} depot in {title} into its own", rule=rule)
+        return True
+    ctx.say(f"{power} cannot convert the {depot.power} depot in {title}: {why_not}", rule=rule)
+    return False
 
 
 def check_conversion(state: GameState, scenario: Scenario, power: str, name: str) -> str:

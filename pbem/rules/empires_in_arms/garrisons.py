@@ -33,12 +33,18 @@ def city_room(state: GameState, scenario: Scenario, power: str, area: str, *, al
     garrison factor never joins an ally's garrison (EIA-I220) — up to 5 × its spires
     (§7.3.3.4) less its garrison and the corps inside; 0 when there is none."""
     city = scenario.areas[area].city
-    garrison, holder = state.garrison_in(area), state.city_holder(area)
+    holder = state.city_holder(area)
     if city is None or (holder is not None and holder != power
                         and not (allies and scenario.allied(holder, power))):
         return 0
-    inside = sum(c.strength for c in state.besieged_in(area))  # corps and irregulars inside count too (§7.5.1.1.4)
-    return max(0, 5 * city.spires - (garrison.strength if garrison else 0) - inside)
+    return max(0, 5 * city.spires - city_factors(state, area))
+
+
+def city_factors(state: GameState, area: str) -> int:
+    """The factors in the city of `area`: its garrison's, and the corps' and irregulars'
+    inside, which count too (§7.5.1.1.4, §7.4.5.1)."""
+    garrison = state.garrison_in(area)
+    return (garrison.strength if garrison is not None else 0) + sum(c.strength for c in state.besieged_in(area))
 
 
 def add_to_city(state: GameState, power: str, area: str, kind: str, count: int) -> None:

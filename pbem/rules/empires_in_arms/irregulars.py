@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.area_answers import area_answer_kind
+from pbem.rules.empires_in_arms.besieging import besieging
+from pbem.rules.empires_in_arms.depots import enemy_depot_garrison
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, may_enter
 from pbem.rules.empires_in_arms.orders import Move
 from pbem.rules.empires_in_arms.scenario import Province, Scenario
@@ -40,12 +42,12 @@ def field_irregulars(state: GameState, scenario: Scenario, area: str, powers: se
 
 
 def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, name: str, factors: int | None = None,
-                          besieging: bool = False) -> str:
+                          with_siege: bool = False) -> str:
     """§10.1.1.3: guerrillas "may attack if the controlling player chooses to use some or all
     of the guerrilla factors present": the power's guerrillas in the area, once its moves are
     made, at least `factors` of them (None: all), and enemy forces there to attack (corps,
     cossacks, freikorps or a depot garrison) — or an enemy city its corps there besiege
-    (`besieging`: "only in conjunction with friendly corps", §10.1.1.3.3). Returns the area,
+    (`with_siege`: "only in conjunction with friendly corps", §10.1.1.3.3). Returns the area,
     or `OrderError`."""
     area = area_named(scenario, name)
     title = scenario.areas[area].title
@@ -56,10 +58,9 @@ def check_guerrilla_attack(state: GameState, scenario: Scenario, power: str, nam
     if factors is not None and not 1 <= factors <= present:
         raise OrderError(f"{power} has {present} guerrilla factors in {title}: it may send 1 to {present} "
                          "(§10.1.1.3)")
-    depot = state.depot_in(area)
-    if besieging or enemy_corps_in(state, scenario, power, area) \
+    if with_siege or enemy_corps_in(state, scenario, power, area) \
             or any(i.kind in FIELD_KINDS for i in enemy_irregulars_in(state, scenario, power, area)) \
-            or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)):
+            or enemy_depot_garrison(state, scenario, power, area):
         return area
     holder = state.city_holder(area)
     if holder is not None and scenario.at_war(power, holder):
@@ -193,10 +194,9 @@ def evade_before_combat(ctx: DecisionPort, state: GameState, scenario: Scenario,
     the cossacks and once for the freikorps. Each owner answers for his counters (`evade`): by a
     standing `POLICY evade …` or when asked; the default is to stay (EIA-I187)."""
     counters = [i for i in state.irregulars_in(area) if i.kind in FIELD_KINDS and scenario.at_war(attacker, i.power)]
-    depot = state.depot_in(area)
     # alone in the field: corps of their side inside the city take no part (§7.5.1.2)
-    if not counters or any(scenario.at_war(attacker, c.power) for c in state.field_corps_in(area)) or (
-            depot is not None and depot.garrison and scenario.at_war(attacker, depot.power)):
+    if not counters or any(scenario.at_war(attacker, c.power) for c in state.field_corps_in(area)) \
+            or enemy_depot_garrison(state, scenario, attacker, area):
         return
     cavalry = any(c.power == attacker and c.movement == "cavalry" for c in state.field_corps_in(area))
     for power in scenario.in_fixed_order(i.power for i in counters):
@@ -270,11 +270,11 @@ def guerrilla_step(ctx: DecisionPort, state: GameState, scenario: Scenario, powe
 
 
 def _enemy_factors(state: GameState, scenario: Scenario, power: str, area: str) -> bool:
-    garrison, depot = state.garrison_in(area), state.depot_in(area)
+    garrison = state.garrison_in(area)
     return bool(any(scenario.at_war(power, c.power) for c in state.corps_in(area))
                 or enemy_irregulars_in(state, scenario, power, area)
                 or (garrison is not None and scenario.at_war(power, garrison.power))
-                or (depot is not None and depot.garrison and scenario.at_war(power, depot.power)))
+                or enemy_depot_garrison(state, scenario, power, area))
 
 
 def raise_guerrillas(ctx: DecisionPort, state: GameState, scenario: Scenario, province: Province) -> None:
@@ -311,11 +311,6 @@ def add_guerrillas(state: GameState, scenario: Scenario, power: str, area: str, 
     state.irregulars.append(Irregular(name, power, "guerrilla", area, factors))
 
 
-def _besieging(state: GameState, powers: Sequence[str], area: str) -> bool:
-    siege = state.siege_in(area)
-    return siege is not None and siege.power in powers
-
-
 def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, powers: Sequence[str],
                    province: Province, fought: set[str]) -> None:
     """§10.1.1.2: a die for a province where the sequence's powers have corps at war with it
@@ -325,7 +320,7 @@ def anti_guerrilla(ctx: DecisionPort, state: GameState, scenario: Scenario, powe
     (EIA-I182)."""
     corps = [c for a in province.areas for c in state.corps_in(a)
              if scenario.major(c.power) in powers and scenario.at_war(c.power, province.power)
-             and c.id not in fought and not _besieging(state, powers, a) and not state.besieged(c)]
+             and c.id not in fought and not any(besieging(state, p, a) for p in powers) and not state.besieged(c)]
     guerrillas = [i for i in state.irregulars if i.kind == "guerrilla" and i.area in province.areas
                   and i.power == province.power]
     if not corps or not guerrillas:

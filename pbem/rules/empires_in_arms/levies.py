@@ -14,6 +14,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.area_answers import area_answer_kind
 from pbem.rules.empires_in_arms.movement import OrderError, area_named, own_corps
 from pbem.rules.empires_in_arms.orders import Return, StandDown
+from pbem.rules.empires_in_arms.removal import successor
 from pbem.rules.empires_in_arms.scenario import LEVY_KINDS, Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 
@@ -32,7 +33,7 @@ def stand_down(state: GameState, scenario: Scenario, power: str, order: StandDow
                          "corps may not stand down (§10.1.3.2)")
     state.corps.remove(corps)
     state.stood_down.append(corps)
-    other = next((c for c in state.corps_in(corps.area) if c.power == power and c.inside == corps.inside), None)
+    other = successor(state, corps)
     for leader in state.leaders:
         if leader.corps == corps.id:
             leader.corps = other.id if other else None
@@ -82,7 +83,7 @@ def tyrol_area(state: GameState, scenario: Scenario, corps: Corps, name: str) ->
     power controlling it, is at war with the corps' own. The area placed in, or `OrderError`."""
     home = scenario.counters[corps.id].home
     ceded = sorted({owner for a in home if (owner := scenario.areas[a].owner) and owner != corps.power},
-                   key=lambda p: [q.code for q in scenario.data.powers].index(p))
+                   key=list(scenario.powers).index)  # the scenario's order of powers
     if not any(scenario.at_war(corps.power, owner) for owner in ceded):
         raise OrderError(f"{corps.id} is placed only when a power the Tyrol has been ceded to is at war with "
                          f"{corps.power} (§10.1.5)" + (f": {', '.join(ceded)} is not" if ceded else

@@ -272,6 +272,12 @@ Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | A
 ArmyCommand = Transfer | Demobilize | Stand
 
 
+def _names_or_none(items: list[Token]) -> tuple[str, ...]:
+    """The names of a standing list (WITHDRAWAL, COMMAND); a lone NONE clears it: ()."""
+    names = tuple(str(i) for i in items)
+    return () if [n.upper() for n in names] == ["NONE"] else names
+
+
 class _ToCommand(Transformer):
     def move(self, items: list) -> Move:
         flags = {i.type for i in items[2:] if isinstance(i, Token)}
@@ -308,8 +314,7 @@ class _ToCommand(Transformer):
         return AgreeTrivial(items[0].type == "YES")
 
     def withdrawal(self, items: list[Token]) -> PreferWithdrawal:
-        names = tuple(str(i) for i in items)
-        return PreferWithdrawal(() if [n.upper() for n in names] == ["NONE"] else names)
+        return PreferWithdrawal(_names_or_none(items))
 
     def supply(self, items: list[Token]) -> SupplyAlly:
         return SupplyAlly(str(items[0]).upper(), items[1].type == "YES")
@@ -348,8 +353,7 @@ class _ToCommand(Transformer):
         return Place(str(items[0]), where.type if where.type in (HOLD, FIRST) else str(where))
 
     def command(self, items: list[Token]) -> PreferCommanders:
-        names = tuple(str(i) for i in items)
-        return PreferCommanders(() if [n.upper() for n in names] == ["NONE"] else names)
+        return PreferCommanders(_names_or_none(items))
 
     def stand(self, items: list) -> Stand:
         return Stand()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.port import DecisionPort
-from pbem.rules.empires_in_arms.depots import convert_depot
+from pbem.rules.empires_in_arms.depots import converted
 from pbem.rules.empires_in_arms.garrisons import garrison_into_city
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
@@ -71,13 +71,8 @@ def end_in_enemy_depot(ctx: DecisionPort, state: GameState, scenario: Scenario, 
     if depot is None or depot.garrison or not scenario.at_war(corps.power, depot.power):
         return False
     title = scenario.areas[corps.area].title
-    if convert:
-        why_not = convert_depot(state, scenario, corps.power, depot)
-        if not why_not:
-            ctx.say(f"{corps.power} {corps.id} converts the {depot.power} depot in {title} into its own",
-                    rule="§7.3.6.1")
-            return False
-        ctx.say(f"{corps.power} cannot convert the {depot.power} depot in {title}: {why_not}", rule="§7.3.6.1")
+    if convert and converted(ctx, state, scenario, corps.power, f"{corps.power} {corps.id}", depot, "§7.3.6.1"):
+        return False
     state.depots.remove(depot)
     lives = " and lives off it" if isinstance(corps, Corps) else ""
     ctx.say(f"{corps.power} {corps.id} destroys the {depot.power} depot in {title}{lives}", rule="§7.3.6.1")

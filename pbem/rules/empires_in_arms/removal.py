@@ -13,8 +13,7 @@ def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, 
     state.corps.remove(corps)
     state.powers[corps.power].corps_lost += 1  # for the scenario's victory conditions (EIA-I203)
     ctx.say(f"{corps.power} {corps.id} is eliminated {cause}", rule=rule)
-    other = next((c for c in state.corps_in(corps.area) if c.power == corps.power and c.inside == corps.inside),
-                 None)  # a leader inside a city stays inside (§7.3.3.4)
+    other = successor(state, corps)
     for leader in state.leaders:
         if leader.corps == corps.id:
             leader.corps = other.id if other else None
@@ -24,3 +23,11 @@ def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, 
                 continue
             ctx.say(f"{leader.id} " + (f"joins {other.id}" if other else "leaves the map until a later Army "
                                                                          "Reinforcement Step"), rule="§7.4.1.3.3")
+
+
+def successor(state: GameState, corps: Corps) -> Corps | None:
+    """The corps that takes in the leaders of `corps`, once it is off the map: another corps of
+    its power in the area (EIA-I7), inside the city when it was, where a leader stays
+    (§7.3.3.4)."""
+    return next((c for c in state.corps_in(corps.area) if c.power == corps.power and c.inside == corps.inside),
+                None)

@@ -173,7 +173,7 @@ def check_orders(state: GameState, scenario: Scenario, power: str,
                         raise OrderError(f"{corps.id} already moves in line {moved[corps.id]} (§7.3.2)")
                     corps, legs = trace_part(trial, scenario, power, command)
                     moved[corps.id] = number
-                    corps.inside = False  # out of its city at no cost (§7.3.4)
+                    leave_for_move(trial, scenario, corps)
                     for leg in legs:
                         corps.area = leg.area
                         if leg.change:
@@ -391,7 +391,7 @@ def movement_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power
             _dropped(ctx, state, power, move.text(), error)
             continue
         march = March(corps.area, [], allowance(scenario, corps, move.force), move.force)
-        corps.inside = False  # out of its city at no cost (§7.3.4)
+        leave_for_move(state, scenario, corps)
         stopped = False
         for i, leg in enumerate(legs):
             if leg.entered:
