@@ -291,7 +291,7 @@ def power_sequence(ctx: DecisionPort, state: GameState) -> None:
     for order in plan.leader_orders:
         try:
             rule = "§10.6.1.1.2" if isinstance(order, PreferCommanders) else "§5.3"
-            ctx.say(leader_order(state, scenario, power, order), to=(holder,) if holder else (), rule=rule)
+            ctx.say(leader_order(state, scenario, power, order), to=state.owner(power), rule=rule)
         except OrderError as error:
             _dropped(ctx, state, power, order.text(), error)
     depot_step(ctx, state, scenario, power, plan)
@@ -338,8 +338,7 @@ def combat_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
 
 
 def _dropped(ctx: DecisionPort, state: GameState, power: str, text: str, error: OrderError) -> None:
-    holder = state.holder(power)
-    ctx.say(f"{power}: {text} is not carried out: {error}", to=(holder,) if holder else (), rule="§7.1.3")
+    ctx.say(f"{power}: {text} is not carried out: {error}", to=state.owner(power), rule="§7.1.3")
 
 
 def depot_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str, plan: Plan) -> None:
@@ -531,9 +530,8 @@ def supply_step(ctx: DecisionPort, state: GameState, scenario: Scenario, power: 
         if corps.id.lower() in plan.foraging or not costs \
                 or (halves.get(costs[0][0], 0) + costs[0][2] + 1) // 2 > state.powers[costs[0][0]].money:
             if not costs and full and suppliers(state, scenario, power, corps.area):
-                holder = state.holder(power)
                 ctx.say(f"{corps.id}: every depot within its reach supplies {limit} corps already: it forages",
-                        to=(holder,) if holder else (), rule="12.3.1")
+                        to=state.owner(power), rule="12.3.1")
             forage_now(ctx, state, scenario, corps, march, month)
             continue
         payer, depot, cost = costs[0]
