@@ -149,19 +149,19 @@ def _kept(state: GameState) -> Callable[[], GameState]:
 
 @dataclass
 class _Checkpoint:
-    """Where a line that turns out illegal goes back to: the state (`saved` makes a fresh
-    copy of it) and a copy of the ledger after the last line that asked for dice or a
-    decision, and the lines carried out since, which asked for nothing and so are carried
+    """Where a line that turns out illegal goes back to: the state and the ledger after the
+    last line that asked for dice or a decision (`saved` and `ledger` each make a fresh copy
+    of theirs), and the lines carried out since, which asked for nothing and so are carried
     out again on a copy by a probe. The state is thus saved once a script, not once a line,
     while its lines ask for nothing — and not at all before the first such line of a live
     script, whose step keeps the state it began with."""
 
     saved: Callable[[], GameState]
-    ledger: Ledger
+    ledger: Callable[[], Ledger]
     since: list[Command] = field(default_factory=list)
 
     def restore(self, scenario: Scenario, player: str, start: ImpulseStart) -> tuple[GameState, Ledger]:
-        work, ledger = self.saved(), self.ledger.copy()
+        work, ledger = self.saved(), self.ledger()
         redo = ImpulseRun(Probe(scenario), start, ledger, player)
         for command in self.since:
             _execute(work, scenario, player, command, redo)
@@ -192,7 +192,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     held_cards = bool(work.player(player).hand)
     start = ImpulseStart.when_asked(found if work is state else (lambda: state))  # a probe leaves `state` as it is
     run = ImpulseRun(judge, start, Ledger(held_cards=held_cards), player)
-    checkpoint = _Checkpoint(found, Ledger(held_cards=held_cards))
+    checkpoint = _Checkpoint(found, partial(Ledger, held_cards))  # most scripts never go back: no ledger built
     first = judge.interrupts
     results: list[LineVerdict] = []
     later: set[int] = set()
@@ -231,7 +231,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
             continue
         results.append(verdict(number, text, True, understood))
         if judge.interrupts != before_line:
-            checkpoint = _Checkpoint(_kept(work), run.ledger.copy())
+            checkpoint = _Checkpoint(_kept(work), run.ledger.copy().copy)  # the ledger now, copied again at need
         else:
             checkpoint.since.append(command)
     ledger = run.ledger
@@ -302,24 +302,25 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     if order.card not in hand:
         raise IllegalOrder(f"card {order.card} is not in your hand (you hold {', '.join(map(str, hand)) or 'none'})")
     card = scenario.cards[order.card]
-    if order.card not in deck.playable(scenario, hand):
+    if not deck.may_play(scenario, hand, card):
         first = ", ".join(f"{n} {scenario.cards[n].title}" for n in deck.priority_cards(scenario, hand))
         raise IllegalOrder(f"you must play your priority card(s) first ({first}), or a combat card for its point "
                            f"(§8.2.2)")
-    powers = state.powers_of(player, scenario)
-    allocation = list(order.points)
-    if not allocation and card.points and len(powers) == 1:
-        allocation = [(powers[0], card.points)]
-    elif not allocation and card.points and powers:
-        raise IllegalOrder(f"say which powers take the {card.points} point(s), e.g. PLAY {card.number} POINTS "
-                           f"{powers[0]}={card.points}")
-    taken = sum(n for _, n in allocation)
+    allocation = order.points
+    if not allocation and card.points:
+        powers = state.powers_of(player, scenario)
+        if len(powers) == 1:
+            allocation = ((powers[0], card.points),)
+        elif powers:
+            raise IllegalOrder(f"say which powers take the {card.points} point(s), e.g. PLAY {card.number} POINTS "
+                               f"{powers[0]}={card.points}")
+    taken = sum([n for _, n in allocation])
     if taken > card.points:
         raise IllegalOrder(f"{card.title} gives {card.points} point(s), not {taken}")
     named = [power for power, _ in allocation]
     for power, points in allocation:
-        if power not in powers:
-            raise IllegalOrder(unknown_name("power of yours", power, powers))
+        if not state.runs(player, power):
+            raise IllegalOrder(unknown_name("power of yours", power, state.powers_of(player, scenario)))
         if points < 1:
             raise IllegalOrder(f"{power} must take at least one point")
         if power in ledger.card_points or named.count(power) > 1:
@@ -331,10 +332,10 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     state.discard.append(card.number)
     ledger.played.append(card.number)
     ledger.stage = "actions"
-    split = ", ".join(f"{power} {points}" for power, points in allocation) or "no power"
+    split = ", ".join([f"{power} {points}" for power, points in allocation]) or "no power"
     event = events.apply_event(state, scenario, run.judge, card, player=player, chosen=order.areas)
-    event += negotiation.forced_negotiations(state, scenario, run.judge)
-    return f"plays {card.number} {card.title} for {card.points} point(s): {split}" + "".join(f"; {e}" for e in event)
+    return "; ".join([f"plays {card.number} {card.title} for {card.points} point(s): {split}", *event,
+                      *negotiation.forced_negotiations(state, scenario, run.judge)])
 
 
 def _action(state: GameState, scenario: Scenario, player: str, order: Action, run: ImpulseRun) -> str:
@@ -458,7 +459,8 @@ def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request
     scenario: Scenario = ctx.scenario
     hand = state.player(player).hand
     cardless = not hand
-    playable = deck.playable(scenario, hand)
+    first = deck.priority_cards(scenario, hand)
+    playable = deck.playable(scenario, hand, first)
     extra = "one extra action X (§8.2.3)" if state.cardless is None else f"{state.cardless[1]} actions X (§33.1)"
     prompt = (f"Your impulse ({scenario.turn_label(state.turn)}, impulse {state.half.impulse}): "
               + (f"a cardless impulse: intrinsic actions, {extra}" if cardless else
@@ -467,7 +469,7 @@ def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request
                        default=default_script(state, scenario, player, playable),
                        options=[f"PLAY {n}" for n in playable], prompt=prompt, rule="§8.2.2",
                        context={"turn": state.turn, "impulse": state.half.impulse, "cards": len(hand),
-                                "cardless": cardless, "priority": bool(deck.priority_cards(scenario, hand))})
+                                "cardless": cardless, "priority": bool(first)})
 
 
 def impulse(ctx: DecisionPort, state: GameState) -> None:
@@ -477,9 +479,9 @@ def impulse(ctx: DecisionPort, state: GameState) -> None:
     player = state.half.current
     name = state.player(player).name
     request = impulse_request(ctx, state, player)
-    script = list(ctx.decide(request))
+    script = list(enumerate(ctx.decide(request), start=1))
     # Nothing has changed the state since the step began: the engine's copy of it serves to go back.
-    run = run_script(state, scenario, player, list(enumerate(script, start=1)), ctx, ctx.step_start)
+    run = run_script(state, scenario, player, script, ctx, ctx.step_start)
     if not run.legal:
         ctx.say(f"{name}'s impulse script cannot be carried out ({run.first_fault()}); the default is used",
                 rule="§8.2.2")
