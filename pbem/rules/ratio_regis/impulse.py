@@ -83,7 +83,7 @@ def _half_turn_over(state: GameState) -> bool:
     each player's impulses (§33.1, RR-I270)."""
     if state.cardless is not None:
         return state.half.impulse >= state.cardless[0] * len(state.players)
-    return all(not p.hand for p in state.players)
+    return not any([p.hand for p in state.players])
 
 
 # -- one impulse --------------------------------------------------------------
@@ -123,10 +123,11 @@ class ScriptRun:
     later: frozenset[int] = frozenset()  # lines checked when reached, after dice or a decision (RR-I18)
     problem: str = ""  # a fault of the whole script (no card played …)
     found: Callable[[], GameState] | None = None  # a fresh copy of the state as the script found it
+    refused: bool = False  # a line is refused now, not left to be checked when reached
 
     @property
     def legal(self) -> bool:
-        return not self.problem and all(line.accepted or line.number in self.later for line in self.lines)
+        return not self.problem and not self.refused
 
     def first_fault(self) -> str:
         bad = next((line for line in self.lines if not line.accepted), None)
@@ -196,15 +197,17 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     first = judge.interrupts
     results: list[LineVerdict] = []
     later: set[int] = set()
-    deferred = False
+    deferred = refused = False
     for number, text in lines:
         if deferred:
             results.append(_deferred(number, text, later))
+            refused = refused or not results[-1].accepted
             continue
         try:
             command = parse_line(text)
         except OrderSyntaxError as error:
             results.append(verdict(number, text, False, reason=str(error)))
+            refused = True
             continue
         # DONE checks everything before it changes anything; an action may fail only after
         # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
@@ -227,6 +230,8 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
             if skipped:
                 judge.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
                 later.add(number)
+            else:
+                refused = True
             results.append(verdict(number, text, False, command.text(), str(error)))
             continue
         results.append(verdict(number, text, True, understood))
@@ -247,7 +252,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     if port is not None and work is not state:  # a refused line put a restored copy in its place
         adopt(state, work)
         work = state
-    return ScriptRun(work, results, frozenset(later), problem, found)
+    return ScriptRun(work, results, frozenset(later), problem, found, refused)
 
 
 def _deferred(number: int, text: str, later: set[int]) -> LineVerdict:
@@ -270,13 +275,13 @@ def _execute(state: GameState, scenario: Scenario, player: str, command: Command
     ledger = run.ledger
     if ledger.done:
         raise IllegalOrder("nothing may follow DONE")
+    if isinstance(command, Action):  # the commonest line first
+        return _action(state, scenario, player, command, run)
+    if isinstance(command, Play):
+        return _play(state, scenario, player, command, run)
     if isinstance(command, Done):
         ledger.done = True
         return "end of impulse"
-    if isinstance(command, Play):
-        return _play(state, scenario, player, command, run)
-    if isinstance(command, Action):
-        return _action(state, scenario, player, command, run)
     if isinstance(command, Reaction):
         if command.word == "ATTACH" and command.power and command.place:
             raise IllegalOrder(f"attaching a leader in your impulse is free at any time: {command.power} - "
@@ -458,18 +463,21 @@ def default_script(state: GameState, scenario: Scenario, player: str, playable: 
 def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request:
     scenario: Scenario = ctx.scenario
     hand = state.player(player).hand
-    cardless = not hand
     first = deck.priority_cards(scenario, hand)
     playable = deck.playable(scenario, hand, first)
-    extra = "one extra action X (§8.2.3)" if state.cardless is None else f"{state.cardless[1]} actions X (§33.1)"
-    prompt = (f"Your impulse ({scenario.turn_label(state.turn)}, impulse {state.half.impulse}): "
-              + (f"a cardless impulse: intrinsic actions, {extra}" if cardless else
-                 "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"))
+    turn, number = state.turn, state.half.impulse
+    if hand:
+        doing = "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"
+    elif state.cardless is None:
+        doing = "a cardless impulse: intrinsic actions, one extra action X (§8.2.3)"
+    else:
+        doing = f"a cardless impulse: intrinsic actions, {state.cardless[1]} actions X (§33.1)"
     return ctx.request(kind="impulse", player=player, purpose="impulse",
                        default=default_script(state, scenario, player, playable),
-                       options=[f"PLAY {n}" for n in playable], prompt=prompt, rule="§8.2.2",
-                       context={"turn": state.turn, "impulse": state.half.impulse, "cards": len(hand),
-                                "cardless": cardless, "priority": bool(first)})
+                       options=[f"PLAY {n}" for n in playable], rule="§8.2.2",
+                       prompt=f"Your impulse ({scenario.turn_label(turn)}, impulse {number}): {doing}",
+                       context={"turn": turn, "impulse": number, "cards": len(hand), "cardless": not hand,
+                                "priority": bool(first)})
 
 
 def impulse(ctx: DecisionPort, state: GameState) -> None:
