@@ -62,10 +62,18 @@ def priority_cards(scenario: Scenario, hand: list[int]) -> list[int]:
     return [n for n in hand if is_priority(scenario.cards[n], size)]
 
 
-def playable(scenario: Scenario, hand: list[int]) -> list[int]:
+def playable(scenario: Scenario, hand: list[int], first: list[int] | None = None) -> list[int]:
     """The cards that may be played for points now: the priority cards if any are held,
-    otherwise any; combat cards always (they ignore priorities, §8.2.2 "Combat cards")."""
-    first = priority_cards(scenario, hand)
+    otherwise any; combat cards always (they ignore priorities, §8.2.2 "Combat cards").
+    `first`: the hand's `priority_cards`, when the caller has them already."""
+    if first is None:
+        first = priority_cards(scenario, hand)
     if not first:
         return list(hand)
     return sorted(set(first) | {n for n in hand if scenario.cards[n].combat})
+
+
+def may_play(scenario: Scenario, hand: list[int], card: Card) -> bool:
+    """Whether `card` (in `hand`) is one of the `playable` ones (§8.2.2): a priority or
+    combat card always is, any other only while the hand holds no priority card."""
+    return card.combat or is_priority(card, len(hand)) or not priority_cards(scenario, hand)

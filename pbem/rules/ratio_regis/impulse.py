@@ -83,7 +83,7 @@ def _half_turn_over(state: GameState) -> bool:
     each player's impulses (§33.1, RR-I270)."""
     if state.cardless is not None:
         return state.half.impulse >= state.cardless[0] * len(state.players)
-    return all(not p.hand for p in state.players)
+    return not any([p.hand for p in state.players])
 
 
 # -- one impulse --------------------------------------------------------------
@@ -123,10 +123,11 @@ class ScriptRun:
     later: frozenset[int] = frozenset()  # lines checked when reached, after dice or a decision (RR-I18)
     problem: str = ""  # a fault of the whole script (no card played …)
     found: Callable[[], GameState] | None = None  # a fresh copy of the state as the script found it
+    refused: bool = False  # a line is refused now, not left to be checked when reached
 
     @property
     def legal(self) -> bool:
-        return not self.problem and all(line.accepted or line.number in self.later for line in self.lines)
+        return not self.problem and not self.refused
 
     def first_fault(self) -> str:
         bad = next((line for line in self.lines if not line.accepted), None)
@@ -149,19 +150,19 @@ def _kept(state: GameState) -> Callable[[], GameState]:
 
 @dataclass
 class _Checkpoint:
-    """Where a line that turns out illegal goes back to: the state (`saved` makes a fresh
-    copy of it) and a copy of the ledger after the last line that asked for dice or a
-    decision, and the lines carried out since, which asked for nothing and so are carried
+    """Where a line that turns out illegal goes back to: the state and the ledger after the
+    last line that asked for dice or a decision (`saved` and `ledger` each make a fresh copy
+    of theirs), and the lines carried out since, which asked for nothing and so are carried
     out again on a copy by a probe. The state is thus saved once a script, not once a line,
     while its lines ask for nothing — and not at all before the first such line of a live
     script, whose step keeps the state it began with."""
 
     saved: Callable[[], GameState]
-    ledger: Ledger
+    ledger: Callable[[], Ledger]
     since: list[Command] = field(default_factory=list)
 
     def restore(self, scenario: Scenario, player: str, start: ImpulseStart) -> tuple[GameState, Ledger]:
-        work, ledger = self.saved(), self.ledger.copy()
+        work, ledger = self.saved(), self.ledger()
         redo = ImpulseRun(Probe(scenario), start, ledger, player)
         for command in self.since:
             _execute(work, scenario, player, command, redo)
@@ -192,19 +193,21 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     held_cards = bool(work.player(player).hand)
     start = ImpulseStart.when_asked(found if work is state else (lambda: state))  # a probe leaves `state` as it is
     run = ImpulseRun(judge, start, Ledger(held_cards=held_cards), player)
-    checkpoint = _Checkpoint(found, Ledger(held_cards=held_cards))
+    checkpoint = _Checkpoint(found, partial(Ledger, held_cards))  # most scripts never go back: no ledger built
     first = judge.interrupts
     results: list[LineVerdict] = []
     later: set[int] = set()
-    deferred = False
+    deferred = refused = False
     for number, text in lines:
         if deferred:
             results.append(_deferred(number, text, later))
+            refused = refused or not results[-1].accepted
             continue
         try:
             command = parse_line(text)
         except OrderSyntaxError as error:
             results.append(verdict(number, text, False, reason=str(error)))
+            refused = True
             continue
         # DONE checks everything before it changes anything; an action may fail only after
         # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
@@ -227,11 +230,13 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
             if skipped:
                 judge.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
                 later.add(number)
+            else:
+                refused = True
             results.append(verdict(number, text, False, command.text(), str(error)))
             continue
         results.append(verdict(number, text, True, understood))
         if judge.interrupts != before_line:
-            checkpoint = _Checkpoint(_kept(work), run.ledger.copy())
+            checkpoint = _Checkpoint(_kept(work), run.ledger.copy().copy)  # the ledger now, copied again at need
         else:
             checkpoint.since.append(command)
     ledger = run.ledger
@@ -247,7 +252,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     if port is not None and work is not state:  # a refused line put a restored copy in its place
         adopt(state, work)
         work = state
-    return ScriptRun(work, results, frozenset(later), problem, found)
+    return ScriptRun(work, results, frozenset(later), problem, found, refused)
 
 
 def _deferred(number: int, text: str, later: set[int]) -> LineVerdict:
@@ -270,13 +275,13 @@ def _execute(state: GameState, scenario: Scenario, player: str, command: Command
     ledger = run.ledger
     if ledger.done:
         raise IllegalOrder("nothing may follow DONE")
+    if isinstance(command, Action):  # the commonest line first
+        return _action(state, scenario, player, command, run)
+    if isinstance(command, Play):
+        return _play(state, scenario, player, command, run)
     if isinstance(command, Done):
         ledger.done = True
         return "end of impulse"
-    if isinstance(command, Play):
-        return _play(state, scenario, player, command, run)
-    if isinstance(command, Action):
-        return _action(state, scenario, player, command, run)
     if isinstance(command, Reaction):
         if command.word == "ATTACH" and command.power and command.place:
             raise IllegalOrder(f"attaching a leader in your impulse is free at any time: {command.power} - "
@@ -302,24 +307,25 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     if order.card not in hand:
         raise IllegalOrder(f"card {order.card} is not in your hand (you hold {', '.join(map(str, hand)) or 'none'})")
     card = scenario.cards[order.card]
-    if order.card not in deck.playable(scenario, hand):
+    if not deck.may_play(scenario, hand, card):
         first = ", ".join(f"{n} {scenario.cards[n].title}" for n in deck.priority_cards(scenario, hand))
         raise IllegalOrder(f"you must play your priority card(s) first ({first}), or a combat card for its point "
                            f"(§8.2.2)")
-    powers = state.powers_of(player, scenario)
-    allocation = list(order.points)
-    if not allocation and card.points and len(powers) == 1:
-        allocation = [(powers[0], card.points)]
-    elif not allocation and card.points and powers:
-        raise IllegalOrder(f"say which powers take the {card.points} point(s), e.g. PLAY {card.number} POINTS "
-                           f"{powers[0]}={card.points}")
-    taken = sum(n for _, n in allocation)
+    allocation = order.points
+    if not allocation and card.points:
+        powers = state.powers_of(player, scenario)
+        if len(powers) == 1:
+            allocation = ((powers[0], card.points),)
+        elif powers:
+            raise IllegalOrder(f"say which powers take the {card.points} point(s), e.g. PLAY {card.number} POINTS "
+                               f"{powers[0]}={card.points}")
+    taken = sum([n for _, n in allocation])
     if taken > card.points:
         raise IllegalOrder(f"{card.title} gives {card.points} point(s), not {taken}")
     named = [power for power, _ in allocation]
     for power, points in allocation:
-        if power not in powers:
-            raise IllegalOrder(unknown_name("power of yours", power, powers))
+        if not state.runs(player, power):
+            raise IllegalOrder(unknown_name("power of yours", power, state.powers_of(player, scenario)))
         if points < 1:
             raise IllegalOrder(f"{power} must take at least one point")
         if power in ledger.card_points or named.count(power) > 1:
@@ -331,10 +337,10 @@ def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: I
     state.discard.append(card.number)
     ledger.played.append(card.number)
     ledger.stage = "actions"
-    split = ", ".join(f"{power} {points}" for power, points in allocation) or "no power"
+    split = ", ".join([f"{power} {points}" for power, points in allocation]) or "no power"
     event = events.apply_event(state, scenario, run.judge, card, player=player, chosen=order.areas)
-    event += negotiation.forced_negotiations(state, scenario, run.judge)
-    return f"plays {card.number} {card.title} for {card.points} point(s): {split}" + "".join(f"; {e}" for e in event)
+    return "; ".join([f"plays {card.number} {card.title} for {card.points} point(s): {split}", *event,
+                      *negotiation.forced_negotiations(state, scenario, run.judge)])
 
 
 def _action(state: GameState, scenario: Scenario, player: str, order: Action, run: ImpulseRun) -> str:
@@ -457,17 +463,21 @@ def default_script(state: GameState, scenario: Scenario, player: str, playable: 
 def impulse_request(ctx: DecisionPort, state: GameState, player: str) -> Request:
     scenario: Scenario = ctx.scenario
     hand = state.player(player).hand
-    cardless = not hand
-    playable = deck.playable(scenario, hand)
-    extra = "one extra action X (§8.2.3)" if state.cardless is None else f"{state.cardless[1]} actions X (§33.1)"
-    prompt = (f"Your impulse ({scenario.turn_label(state.turn)}, impulse {state.half.impulse}): "
-              + (f"a cardless impulse: intrinsic actions, {extra}" if cardless else
-                 "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"))
+    first = deck.priority_cards(scenario, hand)
+    playable = deck.playable(scenario, hand, first)
+    turn, number = state.turn, state.half.impulse
+    if hand:
+        doing = "play at least one card (PLAY <n> POINTS <POWER>=<n>), then your actions"
+    elif state.cardless is None:
+        doing = "a cardless impulse: intrinsic actions, one extra action X (§8.2.3)"
+    else:
+        doing = f"a cardless impulse: intrinsic actions, {state.cardless[1]} actions X (§33.1)"
     return ctx.request(kind="impulse", player=player, purpose="impulse",
                        default=default_script(state, scenario, player, playable),
-                       options=[f"PLAY {n}" for n in playable], prompt=prompt, rule="§8.2.2",
-                       context={"turn": state.turn, "impulse": state.half.impulse, "cards": len(hand),
-                                "cardless": cardless, "priority": bool(deck.priority_cards(scenario, hand))})
+                       options=[f"PLAY {n}" for n in playable], rule="§8.2.2",
+                       prompt=f"Your impulse ({scenario.turn_label(turn)}, impulse {number}): {doing}",
+                       context={"turn": turn, "impulse": number, "cards": len(hand), "cardless": not hand,
+                                "priority": bool(first)})
 
 
 def impulse(ctx: DecisionPort, state: GameState) -> None:
@@ -477,9 +487,9 @@ def impulse(ctx: DecisionPort, state: GameState) -> None:
     player = state.half.current
     name = state.player(player).name
     request = impulse_request(ctx, state, player)
-    script = list(ctx.decide(request))
+    script = list(enumerate(ctx.decide(request), start=1))
     # Nothing has changed the state since the step began: the engine's copy of it serves to go back.
-    run = run_script(state, scenario, player, list(enumerate(script, start=1)), ctx, ctx.step_start)
+    run = run_script(state, scenario, player, script, ctx, ctx.step_start)
     if not run.legal:
         ctx.say(f"{name}'s impulse script cannot be carried out ({run.first_fault()}); the default is used",
                 rule="§8.2.2")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib.resources import files
 from typing import Any, TypeVar
 
@@ -493,7 +493,7 @@ class Action:
     budget: str
     verb: Verb
 
-    @property
+    @cached_property  # a command is parsed once and its action charged on every replay
     def card(self) -> int | None:
         return int(self.budget[1:]) if self.budget.startswith("C") else None
 
