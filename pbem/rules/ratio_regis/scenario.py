@@ -829,6 +829,12 @@ class Scenario:
                    if self.data.first_turn <= rule.turn <= self.data.last_turn
                    for e in rule.effects for o in e.objectives or []])
 
+    @cached_property
+    def pass_to_possess(self) -> list[str]:
+        """The areas some "pass to possess" objective names, sorted (§22, RR-I223): whose
+        possessor every turn start notes."""
+        return sorted({a for o in self.objectives() for a in o.pass_to_possess})
+
     def turn_objectives(self, turn: int) -> list[Objective]:
         """The objectives a turn's special rules score at its end (RR-I273)."""
         return [o for rule in self.data.turn_rules if rule.turn == turn
