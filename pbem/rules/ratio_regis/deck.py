@@ -28,7 +28,7 @@ def build_and_deal(ctx: DecisionPort, state: GameState) -> None:
     if state.cardless is not None:  # §33.1 "played without cards" (RR-I270): not even the turn's events
         size, historical = 0, []
     wanted = max(0, size - len(historical))
-    generic_pool = [c.number for c in scenario.generic_cards() if c.number not in out]
+    generic_pool = [number for number in scenario.generic_numbers if number not in out]
     generic = ctx.shuffle("deck-generic", generic_pool, rule="§8.1.4")[:wanted]
     deck = ctx.shuffle("deck-shuffle", historical + generic, rule="§8.1.4")
     for player in players:

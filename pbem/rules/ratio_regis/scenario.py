@@ -819,6 +819,12 @@ class Scenario:
         excluded = set(self.data.deck.excluded)
         return [c for c in self.data.cards if c.kind == "generic" and c.number not in excluded]
 
+    @cached_property
+    def generic_numbers(self) -> list[int]:
+        """The numbers of `generic_cards`, in scenario order: the pool every turn's deck is
+        topped up from (§8.1.4)."""
+        return [c.number for c in self.generic_cards()]
+
     def objectives(self) -> list[Objective]:
         """The objectives of the power cards, the event cards, the minor powers and the turns'
         special rules (§22)."""
