@@ -29,9 +29,9 @@ FREE_ANY_TIME = (FormFleet, Attach, Dissolve)
 
 def stacking_limit(state: GameState, scenario: Scenario, area: str, power: str | None = None) -> int:
     """§15.1, §17.3.2: the area's limit, +1 with an extraordinary Organizer present."""
-    organizer = any(lead.extraordinary and scenario.leaders[lead.id].ability == "organizer"
-                    and state.unit_place(lead.unit) == area and (power is None or lead.power == power)
-                    for lead in state.leaders)
+    organizer = any(lead.extraordinary and (power is None or lead.power == power)
+                    and scenario.leaders[lead.id].ability == "organizer" and state.unit_place(lead.unit) == area
+                    for lead in state.leaders)  # where the leader is, a scan of the units, asked last
     return scenario.areas[area].stacking + organizer
 
 

@@ -46,7 +46,8 @@ def _troops_by_area(state: GameState) -> dict[str | None, int]:
 def lowest_first(state: GameState, troops: list[Troop]) -> list[Troop]:
     """RR-I65's default order of dispersal: lowest quality first, troops without a leader
     before those carrying one, then the latest built (highest number) first."""
-    return sorted(troops, key=lambda t: (t.quality, state.leader_on(t.id) is not None, -_number(t.id)))
+    carried = {lead.unit for lead in state.leaders}
+    return sorted(troops, key=lambda t: (t.quality, t.id in carried, -_number(t.id)))
 
 
 def _number(unit: str) -> int:
