@@ -54,8 +54,8 @@ def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player
     """One power's VP as (what for, VP, rule): its card's objectives (those it misses are said
     too), the objectives of the event cards played this turn and of the turn's special rules
     (`one_turn`), those of its allied minors (§22),
-    presence (from its main-map areas by theater, `possessed`), monopolies, and under v2.1 on the last turn the scenario's final bonus less
-    unrest (v2.1 §9.1, RR-I228)."""
+    presence (from its main-map areas by theater, `possessed`), monopolies, and under v2.1
+    on the last turn the scenario's final bonus less unrest (v2.1 §9.1, RR-I228)."""
     lines = []
     missed = []
     for objective in scenario.powers[power].objectives:
