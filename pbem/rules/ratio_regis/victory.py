@@ -105,11 +105,12 @@ def main_map_possessions(state: GameState, scenario: Scenario) -> dict[str, dict
     one pass over the map for every power."""
     inactive = set(state.inactive)
     held: dict[str, dict[str, int]] = {}
-    for area in scenario.data.areas:
-        possessor = state.areas[area.id].possessor
-        if possessor is not None and area.map == MAIN_MAP and area.id not in inactive:
-            theaters = held.setdefault(possessor, {})
-            theaters[area.theater] = theaters.get(area.theater, 0) + 1
+    for area_id, status in state.areas.items():
+        if status.possessor is not None and area_id not in inactive:
+            area = scenario.areas[area_id]
+            if area.map == MAIN_MAP:
+                theaters = held.setdefault(status.possessor, {})
+                theaters[area.theater] = theaters.get(area.theater, 0) + 1
     return held
 
 
