@@ -29,9 +29,9 @@ FREE_ANY_TIME = (FormFleet, Attach, Dissolve)
 
 def stacking_limit(state: GameState, scenario: Scenario, area: str, power: str | None = None) -> int:
     """§15.1, §17.3.2: the area's limit, +1 with an extraordinary Organizer present."""
-    organizer = any(lead.extraordinary and scenario.leaders[lead.id].ability == "organizer"
-                    and state.unit_place(lead.unit) == area and (power is None or lead.power == power)
-                    for lead in state.leaders)
+    organizer = any(lead.extraordinary and (power is None or lead.power == power)
+                    and scenario.leaders[lead.id].ability == "organizer" and state.unit_place(lead.unit) == area
+                    for lead in state.leaders)  # where the leader is, a scan of the units, asked last
     return scenario.areas[area].stacking + organizer
 
 
@@ -63,16 +63,18 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
     apart (besiegers and besieged, §13.3.5); in each area the largest stack (the first
     power by code on a tie) is held to its limit.
     """
-    checked = {area for area in areas if area in scenario.areas}
-    over = sorted([(area, -count, power) for (area, power), count in stack_sizes(state, checked).items()
-                   if count > scenario.areas[area].stacking])  # the limit before any Organizer's +1
-    largest: dict[str, tuple[str, int]] = {}  # area -> its largest stack: (power, count)
-    for area, negative, power in over:
-        largest.setdefault(area, (power, -negative))
-    for area, (power, count) in largest.items():
+    printed = scenario.areas
+    for area in sorted({area for area in areas if area in printed}):
+        here = [t for t in state.troops if t.area == area]
+        if len(here) + any(t.besieged for t in here) <= printed[area].stacking:
+            continue  # no stack can be over even the printed limit: `stack_size` counts at most one more
+        sides: dict[str, list[Troop]] = {}
+        for troop in here:
+            sides.setdefault(troop.power, []).append(troop)
+        negative, power = min((-counted(troops), power) for power, troops in sides.items())
         limit = stacking_limit(state, scenario, area, power)
-        if count > limit:
-            raise IllegalOrder(f"{area} would hold {count} troops, over its stacking limit of {limit} (§15.1.1)")
+        if -negative > limit:
+            raise IllegalOrder(f"{area} would hold {-negative} troops, over its stacking limit of {limit} (§15.1.1)")
 
 
 def stack_sizes(state: GameState, areas: Collection[str] | None = None) -> dict[tuple[str, str], int]:
@@ -84,9 +86,11 @@ def stack_sizes(state: GameState, areas: Collection[str] | None = None) -> dict[
         area = troop.area
         if area is None or (areas is not None and area not in areas):
             continue
-        counts = inside if troop.besieged else free
         key = (area, troop.power)
-        counts[key] = counts.get(key, 0) + 1
+        if troop.besieged:
+            inside[key] = inside.get(key, 0) + 1
+        else:
+            free[key] = free.get(key, 0) + 1
     if not inside:  # no siege on the map: each troop counts one
         return free
     return {key: stack_size(free.get(key, 0), inside.get(key, 0)) for key in {**free, **inside}}

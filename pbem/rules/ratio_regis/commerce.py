@@ -127,6 +127,9 @@ def _enter_merchants(ctx: DecisionPort, state: GameState, scenario: Scenario) ->
     power entering it (RR-I122)."""
     built = state.merchants_built
     order = [c.id for c in scenario.data.trade_centers if built.get(c.id)]
+    if not order:  # none built last turn: nothing to ask or place
+        state.merchants_built = {}
+        return
     waiting = {code: [c for c in order if built[c].get(code)] for code in scenario.power_order}
     asks = [(code, _enter_request(ctx, state, code, {c: built[c][code] for c in centers}))
             for code, centers in waiting.items() if centers and state.powers[code].player is not None]

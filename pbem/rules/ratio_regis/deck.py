@@ -28,15 +28,11 @@ def build_and_deal(ctx: DecisionPort, state: GameState) -> None:
     if state.cardless is not None:  # §33.1 "played without cards" (RR-I270): not even the turn's events
         size, historical = 0, []
     wanted = max(0, size - len(historical))
-    generic_pool = [c.number for c in scenario.generic_cards() if c.number not in out]
+    generic_pool = [number for number in scenario.generic_numbers if number not in out]
     generic = ctx.shuffle("deck-generic", generic_pool, rule="§8.1.4")[:wanted]
     deck = ctx.shuffle("deck-shuffle", historical + generic, rule="§8.1.4")
-    for player in players:
-        player.hand = []
-    for index, card in enumerate(deck):
-        players[index % len(players)].hand.append(card)
-    for player in players:
-        player.hand.sort()
+    for seat, player in enumerate(players):  # one card at a time in game order: every len(players)-th card
+        player.hand = sorted(deck[seat::len(players)])
     state.discard = []
     # The shuffle's dice would let anyone rebuild every hand, so only the GM sees them.
     ctx.say("Deck shuffled and dealt with these dice", to=(), rule="§8.1.4")

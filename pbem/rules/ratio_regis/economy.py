@@ -7,12 +7,13 @@ a player can check it: income first, then expenses, then the unrest it leaves.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import unrest
 from pbem.rules.ratio_regis.scenario import Scenario
-from pbem.rules.ratio_regis.state import GameState
+from pbem.rules.ratio_regis.state import Fortress, GameState, Leader, Squadron, Troop
 
 #: §23.1.1: a trade center pays 2 with one of the power's merchants, 3 with two.
 TRADE_INCOME = {1: 2, 2: 3}
@@ -41,46 +42,82 @@ def played(state: GameState, scenario: Scenario) -> list[str]:
 
 def account(state: GameState, scenario: Scenario, power: str) -> Account:
     """§23.1.1: the power's income and expenses (RR-I102, RR-I103)."""
-    found = Account(power)
-    found.income.append(("the power card", scenario.powers[power].income))
-    for tc, merchants in state.merchants.items():
-        count = min(merchants.get(power, 0), max(TRADE_INCOME))
-        if count:
-            found.income.append((f"{count} merchant(s) in {tc}", TRADE_INCOME[count]))
-    home = set(scenario.powers[power].home_areas)
-    keys = [a.id for a in scenario.data.areas if a.key and a.id not in home and state.exists(a.id)
-            and state.areas[a.id].controller == power and not state.areas[a.id].rebellion]
-    if keys:
-        found.income.append((f"non-home key areas ({', '.join(keys)})", len(keys)))
-    lost = [kind for turn, code, kind in state.eliminated if turn == state.turn and code == power]
-    # §23.1.1: the minor powers' units are not maintained (their counters on the map are the ally's, RR-I140)
-    troops = [t for t in state.troops if t.power == power and not t.minor]
-    dispersed = sum(1 for t in troops if t.box is not None)
-    if troops or "troop" in lost:
-        found.expenses.append((f"troops ({len(troops) - dispersed} on the map, {dispersed} dispersed, "
-                               f"{lost.count('troop')} eliminated)", len(troops) + lost.count("troop")))
-    squadrons = [s for s in state.squadrons if s.power == power and not s.minor]
-    if squadrons or "squadron" in lost:
-        repair = sum(1 for s in squadrons if s.repair)
-        count = len(squadrons) + lost.count("squadron")
-        found.expenses.append((f"squadrons × 2 ({len(squadrons) - repair} operational, {repair} under repair, "
-                               f"{lost.count('squadron')} eliminated)", 2 * count))
-    leaders = sum(1 for lead in state.leaders if lead.power == power)
-    if leaders:
-        found.expenses.append(("leaders", leaders))
-    forts = [f for f in state.fortresses if f.power == power and not f.minor]
-    if forts:
-        building = sum(1 for f in forts if not f.built)
-        found.expenses.append((f"fortresses ({building} under construction)", len(forts)))
-    found.revolts = revolts_in(state, scenario, power)
-    if found.revolts:
-        found.expenses.append((f"rebellions in its territory ({', '.join(found.revolts)})", len(found.revolts)))
+    return accounts(state, scenario, [power])[0]
+
+
+def accounts(state: GameState, scenario: Scenario, powers: list[str]) -> list[Account]:
+    """§23.1.1: each power's income and expenses (RR-I102, RR-I103), in one pass over the
+    map and one over each kind of unit for all of them."""
+    books = {power: Account(power) for power in powers}
+    for power, found in books.items():
+        found.income.append(("the power card", scenario.powers[power].income))
+        for tc, merchants in state.merchants.items():
+            count = min(merchants.get(power, 0), max(TRADE_INCOME))
+            if count:
+                found.income.append((f"{count} merchant(s) in {tc}", TRADE_INCOME[count]))
+    keys: dict[str, list[str]] = {power: [] for power in powers}  # non-home key areas controlled, not in revolt
+    inactive = set(state.inactive)
+    for area in scenario.data.areas:
+        status = state.areas[area.id]
+        if status.rebellion:
+            if status.possessor in books:
+                books[status.possessor].revolts.append(area.id)
+        elif area.key and status.controller in keys and area.id not in inactive \
+                and area.id not in scenario.powers[status.controller].home_areas:
+            keys[status.controller].append(area.id)
+    upkeep = _upkeep(state, books)
+    for power, found in books.items():
+        if keys[power]:
+            found.income.append((f"non-home key areas ({', '.join(keys[power])})", len(keys[power])))
+        lost = [kind for turn, code, kind in state.eliminated if turn == state.turn and code == power]
+        units = upkeep[power]
+        troops, squadrons, leaders, forts = units.troops, units.squadrons, units.leaders, units.fortresses
+        dispersed = sum(1 for t in troops if t.box is not None)
+        if troops or "troop" in lost:
+            found.expenses.append((f"troops ({len(troops) - dispersed} on the map, {dispersed} dispersed, "
+                                   f"{lost.count('troop')} eliminated)", len(troops) + lost.count("troop")))
+        if squadrons or "squadron" in lost:
+            repair = sum(1 for s in squadrons if s.repair)
+            count = len(squadrons) + lost.count("squadron")
+            found.expenses.append((f"squadrons × 2 ({len(squadrons) - repair} operational, {repair} under repair, "
+                                   f"{lost.count('squadron')} eliminated)", 2 * count))
+        if leaders:
+            found.expenses.append(("leaders", len(leaders)))
+        if forts:
+            building = sum(1 for f in forts if not f.built)
+            found.expenses.append((f"fortresses ({building} under construction)", len(forts)))
+        if found.revolts:
+            found.expenses.append((f"rebellions in its territory ({', '.join(found.revolts)})", len(found.revolts)))
+    return list(books.values())
+
+
+@dataclass
+class Upkeep:
+    """The units a power maintains (§23.1.1), each kind in engine order."""
+
+    troops: list[Troop] = field(default_factory=list)
+    squadrons: list[Squadron] = field(default_factory=list)
+    leaders: list[Leader] = field(default_factory=list)
+    fortresses: list[Fortress] = field(default_factory=list)
+
+
+def _upkeep(state: GameState, powers: Collection[str]) -> dict[str, Upkeep]:
+    """Each power's units in one pass over each kind; the minor powers' counters are their
+    ally's on the map but not maintained (§23.1.1, RR-I140)."""
+    found = {power: Upkeep() for power in powers}
+    for troop in state.troops:
+        if troop.power in found and not troop.minor:
+            found[troop.power].troops.append(troop)
+    for squadron in state.squadrons:
+        if squadron.power in found and not squadron.minor:
+            found[squadron.power].squadrons.append(squadron)
+    for leader in state.leaders:
+        if leader.power in found:
+            found[leader.power].leaders.append(leader)
+    for fortress in state.fortresses:
+        if fortress.power in found and not fortress.minor:
+            found[fortress.power].fortresses.append(fortress)
     return found
-
-
-def revolts_in(state: GameState, scenario: Scenario, power: str) -> list[str]:
-    """The areas the power possesses that are in revolt, in the scenario's order."""
-    return [a.id for a in scenario.data.areas if state.areas[a.id].possessor == power and state.areas[a.id].rebellion]
 
 
 def economic_phase(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
@@ -88,8 +125,8 @@ def economic_phase(ctx: DecisionPort, state: GameState, scenario: Scenario) -> N
     leaders, fortresses 1, squadrons 2, each rebellion in own territory 1); the surplus is
     taken from unrest (never below 0), a deficit added to it. Units eliminated this turn are
     counted, then forgotten (`state.eliminated`)."""
-    for power in played(state, scenario):
-        books = account(state, scenario, power)
+    for books in accounts(state, scenario, played(state, scenario)):
+        power = books.power
         state.powers[power].revolt_maintenance = len(books.revolts)
         for title, entries in (("income", books.income), ("expenses", books.expenses)):
             total = sum(n for _, n in entries)

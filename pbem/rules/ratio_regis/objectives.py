@@ -83,6 +83,5 @@ def merchants_of(state: GameState, power: str) -> int:
 def note_possessors(state: GameState, scenario: Scenario) -> None:
     """At turn start, who possesses each area some "pass to possess" objective names, so the
     turn end knows which passed to a new possessor during the turn (§22, RR-I223)."""
-    areas = sorted({a for o in scenario.objectives() for a in o.pass_to_possess})
-    state.possessed_at_start = {a: state.areas[a].possessor or "" for a in areas}
+    state.possessed_at_start = {a: state.areas[a].possessor or "" for a in scenario.pass_to_possess}
 

@@ -819,6 +819,12 @@ class Scenario:
         excluded = set(self.data.deck.excluded)
         return [c for c in self.data.cards if c.kind == "generic" and c.number not in excluded]
 
+    @cached_property
+    def generic_numbers(self) -> list[int]:
+        """The numbers of `generic_cards`, in scenario order: the pool every turn's deck is
+        topped up from (§8.1.4)."""
+        return [c.number for c in self.generic_cards()]
+
     def objectives(self) -> list[Objective]:
         """The objectives of the power cards, the event cards, the minor powers and the turns'
         special rules (§22)."""
@@ -828,6 +834,12 @@ class Scenario:
                 + [o for rule in sorted(self.data.turn_rules, key=lambda rule: rule.turn)
                    if self.data.first_turn <= rule.turn <= self.data.last_turn
                    for e in rule.effects for o in e.objectives or []])
+
+    @cached_property
+    def pass_to_possess(self) -> list[str]:
+        """The areas some "pass to possess" objective names, sorted (§22, RR-I223): whose
+        possessor every turn start notes."""
+        return sorted({a for o in self.objectives() for a in o.pass_to_possess})
 
     def turn_objectives(self, turn: int) -> list[Objective]:
         """The objectives a turn's special rules score at its end (RR-I273)."""

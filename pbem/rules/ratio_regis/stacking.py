@@ -19,11 +19,14 @@ from pbem.rules.ratio_regis.state import GameState, Troop
 def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, int]]:
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
-    over = [(area, power, count) for (area, power), count in stack_sizes(state).items() if area in scenario.areas
-            and count > scenario.areas[area].stacking]  # the limit before an Organizer's +1
-    if not over:
+    printed = scenario.areas  # the limits before an Organizer's +1
+    crowded = {area for area, count in _troops_by_area(state).items()
+               if area in printed and count >= printed[area].stacking}
+    if not crowded:  # a stack counts at most its troops and their fortress (`stack_size`): none can be over
         return []
-    order = {area: index for index, area in enumerate(scenario.areas)}
+    over = [(area, power, count) for (area, power), count in stack_sizes(state, crowded).items()
+            if count > printed[area].stacking]
+    order = {area: index for index, area in enumerate(printed)}
     found = []
     for area, power, count in sorted(over, key=lambda entry: (order[entry[0]], entry[1])):
         excess = count - stacking_limit(state, scenario, area, power)
@@ -32,10 +35,19 @@ def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, in
     return found
 
 
+def _troops_by_area(state: GameState) -> dict[str | None, int]:
+    """How many troops each area holds, whoever's (None: dispersed), in one pass."""
+    counts: dict[str | None, int] = {}
+    for troop in state.troops:
+        counts[troop.area] = counts.get(troop.area, 0) + 1
+    return counts
+
+
 def lowest_first(state: GameState, troops: list[Troop]) -> list[Troop]:
     """RR-I65's default order of dispersal: lowest quality first, troops without a leader
     before those carrying one, then the latest built (highest number) first."""
-    return sorted(troops, key=lambda t: (t.quality, state.leader_on(t.id) is not None, -_number(t.id)))
+    carried = {lead.unit for lead in state.leaders}
+    return sorted(troops, key=lambda t: (t.quality, t.id in carried, -_number(t.id)))
 
 
 def _number(unit: str) -> int:

@@ -27,8 +27,12 @@ def degrade(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     single veteran (no choice), takes the default. Squadrons have no veteran side (§16)."""
     asks: list[tuple[str, Any]] = []
     chosen: dict[str, list[str]] = {}
+    found: dict[str, list[Troop]] = {}  # each power's veterans, in one pass over the troops
+    for troop in state.troops:
+        if troop.veteran and (troop.area or troop.box):
+            found.setdefault(troop.power, []).append(troop)
     for code in scenario.power_order:
-        veterans = [t for t in state.troops if t.power == code and t.veteran and (t.area or t.box)]
+        veterans = found.get(code)
         if not veterans or not state.powers[code].active:
             continue
         count = (len(veterans) + 1) // 2

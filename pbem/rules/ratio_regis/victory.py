@@ -26,10 +26,12 @@ def count(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     so a campaign's state does not grow turn after turn."""
     state.vp_lines = []
     one_turn = _one_turn_objectives(state, scenario)
+    possessed = main_map_possessions(state, scenario)
     for player in state.by_game_order():
         lines = [(VPLine(state.turn, player.id, power, source, vp), rule)
                  for power in state.powers_of(player.id, scenario)
-                 for source, vp, rule in _power_lines(ctx, state, scenario, player, power, one_turn)]
+                 for source, vp, rule in _power_lines(ctx, state, scenario, player, power, one_turn,
+                                                      possessed.get(power, {}))]
         if player.vp_per_turn:
             lines.append((VPLine(state.turn, player.id, "", "the scenario's VP per turn", player.vp_per_turn),
                           "§7.1.1, §26.1"))
@@ -48,12 +50,12 @@ def score(state: GameState, player: PlayerState, line: VPLine) -> None:
 
 
 def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player: PlayerState, power: str,
-                 one_turn: list[tuple[str, Objective]]) -> list[tuple[str, int, str]]:
+                 one_turn: list[tuple[str, Objective]], possessed: dict[str, int]) -> list[tuple[str, int, str]]:
     """One power's VP as (what for, VP, rule): its card's objectives (those it misses are said
     too), the objectives of the event cards played this turn and of the turn's special rules
     (`one_turn`), those of its allied minors (§22),
-    presence, monopolies, and under v2.1 on the last turn the scenario's final bonus less
-    unrest (v2.1 §9.1, RR-I228)."""
+    presence (from its main-map areas by theater, `possessed`), monopolies, and under v2.1
+    on the last turn the scenario's final bonus less unrest (v2.1 §9.1, RR-I228)."""
     lines = []
     missed = []
     for objective in scenario.powers[power].objectives:
@@ -71,7 +73,7 @@ def _power_lines(ctx: DecisionPort, state: GameState, scenario: Scenario, player
               for minor, objective in _minor_objectives(state, scenario, power)
               if objectives.met(state, scenario, power, objective)]
     lines += [(f"presence in {theater} ({held} areas)", 1, "§22, §32.7")
-              for theater, held in presence(state, scenario, power)]
+              for theater, held in presence(state, scenario, power, possessed)]
     lines += [(f"most possessions in {rule.province}", rule.vp, "§33 (scenario)")
               for rule in scenario.data.victory.province_vp
               if rule.turns[0] <= state.turn <= rule.turns[1]
@@ -98,18 +100,29 @@ def _minor_objectives(state: GameState, scenario: Scenario, power: str) -> list[
             if objectives.ally_of(state, minor) == power for o in found]
 
 
-def presence(state: GameState, scenario: Scenario, power: str) -> list[tuple[str, int]]:
+def main_map_possessions(state: GameState, scenario: Scenario) -> dict[str, dict[str, int]]:
+    """Each power's areas in play on the main map, counted by theater (glossary, §32.7), in
+    one pass over the map for every power."""
+    inactive = set(state.inactive)
+    held: dict[str, dict[str, int]] = {}
+    for area_id, status in state.areas.items():
+        if status.possessor is not None and area_id not in inactive:
+            area = scenario.areas[area_id]
+            if area.map == MAIN_MAP:
+                theaters = held.setdefault(status.possessor, {})
+                theaters[area.theater] = theaters.get(area.theater, 0) + 1
+    return held
+
+
+def presence(state: GameState, scenario: Scenario, power: str, possessed: dict[str, int]) -> list[tuple[str, int]]:
     """Glossary, §32.7: the theaters of the main map where the power possesses at least three
-    areas (in play), with how many; under v2.1 the areas of its allied minor powers count too
-    (v2.1 §22.2, RR-I224). In the scenario's theater order."""
-    counted = [a for a in scenario.data.areas
-               if state.areas[a.id].possessor == power and a.map == MAIN_MAP and state.exists(a.id)]
+    areas (in play; `possessed`, by theater), with how many; under v2.1 the areas of its
+    allied minor powers count too (v2.1 §22.2, RR-I224). In the scenario's theater order."""
+    held = {theater: possessed.get(theater, 0) for theater in scenario.theaters}
     if state.options.variant == "v2.1":
-        counted += [scenario.areas[a] for a in objectives.allied_minor_areas(state, scenario, power)
-                    if scenario.areas[a].map == MAIN_MAP]
-    held = {theater: 0 for theater in scenario.theaters}
-    for area in counted:
-        held[area.theater] += 1
+        for area in objectives.allied_minor_areas(state, scenario, power):
+            if scenario.areas[area].map == MAIN_MAP:
+                held[scenario.areas[area].theater] += 1
     return [(theater, n) for theater, n in held.items() if n >= PRESENCE_AREAS]
 
 

@@ -11,7 +11,7 @@ from pbem.core.ruleset import Seat
 from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.agitation import dispersible, excess, read_agitation
 from pbem.rules.ratio_regis.dynasty import change, in_revolt_everywhere
-from pbem.rules.ratio_regis.economy import account, economic_phase
+from pbem.rules.ratio_regis.economy import account, accounts, economic_phase
 from pbem.rules.ratio_regis.orders import parse_line
 from pbem.rules.ratio_regis.unrest import adjust, allied
 from tests.support.judge import Judge
@@ -48,6 +48,19 @@ def test_the_account_counts_what_the_state_holds_and_the_balance_moves_unrest():
     economic_phase(judge, state, SCENARIO)
     assert state.powers["FRA"].unrest == 1
     assert "FRA: income exceeds expenses by 3: unrest 4 → 1" in judge.said
+
+
+def test_the_books_kept_together_are_each_powers_own():
+    state = fresh()
+    revolt = next(a.id for a in SCENARIO.data.areas if state.areas[a.id].possessor == "FRA")
+    state.areas[revolt].rebellion = "R2"
+    state.troops[0].box, state.troops[0].area = SCENARIO.box_of(state.troops[0].area), None
+    powers = ["SPA", "FRA", "HUG", "ENG"]
+    together = accounts(state, SCENARIO, powers)
+    assert [books.power for books in together] == powers
+    assert [(b.income, b.expenses, b.revolts) for b in together] == \
+        [(b.income, b.expenses, b.revolts) for b in (account(state, SCENARIO, power) for power in powers)]
+    assert together[1].revolts == [revolt] and not any(b.revolts for b in together if b.power != "FRA")
 
 
 def test_more_than_two_merchants_pay_as_two():
