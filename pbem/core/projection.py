@@ -353,9 +353,10 @@ class CampaignProjection:
             self.data.excused[e.player] = self.data.excused.get(e.player, 0) + 1
         elif e.action == "civil-disorder" and e.player not in self.data.civil_disorder:
             self.data.civil_disorder.append(e.player)
+            self._players_changed()
         elif e.action == "dropped" and e.player not in self.data.dropped:
             self.data.dropped.append(e.player)
-        self._players_changed()
+            self._players_changed()
         self._invalidate()
 
     @_folds(Campaign.PlayerReady)
