@@ -218,8 +218,9 @@ class CampaignProjection:
 
     @_folds(Campaign.OrdersSubmitted)
     def _on_orders_submitted(self, e: Campaign.OrdersSubmitted) -> None:
+        source = f"orders of {e.player}"
         for key, value in e.answers.items():
-            self.data.inputs[key] = Answer(value, f"orders of {e.player}")
+            self.data.inputs[key] = Answer(value, source)
         if e.conditional:
             self.data.conditional.extend(e.conditional)
             self._players_changed()
@@ -262,8 +263,9 @@ class CampaignProjection:
     def _on_queued_orders_used(self, e: Campaign.QueuedOrdersUsed) -> None:
         self._spend_queued(e.player, e.queue_id, e.originator_version,
                            f"queued orders {e.queue_id} answered {e.step} (alternative {e.alternative + 1})")
+        source = f"queued orders {e.queue_id} of {e.player}"
         for key, value in e.answers.items():
-            self.data.inputs[key] = Answer(value, f"queued orders {e.queue_id} of {e.player}")
+            self.data.inputs[key] = Answer(value, source)
         if e.conditional:
             self.data.conditional.extend(e.conditional)
             self._players_changed()
