@@ -351,8 +351,8 @@ class GameState(msgspec.Struct, kw_only=True):
     def new_squadron(self, power: str, quality: int, *, sea: str | None = None, port: str | None = None,
                      repair: bool = False) -> Squadron:
         self.powers[power].squadron_pool[str(quality)] -= 1
-        squadron = Squadron(id=f"S{self.next_squadron}", power=power, quality=quality, sea=sea, port=port, repair=repair,
-                            base=port)
+        squadron = Squadron(id=f"S{self.next_squadron}", power=power, quality=quality, sea=sea, port=port,
+                            repair=repair, base=port)
         self.next_squadron += 1
         self.squadrons.append(squadron)
         return squadron
