@@ -185,9 +185,10 @@ class ProjectionLoader:
 
     def _paged_events(self, name: str, gt: int, lte: int | None) -> Iterator[Any]:
         """The facts after log version `gt` up to `lte`, read `FOLD_PAGE` at a time."""
+        originator = campaign_id(name)
         while True:
             read = 0
-            for event in self.store.events.get(campaign_id(name), gt=gt, lte=lte, limit=FOLD_PAGE):
+            for event in self.store.events.get(originator, gt=gt, lte=lte, limit=FOLD_PAGE):
                 read += 1
                 gt = event.originator_version
                 yield event
