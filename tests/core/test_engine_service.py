@@ -1,3 +1,4 @@
+from pbem.core import store
 from pbem.core.service import CampaignService
 
 
@@ -74,6 +75,20 @@ def test_a_replay_reports_each_fact_it_folds(service, players):
     projection = service.loader.load("g1", use_snapshots=False, on_fact=heard.append)
     assert heard == list(range(2, service.loader.length("g1") + 1))  # the first fact creates the projection
     assert heard[-1] == projection.data.version
+
+
+def test_a_replay_read_a_page_at_a_time_folds_every_fact_once(service, players, monkeypatch):
+    new_game(service, players, rounds=3)
+    for p, bid in (("ann", 1), ("bob", 5), ("cy", 0)):
+        service.submit("g1", p, f"BID {bid}")
+    service.submit("g1", "bob", "REROLL")
+    whole = service.loader.load("g1", use_snapshots=False)
+    monkeypatch.setattr(store, "FOLD_PAGE", 2)
+    heard = []
+    paged = service.loader.load("g1", use_snapshots=False, on_fact=heard.append)
+    assert heard == list(range(2, service.loader.length("g1") + 1))
+    assert paged.divergences == [] and paged.data.last_hash == whole.data.last_hash
+    assert paged.data.steps_resolved == whole.data.steps_resolved > 1
 
 
 def test_forced_die_changes_only_rolls_of_its_purpose(players):

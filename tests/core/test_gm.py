@@ -4,6 +4,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from pbem.core import store
 from pbem.core.dice import commitment, recompute
 from pbem.core.gm import Correction, GameMaster
 from pbem.core.inbox import handle_mail
@@ -114,7 +115,9 @@ def play_bids(service, ann=3, bob=1):
     service.submit("g", "bob", f"BID {bob}")
 
 
-def test_rollback_supersedes_and_reports_rebuild():
+@pytest.mark.parametrize("page", [2000, 2])
+def test_rollback_supersedes_and_reports_rebuild(page, monkeypatch):
+    monkeypatch.setattr(store, "FOLD_PAGE", page)  # a rollback met in the middle of a page, or at its start
     service, master, _ = game()
     play_bids(service)
     service.submit("g", "ann", "KEEP")

@@ -110,7 +110,7 @@ def offer_wars(state: GameState, scenario: Scenario, judge: DecisionPort,
                 texts.append(f"{ally} stays out of the war of its ally {side} against {enemy} (§21.1)")
                 judge.say(texts[-1], rule="§21.1")
                 continue
-            state.wars.append(War((ally, enemy), cause="ally"))
+            state.wars.append(War(sides=(ally, enemy), cause="ally"))
             state.casus_belli = [cb for cb in state.casus_belli if set(cb) != {ally, enemy}]
             texts.append(f"{ally} enters the war of its ally {side}: {ally} and {enemy} are at war, without the "
                          f"VP of a war begun by an event (§21.1, §28.2, §31.6)")

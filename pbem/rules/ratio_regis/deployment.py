@@ -364,7 +364,7 @@ def _leader(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
         and status.unrest <= scenario.powers[power].vitality
     sea = p.place[1:] if p.place.startswith("@") else None
     host = first_unit(state, power, None if sea else p.place, sea)
-    state.leaders.append(Leader(drawn, power, host, extraordinary))
+    state.leaders.append(Leader(id=drawn, power=power, unit=host, extraordinary=extraordinary))
     if extraordinary:
         status.unrest += EXTRAORDINARY_UNREST
         return f"leader {drawn} ({card.ability}) on {host}, extraordinary side (+{EXTRAORDINARY_UNREST} unrest)"

@@ -184,7 +184,7 @@ def historical_leader(state: GameState, entry: HistoricalLeader) -> str:
         return f"{power} has no troop on the map to receive {entry.leader}: the leader does not enter (RR-I184)"
     area = max(dict.fromkeys(t.area for t in hosts), key=lambda a: len(stacks[a][power]))
     host = next(t for t in hosts if t.area == area)
-    state.leaders.append(Leader(entry.leader, power, host.id, extraordinary=True))
+    state.leaders.append(Leader(id=entry.leader, power=power, unit=host.id, extraordinary=True))
     flipped = _veteranize([t for t in stacks[area][power] if not t.veteran], entry.veterans)
     return (f"{power}'s historical leader {entry.leader} enters on {host.id} at {area}, extraordinary and without "
             f"unrest (§17.3.1)" + (f"; {', '.join(flipped)} turn veteran (§36.7)" if flipped else ""))
@@ -229,7 +229,7 @@ def start_war(state: GameState, first: str, second: str, card: int | None = None
         return f"{' and '.join(inactive)} not in play: no war between {first} and {second}"
     if same_player(state, first, second):
         return f"{first} and {second} are run by the same player: the war is ignored (v2.1 §21.3)"
-    state.wars.append(War((first, second), cause="event", card=card))
+    state.wars.append(War(sides=(first, second), cause="event", card=card))
     state.casus_belli = [cb for cb in state.casus_belli if set(cb) != {first, second}]
     peace = any({first, second} == set(pair) for pair in state.forced_peace)
     allied = state.allied(first, second)

@@ -68,7 +68,7 @@ def build_leader(state: GameState, scenario: Scenario, power: str, order: BuildL
     if replaced is not None:
         state.leaders.remove(replaced)
         state.leader_pool.append(replaced.id)
-    state.leaders.append(Leader(drawn, power, host, extraordinary))
+    state.leaders.append(Leader(id=drawn, power=power, unit=host, extraordinary=extraordinary))
     text = f"{power} builds leader {drawn} ({card.name}, {card.ability}) on {host}"
     if replaced is not None:
         text += f" in place of {replaced.id}"

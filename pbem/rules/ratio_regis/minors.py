@@ -298,7 +298,8 @@ def reinforce(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str
         areas = _placement(ctx, state, scenario, code, counters, room, default) if ask else default
         placed = []
         for counter, area in zip(counters, areas, strict=True):
-            troop = Troop(f"T{state.next_troop}", power, counter, regular_quality(counter), area=area, minor=code)
+            troop = Troop(id=f"T{state.next_troop}", power=power, counter=counter, quality=regular_quality(counter),
+                          area=area, minor=code)
             state.next_troop += 1
             state.troops.append(troop)
             status.pool[counter] -= 1
@@ -320,7 +321,8 @@ def _squadron(state: GameState, code: str, quality: int, port: str) -> str:
     """A minor's squadron enters under repair, as if built (§9.2), based at its port (RR-I51)."""
     power = state.minors[code].ally
     state.minors[code].squadron_pool[str(quality)] -= 1
-    squadron = Squadron(f"S{state.next_squadron}", power, quality, port=port, repair=True, base=port, minor=code)
+    squadron = Squadron(id=f"S{state.next_squadron}", power=power, quality=quality, port=port, repair=True, base=port,
+                        minor=code)
     state.next_squadron += 1
     state.squadrons.append(squadron)
     return f"{power} places {code}'s squadron {squadron.id} under repair at {port}"

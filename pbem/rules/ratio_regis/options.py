@@ -44,15 +44,17 @@ class OptionError(ValueError):
     """An unknown campaign option or value; the message lists what is allowed."""
 
 
-class Options(msgspec.Struct, frozen=True):
-    variant: str = "v1.2.4"
-    intrinsic_action: str = "impulse"
-    home_move: str = "any-unit"
-    elite_build: str = "home-theater"
-    determined: str = "v1.2.4"
+class Options(msgspec.Struct, frozen=True, kw_only=True):
+    """The campaign's options, fields in alphabetical order like the state's (see `state`)."""
+
     auction: str = "sealed"
-    peace_half: str = "up"
     combat: dict[str, str] = {}  # the combat engine's options (COMBAT_OPTIONS), by name
+    determined: str = "v1.2.4"
+    elite_build: str = "home-theater"
+    home_move: str = "any-unit"
+    intrinsic_action: str = "impulse"
+    peace_half: str = "up"
+    variant: str = "v1.2.4"
 
 
 def read_options(raw: Mapping[str, Any]) -> Options:

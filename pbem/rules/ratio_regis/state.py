@@ -3,6 +3,10 @@
 Everything here is a `msgspec.Struct` so the state encodes to canonical JSON (hashed at
 every resolved step) and decodes to a fresh copy for every run of a step. Hidden
 information (hands) lives here too; it leaves only through `views.py`.
+
+Every struct (and `Options`) declares its fields in alphabetical order, keyword-only: the
+canonical JSON sorts fields, and written in declaration order they come out sorted already,
+so the core's `StructCodec` may use msgspec's cheaper declaration-order encoder.
 """
 
 from __future__ import annotations
@@ -28,42 +32,42 @@ FINISHED = "finished"
 CLOCKWISE, COUNTER_CLOCKWISE = "CW", "CCW"
 
 
-class PlayerState(msgspec.Struct):
+class PlayerState(msgspec.Struct, kw_only=True):
+    bid: int | None = None  # revealed only once every bid is in
+    game_order: int = 0  # "player 1", "player 2" … from the auction (§7.1.1)
+    group: int | None = None  # 1-based index into the scenario's groups for this player count
+    hand: list[int] = []  # card numbers, secret (§8.1.4)
     id: str
     name: str
     seat: int  # 1-based seating order, fixed for the game (§7.1.1)
-    game_order: int = 0  # "player 1", "player 2" … from the auction (§7.1.1)
-    bid: int | None = None  # revealed only once every bid is in
-    group: int | None = None  # 1-based index into the scenario's groups for this player count
     vp: int = 0
     vp_per_turn: int = 0
-    hand: list[int] = []  # card numbers, secret (§8.1.4)
 
 
-class PowerState(msgspec.Struct):
-    code: str
-    player: str | None = None
+class PowerState(msgspec.Struct, kw_only=True):
     active: bool = True  # False until a power entering later has deployed (§8.1.2)
-    unrest: int = 0
-    pool: dict[str, int] = {}  # troop counters available to build, by type (§9.1)
-    squadron_pool: dict[str, int] = {}  # squadrons available to build, by quality (§9.2)
+    code: str
     intrinsic_used: bool = False  # only with the option intrinsic_action=turn (RR-I1)
     morale: int = 0  # own morale counters not yet given to an enemy (§21.3.4)
-    revolt_maintenance: int = 0  # rebellions in its territory at the last economic phase: +1 expense each (§23.1.1)
+    player: str | None = None
+    pool: dict[str, int] = {}  # troop counters available to build, by type (§9.1)
     redeployment: int = 0  # points of a redeployment owed at the next turn start after a dynastic change (§23.3)
+    revolt_maintenance: int = 0  # rebellions in its territory at the last economic phase: +1 expense each (§23.1.1)
+    squadron_pool: dict[str, int] = {}  # squadrons available to build, by quality (§9.2)
+    unrest: int = 0
 
 
-class Troop(msgspec.Struct):
+class Troop(msgspec.Struct, kw_only=True):
     """A troop counter on the map (`area`) or in a dispersion box (`box`)."""
 
-    id: str
-    power: str
-    counter: str  # "2-3" or "3-4"
-    quality: int
     area: str | None = None
-    box: str | None = None
     besieged: bool = False  # inside its fortress under siege (§13.4)
+    box: str | None = None
+    counter: str  # "2-3" or "3-4"
+    id: str
     minor: str | None = None  # the allied minor whose counter it is; `power` plays it (§20.2, RR-I140)
+    power: str
+    quality: int
 
     def where(self) -> str:
         if self.area is None:
@@ -75,18 +79,18 @@ class Troop(msgspec.Struct):
         return self.quality > regular_quality(self.counter)
 
 
-class Squadron(msgspec.Struct):
+class Squadron(msgspec.Struct, kw_only=True):
     """A squadron at sea (`sea`) or in port (`port`), operational or under repair (§9.2–§9.3)."""
 
+    base: str | None = None  # its home port: built, deployed, sailed from or last entered (RR-I51)
+    fleet: str | None = None  # the leader whose fleet it belongs to (§11.2)
     id: str
+    minor: str | None = None  # the allied minor whose squadron it is (§20.2, RR-I140)
+    port: str | None = None
     power: str
     quality: int
-    sea: str | None = None
-    port: str | None = None
     repair: bool = False
-    fleet: str | None = None  # the leader whose fleet it belongs to (§11.2)
-    base: str | None = None  # its home port: built, deployed, sailed from or last entered (RR-I51)
-    minor: str | None = None  # the allied minor whose squadron it is (§20.2, RR-I140)
+    sea: str | None = None
 
     def where(self) -> str:
         if self.sea is not None:
@@ -94,129 +98,129 @@ class Squadron(msgspec.Struct):
         return f"{self.port} (port{', under repair' if self.repair else ''})"
 
 
-class Fortress(msgspec.Struct):
+class Fortress(msgspec.Struct, kw_only=True):
     """A fortress, under construction until finished (§9.4)."""
 
-    id: str
-    power: str
     area: str
     built: bool = True
+    id: str
     minor: str | None = None  # a fortress printed on an allied minor's card (§20.3.2, RR-I140)
+    power: str
 
 
-class Leader(msgspec.Struct):
+class Leader(msgspec.Struct, kw_only=True):
     """A leader on a unit (`unit`: a troop, squadron or fortress id) (§17)."""
 
+    extraordinary: bool = False
     id: str
     power: str
     unit: str
-    extraordinary: bool = False
 
 
-class AreaState(msgspec.Struct):
-    possessor: str | None = None
+class AreaState(msgspec.Struct, kw_only=True):
+    besieger: str | None = None  # the power besieging the fortress here (§13.4)
     controller: str | None = None
     independent: str | None = None  # "A2"/"A3": an active independent area (§18.2.2)
-    rebellion: str | None = None  # "R2"/"R3" (§18.3)
+    possessor: str | None = None
     razed: bool = False  # a commercial port with trade interrupted (§19.2.4)
-    besieger: str | None = None  # the power besieging the fortress here (§13.4)
+    rebellion: str | None = None  # "R2"/"R3" (§18.3)
     siege_casualties: int = 0  # §13.4.2
 
 
-class War(msgspec.Struct):
+class War(msgspec.Struct, kw_only=True):
     """Two powers at war (§21.3); `morale` counts the counters each side holds from
     the other (§21.3.4), `cause` how it began (an event's war gives its winner 1 VP, §21.3.1),
     `owed` the counters a side lost with none left, given after its forced negotiation (§21.4.2)."""
 
-    sides: tuple[str, str]
-    morale: dict[str, int] = {}
-    cause: str = "scenario"
     card: int | None = None  # the card whose event began it: the order of peace at turn end (§21.5.5)
     card_vp: int = 0  # +1 VP to its winner per casus-belli card for the pair played during it (§21.3.1, §22)
+    cause: str = "scenario"
+    morale: dict[str, int] = {}
     owed: list[tuple[str, str]] = []  # (receiver, why): counters lost after the giver's last one (RR-I161)
+    sides: tuple[str, str]
 
     def enemy(self, power: str) -> str:
         return self.sides[1] if self.sides[0] == power else self.sides[0]
 
 
-class MinorState(msgspec.Struct):
+class MinorState(msgspec.Struct, kw_only=True):
     """A minor power (§20, RR-I140): its ally (None: neutral, §20.1) and its counters off the map —
     available for the next alliance, or in the eliminated box until turn end (§20.3.2, §23.1.2)."""
 
     ally: str | None = None
-    pool: dict[str, int] = {}
-    squadron_pool: dict[str, int] = {}
     eliminated: dict[str, int] = {}  # troop counters by type, squadrons as "Q2"/"Q3"
     neutral_in: list[str] = []  # independent minor: the enemies whose war it stays out of (§20.5)
+    pool: dict[str, int] = {}
+    squadron_pool: dict[str, int] = {}
 
 
-class HalfTurn(msgspec.Struct):
+class HalfTurn(msgspec.Struct, kw_only=True):
     """Who starts, the direction, and whose impulse it is (§8.2)."""
 
     chooser: str
-    first: str | None = None
-    direction: str | None = None
     current: str | None = None
+    direction: str | None = None
+    first: str | None = None
     impulse: int = 0
 
 
-class VPLine(msgspec.Struct):
+class VPLine(msgspec.Struct, kw_only=True):
     """VP a player scored (§22): the turn, the power that earned them ("" for the player's
     own, such as the scenario's VP per turn), what for, and how many."""
 
-    turn: int
     player: str
     power: str
     source: str
+    turn: int
     vp: int
 
 
-class GameState(msgspec.Struct):
-    phase: str
-    turn: int
-    options: Options
-    players: list[PlayerState]  # in seating order
-    powers: dict[str, PowerState]
-    areas: dict[str, AreaState]
-    troops: list[Troop] = []
-    next_troop: int = 1
-    squadrons: list[Squadron] = []
-    next_squadron: int = 1
-    fortresses: list[Fortress] = []
-    next_fortress: int = 1
-    leaders: list[Leader] = []
-    leader_pool: list[str] = []  # leader counters available to build, in scenario order (§17.2)
-    merchants: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants (§19.2)
-    casus_belli: list[tuple[str, str]] = []  # (holder, against) (§21.3.2)
-    discard: list[int] = []  # cards played this turn, face up, in the order played
-    half: HalfTurn | None = None
-    wars: list[War] = []
-    winners: list[str] = []
-    nod: int = 0  # the naval operation distance raised by events: at least this everywhere (RR-I52)
-    piracy: list[str] = []  # powers an event allows piracy (§11.5.1, RR-I52)
-    interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
-    forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
-    inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
-    vp_lines: list[VPLine] = []  # the VP scored at the last turn end, line by line (§22, §23.1.3)
-    possessed_at_start: dict[str, str] = {}  # "pass to possess" areas: possessor at turn start, "" none (§22)
-    alliances: list[tuple[str, str]] = []  # allied major powers, until turn end (§21.1)
+class GameState(msgspec.Struct, kw_only=True):
+    active_events: list[str] = []  # events of earlier turns in force from the start (§7.2, §26.1)
     alliance_permits: list[tuple[str, str]] = []  # pairs an event lets ally, for the rest of the game (§21.1, RR-I180)
-    expeditions: dict[str, str] = {}  # expeditionary troop -> the power that ceded it (§21.2.2)
-    combined: dict[str, str] = {}  # an ally's squadron in a combined fleet -> its own power (§21.2.3)
-    minors: dict[str, MinorState] = {}  # the minor powers by code (§20, RR-I140)
-    technology: dict[str, str] = {}  # technology -> the power that won it, until turn end (§19.3)
+    alliances: list[tuple[str, str]] = []  # allied major powers, until turn end (§21.1)
+    areas: dict[str, AreaState]
+    capacities: dict[str, int] = {}  # trade centers' capacities as the turns' special rules set them (§19.2.1, §34)
+    cardless: tuple[int, int] | None = None  # this turn without cards: (impulses a player, actions an impulse) (§33.1)
+    casus_belli: list[tuple[str, str]] = []  # (holder, against) (§21.3.2)
     collapsing: list[str] = []  # powers an event made collapse: removed once at peace with all (§21.6)
+    combined: dict[str, str] = {}  # an ally's squadron in a combined fleet -> its own power (§21.2.3)
+    discard: list[int] = []  # cards played this turn, face up, in the order played
+    eliminated: list[tuple[int, str, str]] = []  # (turn, power, "troop"/"squadron") eliminated: upkeep (§23.1.1)
     excluded: list[int] = []  # cards a special rule removed from the deck for the game (§8.1.4, §34)
     excluded_turn: list[int] = []  # cards a special rule removed from this turn's deck (§34 turns 2, 3)
-    capacities: dict[str, int] = {}  # trade centers' capacities as the turns' special rules set them (§19.2.1, §34)
+    expeditions: dict[str, str] = {}  # expeditionary troop -> the power that ceded it (§21.2.2)
     fixed_merchants: dict[str, int] = {}  # merchants of no power in play, never removed, by trade center (§34)
-    active_events: list[str] = []  # events of earlier turns in force from the start (§7.2, §26.1)
+    forced_peace: list[tuple[str, str]] = []  # pairs in forced peace until turn end (§21.5.4, RR-I54)
+    fortresses: list[Fortress] = []
+    half: HalfTurn | None = None
+    inactive: list[str] = []  # areas not in play until an event activates them (§18.2.1, RR-I82)
+    interests: dict[str, list[str]] = {}  # theaters of interest added by events, by power (§18.4.1)
+    interfaith_diplomacy: int = 0  # extra unrest of a Christian–Muslim minor alliance, by special rule (§34, RR-I253)
+    leader_pool: list[str] = []  # leader counters available to build, in scenario order (§17.2)
+    leaders: list[Leader] = []
+    merchants: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants (§19.2)
     merchants_built: dict[str, dict[str, int]] = {}  # trade center -> power -> merchants built this turn, in a
     # dispersion box until they may enter at the next turn start (§19.2.2, §8.1.3)
-    eliminated: list[tuple[int, str, str]] = []  # (turn, power, "troop"/"squadron") eliminated: upkeep (§23.1.1)
-    interfaith_diplomacy: int = 0  # extra unrest of a Christian–Muslim minor alliance, by special rule (§34, RR-I253)
+    minors: dict[str, MinorState] = {}  # the minor powers by code (§20, RR-I140)
     minors_out: list[str] = []  # minor powers a later turn's special rule makes appear: not in play yet (§34, RR-I271)
-    cardless: tuple[int, int] | None = None  # this turn without cards: (impulses a player, actions an impulse) (§33.1)
+    next_fortress: int = 1
+    next_squadron: int = 1
+    next_troop: int = 1
+    nod: int = 0  # the naval operation distance raised by events: at least this everywhere (RR-I52)
+    options: Options
+    phase: str
+    piracy: list[str] = []  # powers an event allows piracy (§11.5.1, RR-I52)
+    players: list[PlayerState]  # in seating order
+    possessed_at_start: dict[str, str] = {}  # "pass to possess" areas: possessor at turn start, "" none (§22)
+    powers: dict[str, PowerState]
+    squadrons: list[Squadron] = []
+    technology: dict[str, str] = {}  # technology -> the power that won it, until turn end (§19.3)
+    troops: list[Troop] = []
+    turn: int
+    vp_lines: list[VPLine] = []  # the VP scored at the last turn end, line by line (§22, §23.1.3)
+    wars: list[War] = []
+    winners: list[str] = []
 
     # -- look-ups ---------------------------------------------------------
     def player(self, player_id: str) -> PlayerState:
@@ -347,13 +351,14 @@ class GameState(msgspec.Struct):
     def new_squadron(self, power: str, quality: int, *, sea: str | None = None, port: str | None = None,
                      repair: bool = False) -> Squadron:
         self.powers[power].squadron_pool[str(quality)] -= 1
-        squadron = Squadron(f"S{self.next_squadron}", power, quality, sea, port, repair, base=port)
+        squadron = Squadron(id=f"S{self.next_squadron}", power=power, quality=quality, sea=sea, port=port,
+                            repair=repair, base=port)
         self.next_squadron += 1
         self.squadrons.append(squadron)
         return squadron
 
     def new_fortress(self, power: str, area: str, built: bool) -> Fortress:
-        fortress = Fortress(f"F{self.next_fortress}", power, area, built)
+        fortress = Fortress(id=f"F{self.next_fortress}", power=power, area=area, built=built)
         self.next_fortress += 1
         self.fortresses.append(fortress)
         return fortress
@@ -366,7 +371,7 @@ class GameState(msgspec.Struct):
                   box: str | None = None) -> Troop:
         """A counter taken from the power's pool, with the next engine id (T1, T2 …)."""
         self.powers[power].pool[counter] -= 1
-        troop = Troop(f"T{self.next_troop}", power, counter, quality, area, box)
+        troop = Troop(id=f"T{self.next_troop}", power=power, counter=counter, quality=quality, area=area, box=box)
         self.next_troop += 1
         self.troops.append(troop)
         return troop
@@ -381,19 +386,21 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
     """The board before the power auction (§7.2): areas, pools and the first turn's
     deployment from the scenario; powers entering later stay inactive (§8.1.2)."""
     data = scenario.data
-    players = [PlayerState(seat.id, seat.name, index) for index, seat in enumerate(seats, start=1)]
-    powers = {p.code: PowerState(p.code, active=p.enters is None or p.enters <= data.first_turn,
+    players = [PlayerState(id=seat.id, name=seat.name, seat=index) for index, seat in enumerate(seats, start=1)]
+    powers = {p.code: PowerState(code=p.code, active=p.enters is None or p.enters <= data.first_turn,
                                  unrest=p.vitality if p.unrest is None else p.unrest, pool=dict(p.troops), squadron_pool=dict(p.squadrons),
                                  morale=p.vitality) for p in data.powers}
-    areas = {a.id: AreaState(a.possessor, a.controller if a.controller is not None else a.possessor,
+    areas = {a.id: AreaState(possessor=a.possessor,
+                             controller=a.controller if a.controller is not None else a.possessor,
                              independent=a.independent if a.active else None, rebellion=a.rebellion)
              for a in data.areas}
-    state = GameState(AUCTION_BIDS, data.first_turn, options, players, powers, areas)
+    state = GameState(phase=AUCTION_BIDS, turn=data.first_turn, options=options, players=players, powers=powers,
+                      areas=areas)
     state.inactive = [a.id for a in data.areas if not a.active]
     state.leader_pool = [card.id for card in data.leaders if not card.historical
                          and not any(d.leader == card.id for d in data.deployment)]
     state.merchants = {tc.id: dict(tc.merchants) for tc in data.trade_centers}
-    state.wars = [War(tuple(w.sides), cause=w.cause) for w in data.wars]
+    state.wars = [War(sides=tuple(w.sides), cause=w.cause) for w in data.wars]
     state.casus_belli = [tuple(cb) for cb in data.casus_belli]
     state.forced_peace = [tuple(pair) for pair in data.forced_peace]
     state.alliances = [tuple(alliance.powers) for alliance in data.alliances]  # §21.1, §33 (RR-I188)
@@ -401,8 +408,9 @@ def initial_state(scenario: Scenario, options: Options, seats: Sequence[Seat]) -
         if state.powers[power.code].active:
             deploy(state, scenario, power.code)
         if power.automatic is not None:  # §33.1: an automatic power holds its capital (RR-I290)
-            state.areas[power.automatic.capital] = AreaState(power.code, power.code)
-    state.minors = {m.code: MinorState(scenario.starting_ally(m.code), dict(m.troops), dict(m.squadrons))
+            state.areas[power.automatic.capital] = AreaState(possessor=power.code, controller=power.code)
+    state.minors = {m.code: MinorState(ally=scenario.starting_ally(m.code), pool=dict(m.troops),
+                                     squadron_pool=dict(m.squadrons))
                     for m in data.minors}
     for code, minor in state.minors.items():  # §20.2: an allied minor's areas count as its ally's (RR-I141)
         for area in scenario.minor_areas(code) if minor.ally else ():
@@ -434,7 +442,7 @@ def deploy(state: GameState, scenario: Scenario, power: str) -> list[str]:
                 placed.append(f"{fortress.id} at {fortress.area}")
             else:
                 host = first_unit(state, power, entry.area or entry.box, entry.sea)
-                state.leaders.append(Leader(entry.leader, power, host, entry.extraordinary))
+                state.leaders.append(Leader(id=entry.leader, power=power, unit=host, extraordinary=entry.extraordinary))
                 placed.append(f"{entry.leader} on {host}")
     return placed
 

@@ -28,12 +28,13 @@ def count(ctx: DecisionPort, state: GameState, scenario: Scenario) -> None:
     one_turn = _one_turn_objectives(state, scenario)
     possessed = main_map_possessions(state, scenario)
     for player in state.by_game_order():
-        lines = [(VPLine(state.turn, player.id, power, source, vp), rule)
+        lines = [(VPLine(turn=state.turn, player=player.id, power=power, source=source, vp=vp), rule)
                  for power in state.powers_of(player.id, scenario)
                  for source, vp, rule in _power_lines(ctx, state, scenario, player, power, one_turn,
                                                       possessed.get(power, {}))]
         if player.vp_per_turn:
-            lines.append((VPLine(state.turn, player.id, "", "the scenario's VP per turn", player.vp_per_turn),
+            lines.append((VPLine(turn=state.turn, player=player.id, power="", source="the scenario's VP per turn",
+                                 vp=player.vp_per_turn),
                           "§7.1.1, §26.1"))
         for line, rule in lines:
             score(state, player, line)

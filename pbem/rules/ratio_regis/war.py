@@ -102,7 +102,7 @@ def declare_war(state: GameState, scenario: Scenario, power: str, order: Declare
     if not cb and run.ledger.held_cards and not run.ledger.played:
         raise IllegalOrder("a war declared without a casus belli takes the impulse's last action point, and no card "
                            "may be played after it: play this impulse's card first (§8.2.2, §21.3.3, RR-I89)")
-    state.wars.append(War((power, target), cause="declaration"))
+    state.wars.append(War(sides=(power, target), cause="declaration"))
     state.casus_belli = [cb_ for cb_ in state.casus_belli if set(cb_) not in ({power, target}, {power, named})]
     text = f"{power} declares war on {named}" + (" with a casus belli" if cb else " without a casus belli")
     if minor:

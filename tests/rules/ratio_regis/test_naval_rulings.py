@@ -35,7 +35,7 @@ def combat(attacker: str, defender: str, *, revolt: bool = False) -> cm.Combat:
 
 def test_at_war_with_both_sides_may_support_either():
     state = fresh()
-    state.wars += [War(("ENG", "FRA")), War(("NED", "FRA"))]
+    state.wars += [War(sides=("ENG", "FRA")), War(sides=("NED", "FRA"))]
     assert _sides_for(state, combat("NED", "FRA"), "ENG") == [cm.DEFENDER, cm.ATTACKER]
     assert _sides_for(state, combat("NED", "FRA"), "NED") == [cm.ATTACKER]
     assert _sides_for(state, combat("NED", "FRA"), "SPA") == []

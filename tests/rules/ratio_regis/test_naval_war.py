@@ -89,7 +89,7 @@ def test_strategic_port_joins_its_seas_for_interception():
     state = state_of(scenario)
     assert interceptor_seas(state, scenario, "ENG", "EA") == ["EA", "NS"]
     assert interceptor_seas(state, scenario, "FRA", "EA") == ["EA"]
-    state.wars.append(War(("FRA", "ENG")))
+    state.wars.append(War(sides=("FRA", "ENG")))
     found = interceptors(state, scenario, "FRA", "EA")
     assert list(found) == ["ENG"] and list(found["ENG"]) == ["S7", "S8", "S9"]
 

@@ -48,7 +48,7 @@ def test_a_casus_belli_event_gives_one_and_ignores_a_second():
 
 def test_a_casus_belli_event_during_the_war_adds_a_vp_for_its_winner():
     state = _state()
-    state.wars.append(War(("SPA", "FRA")))
+    state.wars.append(War(sides=("SPA", "FRA")))
     apply_event(state, SCENARIO, Judge(SCENARIO), _card(casus_belli=("FRA", "SPA")))
     assert state.wars[-1].card_vp == 1 and ("FRA", "SPA") not in state.casus_belli
 
@@ -64,7 +64,7 @@ def test_a_power_at_peace_that_collapses_leaves_the_game_at_once():
 
 def test_a_power_at_war_that_collapses_waits_for_peace():
     state = _state()
-    state.wars.append(War(("SPA", "BAR")))
+    state.wars.append(War(sides=("SPA", "BAR")))
     apply_event(state, SCENARIO, Judge(SCENARIO), _card(collapse="BAR"))
     assert state.powers["BAR"].active and state.collapsing == ["BAR"]
 
@@ -72,7 +72,7 @@ def test_a_power_at_war_that_collapses_waits_for_peace():
 @pytest.mark.parametrize("option, lost, allowed", [("up", 2, False), ("up", 3, True), ("down", 2, True)])
 def test_half_the_morale_of_an_odd_vitality(option, lost, allowed):
     state = _state(peace_half=option)
-    state.wars.append(War(("SPA", "NED"), morale={"NED": lost}))
+    state.wars.append(War(sides=("SPA", "NED"), morale={"NED": lost}))
     assert may_ask(state, SCENARIO, "SPA") is allowed
 
 
@@ -106,7 +106,7 @@ def test_the_negotiate_line_names_an_enemy():
 def test_counters_lost_after_the_last_are_owed_and_given_in_order_while_any_are_left():
     state = _state()
     judge = Judge(SCENARIO)
-    war = War(("SPA", "ENG"), morale={"ENG": 5})
+    war = War(sides=("SPA", "ENG"), morale={"ENG": 5})
     state.wars.append(war)
     state.powers["SPA"].morale = 0
     give_morale(state, judge, "SPA", "ENG", "field combat lost in Madrid", "§21.3.5")
@@ -126,8 +126,8 @@ def test_a_power_that_regains_counters_in_another_powers_negotiation_pays_what_i
     state = RULES.initial_state(SCENARIO, {}, SEATS)  # nobody plays: the defaults answer
     state.powers["SPA"].morale = 0
     state.powers["NED"].morale = 0
-    state.wars.append(War(("SPA", "NED"), morale={"SPA": 2, "NED": 5}))
-    dutch_english = War(("NED", "ENG"), morale={"ENG": 1}, owed=[("ENG", "key area Amsterdam lost")])
+    state.wars.append(War(sides=("SPA", "NED"), morale={"SPA": 2, "NED": 5}))
+    dutch_english = War(sides=("NED", "ENG"), morale={"ENG": 1}, owed=[("ENG", "key area Amsterdam lost")])
     state.wars.append(dutch_english)
     texts = forced_negotiations(state, SCENARIO, Judge(SCENARIO))
     assert len(texts) == 1 and state.wars == [dutch_english]

@@ -146,7 +146,7 @@ def test_no_strategic_tracing_through_a_revolt():
 
 def test_a_key_area_in_revolt_costs_morale_only_when_an_enemy_takes_it():
     state = fresh()
-    state.wars.append(War(("SPA", "FRA")))
+    state.wars.append(War(sides=("SPA", "FRA")))
     state.areas["Madrid"].rebellion = "R2"
     assert state.powers["SPA"].morale == 5  # the revolt itself costs nothing (§18.3)
     take_control(state, SCENARIO, Judge(SCENARIO), "SPA", "Madrid", "its own revolt put down")
@@ -185,7 +185,7 @@ def test_an_inactive_area_does_not_exist_until_an_event_activates_it():
 # -- §17.3.2: the Determined leader's first tactical move (RR-I81) ----------------------------
 def test_the_determined_leader_is_immune_on_its_first_move_only():
     state = fresh()
-    state.leaders.append(Leader("L3", "FRA", "T10", extraordinary=True))
+    state.leaders.append(Leader(id="L3", power="FRA", unit="T10", extraordinary=True))
     run = run_for(state)
     troops = [state.troop("T10")]
     assert determined_immune(state, SCENARIO, troops, run)
@@ -196,7 +196,7 @@ def test_the_determined_leader_is_immune_on_its_first_move_only():
 
 def test_the_v2_1_option_has_no_immunity():
     state = RULES.initial_state(SCENARIO, {"determined": "v2.1"}, [Seat("p1", "p1"), Seat("p2", "p2")])
-    state.leaders.append(Leader("L3", "FRA", "T10", extraordinary=True))
+    state.leaders.append(Leader(id="L3", power="FRA", unit="T10", extraordinary=True))
     assert not determined_immune(state, SCENARIO, [state.troop("T10")], run_for(state))
 
 
@@ -247,7 +247,7 @@ def test_a_besieged_fortress_cannot_be_given_up():
 def test_no_opposition_from_an_area_in_revolt():
     from pbem.rules.ratio_regis.tactical import _opposition
     state = fresh()
-    state.wars.append(War(("SPA", "FRA")))
+    state.wars.append(War(sides=("SPA", "FRA")))
     state.powers["SPA"].player = "p1"
     judge = Judge(SCENARIO)
     run = ImpulseRun(judge, ImpulseStart(state), Ledger(held_cards=True), "p2")

@@ -94,7 +94,7 @@ def test_a_power_at_war_with_a_french_power_may_not_enter_a_french_home_area():
     state = RULES.initial_state(scenario, {}, [Seat("p1", "p1"), Seat("p2", "p2")])
     state.turn = 7
     state.powers["NED"].active = True
-    state.wars.append(War(("SPA", "FRA")))
+    state.wars.append(War(sides=("SPA", "FRA")))
     with pytest.raises(IllegalOrder, match="French home area"):
         french_wars.check_entry(state, scenario, "SPA", "Paris")
     french_wars.check_entry(state, scenario, "FRA", "Paris")  # a contender moves in France freely

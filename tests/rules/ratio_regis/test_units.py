@@ -8,11 +8,13 @@ import tomllib
 import pytest
 
 from conftest import SCENARIO
+from pbem.core.canonical import canonical_json, fields_sorted
 from pbem.core.decisions import kinds_of
 from pbem.core.engine import Policy, Request
 from pbem.core.ruleset import ScenarioError, Seat
 from pbem.rules.ratio_regis import RatioRegis
 from pbem.rules.ratio_regis.orders import OrderSyntaxError, parse_line
+from pbem.rules.ratio_regis.state import GameState
 
 RULES = RatioRegis()
 KINDS = kinds_of(RULES)
@@ -80,6 +82,13 @@ def test_state_round_trips_canonically():
     encoded = RULES.encode_state(state)
     assert RULES.encode_state(RULES.decode_state(encoded)) == encoded
     assert [t.id for t in state.troops][:3] == ["T1", "T2", "T3"]
+
+
+def test_state_fields_are_declared_sorted_so_the_cheaper_encoder_writes_canonical_json():
+    assert fields_sorted(GameState), "declare every state struct's fields in alphabetical order"
+    scenario = RULES.load_scenario(RAW)
+    state = RULES.initial_state(scenario, {}, [Seat("a", "A"), Seat("b", "B")])
+    assert RULES.encode_state(state) == canonical_json(state)
 
 
 def _request(kind, default, options=()):
