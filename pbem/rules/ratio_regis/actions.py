@@ -64,10 +64,11 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
     power by code on a tie) is held to its limit.
     """
     printed = scenario.areas
+    ceiling = most_counted(state)
     for area in sorted({area for area in areas if area in printed}):
+        if ceiling.get(area, 0) <= printed[area].stacking:
+            continue  # no stack can be over even the printed limit
         here = [t for t in state.troops if t.area == area]
-        if len(here) + any(t.besieged for t in here) <= printed[area].stacking:
-            continue  # no stack can be over even the printed limit: `stack_size` counts at most one more
         sides: dict[str, list[Troop]] = {}
         for troop in here:
             sides.setdefault(troop.power, []).append(troop)
@@ -75,6 +76,20 @@ def check_stacking(state: GameState, scenario: Scenario, areas: Collection[str])
         limit = stacking_limit(state, scenario, area, power)
         if -negative > limit:
             raise IllegalOrder(f"{area} would hold {-negative} troops, over its stacking limit of {limit} (§15.1.1)")
+
+
+def most_counted(state: GameState) -> dict[str, int]:
+    """The most any one stack can count in each area holding troops, in one pass: all its
+    troops, and their fortress when some are besieged (`stack_size`). An area whose ceiling
+    is within its limit needs no closer count."""
+    troops: dict[str, int] = {}
+    besieged: set[str] = set()
+    for troop in state.troops:
+        if troop.area is not None:
+            troops[troop.area] = troops.get(troop.area, 0) + 1
+            if troop.besieged:
+                besieged.add(troop.area)
+    return {area: count + (area in besieged) for area, count in troops.items()}
 
 
 def stack_sizes(state: GameState, areas: Collection[str] | None = None) -> dict[tuple[str, str], int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import stack_count, stack_sizes, stacking_limit
+from pbem.rules.ratio_regis.actions import most_counted, stack_count, stack_sizes, stacking_limit
 from pbem.rules.ratio_regis.reactions import choice_request, chosen_units
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
@@ -20,9 +20,9 @@ def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, in
     """(area, power, excess) for every power over an area's limit, in the scenario's
     area order, powers by code (§15.1.1: besiegers and besieged are counted apart)."""
     printed = scenario.areas  # the limits before an Organizer's +1
-    crowded = {area for area, count in _troops_by_area(state).items()
-               if area in printed and count >= printed[area].stacking}
-    if not crowded:  # a stack counts at most its troops and their fortress (`stack_size`): none can be over
+    crowded = {area for area, ceiling in most_counted(state).items()
+               if area in printed and ceiling > printed[area].stacking}
+    if not crowded:
         return []
     over = [(area, power, count) for (area, power), count in stack_sizes(state, crowded).items()
             if count > printed[area].stacking]
@@ -33,14 +33,6 @@ def overstacked(state: GameState, scenario: Scenario) -> list[tuple[str, str, in
         if excess > 0:
             found.append((area, power, excess))
     return found
-
-
-def _troops_by_area(state: GameState) -> dict[str | None, int]:
-    """How many troops each area holds, whoever's (None: dispersed), in one pass."""
-    counts: dict[str | None, int] = {}
-    for troop in state.troops:
-        counts[troop.area] = counts.get(troop.area, 0) + 1
-    return counts
 
 
 def lowest_first(state: GameState, troops: list[Troop]) -> list[Troop]:
