@@ -78,14 +78,8 @@ def possessions(state: GameState, scenario: Scenario, code: str) -> list[str]:
 def in_revolt_everywhere(state: GameState, scenario: Scenario, code: str) -> bool:
     """§23.2: "(or that have rebellions in all its territory)" — a power with no possession
     left is not in revolt everywhere (RR-I106)."""
-    owned = False
-    for area in scenario.data.areas:  # the first possession not in revolt settles it
-        status = state.areas[area.id]
-        if status.possessor == code and state.exists(area.id):
-            if not status.rebellion:
-                return False
-            owned = True
-    return owned
+    owned = possessions(state, scenario, code)
+    return bool(owned) and all(state.areas[a].rebellion for a in owned)
 
 
 def change(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, *, collapse: bool, why: str,

@@ -56,13 +56,12 @@ def accounts(state: GameState, scenario: Scenario, powers: list[str]) -> list[Ac
             if count:
                 found.income.append((f"{count} merchant(s) in {tc}", TRADE_INCOME[count]))
     keys: dict[str, list[str]] = {power: [] for power in powers}  # non-home key areas controlled, not in revolt
-    inactive = set(state.inactive)
     for area in scenario.data.areas:
         status = state.areas[area.id]
         if status.rebellion:
             if status.possessor in books:
                 books[status.possessor].revolts.append(area.id)
-        elif area.key and status.controller in keys and area.id not in inactive \
+        elif area.key and status.controller in keys and state.exists(area.id) \
                 and area.id not in scenario.powers[status.controller].home_areas:
             keys[status.controller].append(area.id)
     upkeep = _upkeep(state, books)

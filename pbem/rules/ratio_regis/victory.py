@@ -104,10 +104,9 @@ def _minor_objectives(state: GameState, scenario: Scenario, power: str) -> list[
 def main_map_possessions(state: GameState, scenario: Scenario) -> dict[str, dict[str, int]]:
     """Each power's areas in play on the main map, counted by theater (glossary, §32.7), in
     one pass over the map for every power."""
-    inactive = set(state.inactive)
     held: dict[str, dict[str, int]] = {}
     for area_id, status in state.areas.items():
-        if status.possessor is not None and area_id not in inactive:
+        if status.possessor is not None and state.exists(area_id):
             area = scenario.areas[area_id]
             if area.map == MAIN_MAP:
                 theaters = held.setdefault(status.possessor, {})
