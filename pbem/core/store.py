@@ -32,12 +32,7 @@ from eventsourcing.utils import get_topic
 
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import TRANSCODINGS, Campaign, DiceVault, campaign_id
-from pbem.core.projection import (
-    CampaignProjection,
-    ProjectionData,
-    decode_snapshot,
-    encode_snapshot,
-)
+from pbem.core.projection import CampaignProjection, ProjectionData, decode_snapshot, encode_snapshot
 
 SNAPSHOT_EVERY = 100
 # Facts a fold reads at a time. Records read in bulk outlive the collector's young
