@@ -11,8 +11,14 @@ it sent only after the server accepted it, and retries with capped exponential b
 from __future__ import annotations
 
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+# Daemons started together on one home race to set up `mail.sqlite3`: switching a new file to
+# WAL takes a lock SQLite does not wait for (its busy timeout is not consulted), so the loser
+# is told "database is locked" at once; the file is set up once the winner is done.
+SETUP_ATTEMPTS = 10
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -67,9 +73,17 @@ class Outbox:
     def __init__(self, path: Path, *, retry_base: float = 5.0, retry_cap: float = 3600.0) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
+        for attempt in range(1, SETUP_ATTEMPTS + 1):
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(_SCHEMA)
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == SETUP_ATTEMPTS:
+                    self._db.close()
+                    raise
+                time.sleep(0.02 * attempt)
         self.retry_base = retry_base
         self.retry_cap = retry_cap
 

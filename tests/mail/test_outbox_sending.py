@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 from datetime import UTC
 from email import policy
 from email.parser import BytesParser
@@ -165,3 +166,28 @@ async def test_smtp_sink_sorts_refusals_and_outages(tmp_path: Path) -> None:
     down = SmtpSink(settings.smtp, timeout=2)  # type: ignore[arg-type]
     with pytest.raises(TransientSendError):
         await down.send(queue_item(reply(), from_address=GM, now=0), GM)
+
+
+def _open_outbox(path: str, start, results) -> None:  # type: ignore[no-untyped-def]
+    start.wait()
+    try:
+        Outbox(Path(path)).close()
+        results.put("ok")
+    except Exception as error:  # noqa: BLE001 - the test reports what a daemon would have died of
+        results.put(repr(error))
+
+
+def test_daemons_started_together_on_a_new_home_both_open_its_mail_state(tmp_path):
+    """Two workers starting at once race to set up `mail.sqlite3` (WAL is switched on under a
+    lock SQLite does not wait for); the one that loses waits its turn instead of dying with
+    "database is locked". Before the fix about half of such starts lost."""
+    context = multiprocessing.get_context("fork")
+    for attempt in range(20):
+        start, results = context.Barrier(2), context.Queue()
+        path = str(tmp_path / f"home-{attempt}" / "mail.sqlite3")
+        workers = [context.Process(target=_open_outbox, args=(path, start, results)) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(30)
+        assert [results.get(timeout=5), results.get(timeout=5)] == ["ok", "ok"]
