@@ -95,11 +95,6 @@ class SeaZone(_Element):
     trade_slots: int = Field(2, ge=0, le=3)  # Trade Protection slots (§2.2: "2–3")
     costly: list[str] = []  # adjacent zones across a G, H or I connection: +1 Monarch Power (Map Oddities)
 
-    @property
-    def atlantic(self) -> bool:
-        """A Main Map Sea Zone with no * or † (§16.5 DNPR Expansion)."""
-        return self.galleys is None
-
 
 class TradeNode(_Element):
     """A maritime node faces Sea Zones; an inland node lies in an Area; a desert node is
@@ -144,8 +139,10 @@ class Board:
         return cls({r.id: r for r in regions}, {a.id: a for a in areas}, {p.id: p for p in provinces},
                    {s.id: s for s in seas}, {n.id: n for n in nodes})
 
-    def tax_value(self, provinces: Iterable[str]) -> int:
-        return sum(self.provinces[p].tax_value for p in provinces)
+    def distant(self, area: str) -> bool:
+        """An Area of a Distant Continent (§2.2)."""
+        region = self.regions.get(self.areas[area].region) if area in self.areas else None
+        return region is not None and region.distant
 
 
 def check_board(board: Board) -> list[str]:
@@ -173,8 +170,7 @@ def check_board(board: Board) -> list[str]:
                 problems.append(f"mountain border {area.id}–{other} is given on one side only")
         if area.territory is not None and board.in_area.get(area.id):
             problems.append(f"{where}: a Territory has no Province (§2.2)")
-        region = board.regions.get(area.region)
-        if area.religion is None and not area.desert and not (region and region.distant):
+        if area.religion is None and not area.desert and not board.distant(area.id):
             problems.append(f"{where}: give the religion its slot shows (§2.2, §15.3)")
     for province in board.provinces.values():
         where = f"province {province.id}"

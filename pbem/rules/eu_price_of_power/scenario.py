@@ -23,6 +23,7 @@ from pbem.core.ruleset import ScenarioError
 from pbem.rules.eu_price_of_power.board import Area, Board, Province, Region, SeaZone, TradeNode, check_board
 from pbem.rules.eu_price_of_power.cards import (ActionCard, EventCard, IdeaCard, MilestoneCard, MissionCard,
                                                 TradeCard)
+from pbem.rules.eu_price_of_power.dice import Die, check_dice
 from pbem.rules.eu_price_of_power.effects import references
 from pbem.rules.eu_price_of_power.realms import Mat, NonPlayerRealm, PlayerRealm, check_mat
 
@@ -103,6 +104,7 @@ class ScenarioData(_Strict):
     seas: list[SeaZone] = []
     nodes: list[TradeNode] = []
     mat: Mat
+    dice: list[Die]
     action_cards: list[ActionCard] = []
     events: list[EventCard] = []
     missions: list[MissionCard] = []
@@ -149,7 +151,7 @@ def load_scenario(raw: Mapping[str, Any]) -> Scenario:
 def check_scenario(scenario: Scenario) -> list[str]:
     """Everything a schema cannot see, each problem named."""
     d = scenario.data
-    problems = _duplicates(d) + check_board(scenario.board) + check_mat(d.mat)
+    problems = _duplicates(d) + check_board(scenario.board) + check_mat(d.mat) + check_dice(d.dice)
     problems += _seating(scenario) + _holdings(scenario) + _institutions(scenario)
     problems += _events(scenario) + _cards(scenario) + _edition_counts(d)
     return problems
@@ -234,21 +236,24 @@ def _player_pieces(scenario: Scenario, realm: PlayerRealm, place: Callable[..., 
     for name in [*realm.claims, *realm.cores, *realm.influence]:
         place(where, "area", name, board.areas)
     towns = [board.provinces[p] for p in realm.towns if p in board.provinces]
-    large = sum(1 for p in towns if p.tax_value == 2)
-    if large > mat.large_towns.pieces or len(towns) - large > 2 * mat.small_towns.pieces:
+    large = min(sum(1 for p in towns if p.tax_value == 2), mat.large_towns.pieces)
+    # Small Towns: one a Small Province, and two a Large Province past the Large Towns (§7.5).
+    small = sum(p.tax_value for p in towns) - 2 * large
+    if small > 2 * mat.small_towns.pieces:
         problems.append(f"{where}: more Towns than its supply (§7.5)")
     tokens = sum(board.provinces[p].tax_value for p in realm.vassals if p in board.provinces)
     if tokens > mat.vassals.pieces:
         problems.append(f"{where}: {tokens} Vassal tokens, more than its {mat.vassals.pieces} (§11.4)")
-    problems += [f"{where}: Claim twice in {a} (one per Area, §16.3)" for a, n in Counter(realm.claims).items() if n > 1]
-    distant = [a for a in realm.influence if a in board.areas and board.regions.get(board.areas[a].region)
-               and board.regions[board.areas[a].region].distant]
-    problems += [f"{where}: Influence in {a}, on a Distant Continent (§5.4)" for a in distant]
+    problems += [f"{where}: Claim twice in {a} (one per Area, §16.3)" for a, n in sorted(Counter(realm.claims).items())
+                 if n > 1]
+    problems += [f"{where}: Influence in {a}, on a Distant Continent (§5.4)" for a in realm.influence
+                 if board.distant(a)]
     manpower = sum(getattr(mat, track).shown(placed)[1] for track, placed in
-                   (("small_towns", len(towns) - large), ("large_towns", large), ("vassals", tokens)))
+                   (("small_towns", small), ("large_towns", large), ("vassals", tokens)))
     regulars = sum(a.infantry + a.cavalry + a.artillery for a in realm.armies)
     if regulars > manpower:
-        problems.append(f"{where}: {regulars} Regular Units in its Armies, more than its Manpower {manpower} (§3, §9.3)")
+        problems.append(f"{where}: {regulars} Regular Units in its Armies, more than its Manpower {manpower} "
+                        "(§3, §9.3)")
     for army in realm.armies:
         place(f"{where} army", "area", army.area, board.areas)
     if realm.fleet is not None:
@@ -277,10 +282,10 @@ def _fleet(scenario: Scenario, realm: PlayerRealm) -> list[str]:
     problems = []
     if fleet.light + fleet.heavy + fleet.galleys > 15:
         problems.append(f"{where}: more than its 15 Ships (§9)")
-    if fleet.protecting > fleet.light or (fleet.at in board.seas and fleet.protecting > board.seas[fleet.at].trade_slots):
-        problems.append(f"{where}: more Light Ships protecting trade than it has or than the zone has slots (§12.3)")
-    if fleet.protecting and fleet.at not in board.seas:
-        problems.append(f"{where}: Ships protect trade at sea, not in a port (§12.3)")
+    slots = board.seas[fleet.at].trade_slots if fleet.at in board.seas else 0
+    if fleet.protecting > min(fleet.light, slots):
+        problems.append(f"{where}: more Light Ships protecting trade than it has or than the zone has slots, at sea "
+                        "(§12.3)")
     if fleet.galleys and fleet.at in board.seas and board.seas[fleet.at].galleys is None:
         problems.append(f"{where}: galleys in {fleet.at}, a zone with no * or † (§2.2)")
     return problems
@@ -329,7 +334,8 @@ def _events(scenario: Scenario) -> list[str]:
                          for i in half if i in events and events[i].half == wrong]
         a_events = sum(1 for e in cards if e.kind == "A")
         if a_events != A_EVENTS_PER_AGE:
-            problems.append(f"{where}: {a_events} A-Events; every scenario includes {A_EVENTS_PER_AGE} per Age (§16.1)")
+            problems.append(f"{where}: {a_events} A-Events; every scenario includes {A_EVENTS_PER_AGE} per Age "
+                            "(§16.1)")
         by_realm = Counter(e.realm for e in cards if e.realm is not None)
         problems += [f"{where}: {by_realm[tag]} Events of {tag}; each player realm has {REALM_EVENTS_PER_AGE} per Age "
                      "(§16.1)" for tag in sorted(players) if by_realm[tag] != REALM_EVENTS_PER_AGE]

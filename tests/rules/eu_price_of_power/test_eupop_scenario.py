@@ -229,3 +229,25 @@ def test_a_schema_error_names_its_place():
     problems = problems_of(data)
     assert any(p.startswith("provinces.34.tax_value:") for p in problems)
     assert any(p.startswith("realms.0.stability:") for p in problems)
+
+
+def test_the_rebel_die_is_section_14_2s_six_results():
+    # §14.2 "Rebel Dice Results": Rebellion, Lose 2 [Ducats], Lose 1 [MP], No effect, Exhaust 1, Remove 1 [Unrest].
+    dice = {d.kind: d for d in load_scenario(example()).data.dice}
+    assert sorted(s for face in dice["rebel"].faces for s in face.symbols) == sorted(
+        ["rebellion", "lose_ducats", "lose_monarch_power", "no_effect", "exhaust", "remove_unrest"])
+    assert not dice["rebel"].synthetic and all(dice[k].synthetic for k in ("infantry", "cavalry", "artillery"))
+
+
+def test_dice_with_strange_faces_or_missing_are_named():
+    data = example()
+    data["dice"] = [d for d in data["dice"] if d["kind"] != "cavalry"]
+    by_id(data["dice"], "kind", "infantry")["faces"][5] = {"symbols": ["rebellion"]}
+    by_id(data["dice"], "kind", "rebel")["faces"][3] = {"symbols": ["rebellion"]}
+    by_id(data["dice"], "kind", "exploration")["faces"][0] = {}
+    problems = problems_of(data)
+    assert "dice: give the cavalry die once, not 0 times" in problems
+    assert ("infantry die: rebellion is not one of its symbols (infantry, outlined_infantry, cavalry, artillery, "
+            "wound, capture)") in problems
+    assert "rebel die: each of its six results on one face (§14.2)" in problems
+    assert "exploration die: the Exploration Die's faces, and only they, carry numbers (§5.1)" in problems
