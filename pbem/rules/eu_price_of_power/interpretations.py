@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from pbem.rules.eu_price_of_power.effects import Amount
 from pbem.rules.eu_price_of_power.sources import Source
@@ -36,8 +36,17 @@ class Interpretation(BaseModel):
     reading: str
     confidence: Literal["H", "M", "L"]
     option: bool = False
+    alternatives: list[str] = []  # the named readings a campaign may choose instead
     appendix: int | None = None  # its item in the research spec's Appendix A
     source: Source
+
+    @model_validator(mode="after")
+    def _alternatives(self) -> Interpretation:
+        named = self.option and isinstance(self.value, str)
+        if named != bool(self.alternatives) or (named and self.value not in self.alternatives):
+            raise ValueError(f"{self.id}: a named reading players may disagree with lists its alternatives, "
+                             "its own among them; nothing else does")
+        return self
 
 
 class Interpretations(BaseModel):
@@ -86,6 +95,9 @@ def constants(settings: Mapping[str, Any] | None = None) -> dict[str, Value]:
             values[name] = TypeAdapter(shape).validate_python(value, strict=True)
         except ValidationError:
             problems.append(f"{name}: {value!r} is not of the shape of {entry.id}'s value {entry.value!r}")
+            continue
+        if entry.alternatives and value not in entry.alternatives:
+            problems.append(f"{name}: {value!r} is not one of {entry.id}'s readings ({', '.join(entry.alternatives)})")
     if problems:
         raise InterpretationError("; ".join(problems))
     return values

@@ -75,3 +75,21 @@ def test_the_docs_table_lists_every_interpretation_with_its_name_and_confidence(
     assert sorted(rows, key=lambda i: int(i[7:])) == [e.id for e in table()]
     for entry in table():
         assert f"`{entry.name}`" in rows[entry.id] and f"| {entry.confidence} |" in rows[entry.id], entry.id
+
+
+def test_a_named_reading_is_set_only_to_one_of_its_alternatives():
+    assert constants({"final_scoring_tiebreak": "stability"})["final_scoring_tiebreak"] == "stability"
+    with pytest.raises(InterpretationError) as error:
+        constants({"final_scoring_tiebreak": "most_cubes"})
+    assert ("final_scoring_tiebreak: 'most_cubes' is not one of EUPOP-I25's readings (tax_income, stability, "
+            "prestige_track)") in str(error.value)
+
+
+def test_a_named_option_without_its_alternatives_is_refused(tmp_path):
+    text = TABLE.read_text(encoding="utf-8").replace('alternatives = ["tax_income", "stability", "prestige_track"]\n',
+                                                     "", 1)
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InterpretationError) as error:
+        read_table(path)
+    assert "EUPOP-I25: a named reading players may disagree with lists its alternatives" in str(error.value)
