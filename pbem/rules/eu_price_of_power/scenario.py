@@ -219,6 +219,8 @@ def _holdings(scenario: Scenario) -> list[str]:
             problems.append(f"realm {npr.tag}: its overlord {npr.overlord!r} is not another NPR (§13.2)")
         if npr.ally is not None and not isinstance(scenario.realms.get(npr.ally), PlayerRealm):
             problems.append(f"realm {npr.tag}: its ally {npr.ally!r} is not a player realm (§11.3)")
+    problems += [f"province {p}: no realm holds it at the start (§2.2: each Province shows its Realm's flag)"
+                 for p in board.provinces if p not in holder]
     for realm in [*d.realms, *d.nprs]:
         capital = board.provinces.get(realm.capital)
         if capital is not None and not capital.capital:
@@ -254,6 +256,9 @@ def _player_pieces(scenario: Scenario, realm: PlayerRealm, place: Callable[..., 
     if regulars > manpower:
         problems.append(f"{where}: {regulars} Regular Units in its Armies, more than its Manpower {manpower} "
                         "(§3, §9.3)")
+    owned = set(realm.towns)
+    problems += [f"{where}: a Core token in {a}, where it does not Own every Province (§7.6)" for a in realm.cores
+                 if a in board.areas and not set(board.in_area[a]) <= owned]
     for army in realm.armies:
         place(f"{where} army", "area", army.area, board.areas)
     if realm.fleet is not None:
@@ -299,8 +304,14 @@ def _institutions(scenario: Scenario) -> list[str]:
     if d.hre is not None:
         if not hre_areas:
             problems.append("the scenario names an Emperor but no area lies inside the HRE (§18)")
-        if d.hre.emperor not in scenario.realms:
+        emperor = scenario.realms.get(d.hre.emperor)
+        capital = scenario.board.provinces.get(emperor.capital) if emperor is not None else None
+        area = scenario.board.areas.get(capital.area) if capital is not None else None
+        if emperor is None:
             problems.append(f"hre: unknown emperor {d.hre.emperor!r}")
+        elif area is not None and not area.hre:
+            problems.append(f"hre: the Emperor {emperor.tag}'s capital lies outside the HRE, so it is no member "
+                            "(§18.3)")
     if d.curia is not None:
         if d.curia.roma not in scenario.board.provinces:
             problems.append(f"curia: unknown province {d.curia.roma!r} for Roma")

@@ -8,6 +8,8 @@ import copy
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem import resources
 from pbem.core.datafile import load_data_file
@@ -251,3 +253,68 @@ def test_dice_with_strange_faces_or_missing_are_named():
             "wound, capture)") in problems
     assert "rebel die: each of its six results on one face (§14.2)" in problems
     assert "exploration die: the Exploration Die's faces, and only they, carry numbers (§5.1)" in problems
+
+
+def test_an_emperor_outside_the_hre_and_a_core_without_the_whole_area_are_named():
+    data = example()
+    data["hre"]["emperor"] = "VAL"
+    by_id(data["realms"], "tag", "WES")["cores"] = ["WESTMARCH", "CALEDON"]
+    problems = problems_of(data)
+    # §18.3: "All Realms whose Capital is inside the dotted HRE border are considered to be HRE Members".
+    assert "hre: the Emperor VAL's capital lies outside the HRE, so it is no member (§18.3)" in problems
+    # §7.6: "To place a [Core token], a PR needs to Own all the Provinces in the target Area".
+    assert "realm WES: a Core token in CALEDON, where it does not Own every Province (§7.6)" in problems
+    assert not any("WESTMARCH, where" in p for p in problems)
+
+
+def test_a_territory_with_a_province_and_a_costly_link_that_is_no_border_are_named():
+    data = example()
+    data["provinces"].append({"id": "Fort", "name": "Fort", "area": "ISLES", "synthetic": True})
+    by_id(data["seas"], "id", "CARIB")["costly"] = ["WEST_MED"]
+    by_id(data["nodes"], "id", "ADRIA")["seas"] = ["ADRIATIC"]
+    problems = problems_of(data)
+    assert "area ISLES: a Territory has no Province (§2.2)" in problems
+    assert "province Fort: no realm holds it at the start (§2.2: each Province shows its Realm's flag)" in problems
+    assert "sea CARIB: its costly connection to WEST_MED is not one of its adjacent zones" in problems
+    assert "node ADRIA: unknown sea zone 'ADRIATIC'" in problems
+
+
+def _leaves(value, path=()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _leaves(item, (*path, index))
+    else:
+        yield path
+
+
+LEAVES = list(_leaves(_example()))
+
+
+def _at(data, keys):
+    """The table or list at `keys`, or None where an earlier edit replaced one on the way."""
+    for key in keys:
+        listed = isinstance(data, list) and isinstance(key, int) and key < len(data)
+        if listed or isinstance(data, dict) and key in data:
+            data = data[key]
+        else:
+            return None
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(LEAVES), st.sampled_from(["ZZZ", "", 0, -1, 99, None, [], "Roma",
+                                                                        "WESTMARCH", True])),
+                min_size=1, max_size=4))
+def test_a_mangled_scenario_is_answered_with_its_problems_never_a_traceback(edits):
+    data = example()
+    for path, value in edits:
+        target = _at(data, path[:-1])
+        if isinstance(target, dict) or isinstance(target, list) and path[-1] < len(target):
+            target[path[-1]] = value
+    try:
+        load_scenario(data)
+    except ScenarioError as error:
+        assert error.problems and all(isinstance(p, str) for p in error.problems)
