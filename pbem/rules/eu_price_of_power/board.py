@@ -11,7 +11,7 @@ no land, coast or sea route reaches.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -160,14 +160,8 @@ def check_board(board: Board) -> list[str]:
         known(where, "area (religion slot)", area.religion_slot, board.areas)
         for sea in area.seas:
             known(where, "sea zone", sea, board.seas)
-        for other in area.adjacent:
-            if other not in board.areas:
-                problems.append(f"{where}: unknown adjacent area {other!r}")
-            elif area.id not in board.areas[other].adjacent:
-                problems.append(f"adjacency is not symmetric: {area.id} lists {other} but {other} does not "
-                                f"list {area.id}")
-            elif (other in area.mountains) != (area.id in board.areas[other].mountains):
-                problems.append(f"mountain border {area.id}–{other} is given on one side only")
+        problems += [f"mountain border {area.id}–{other} is given on one side only" for other in area.mountains
+                     if other in board.areas and area.id not in board.areas[other].mountains]
         if area.territory is not None and board.in_area.get(area.id):
             problems.append(f"{where}: a Territory has no Province (§2.2)")
         if area.religion is None and not area.desert and not board.distant(area.id):
@@ -183,21 +177,29 @@ def check_board(board: Board) -> list[str]:
             elif sea not in board.areas[province.area].seas:
                 problems.append(f"{where}: its port faces {sea}, which its area {province.area} does not border")
     for sea in board.seas.values():
-        known(f"sea {sea.id}", "region", sea.region, board.regions)
-        for other in sea.adjacent:
-            if other not in board.seas:
-                problems.append(f"sea {sea.id}: unknown adjacent sea zone {other!r}")
-            elif sea.id not in board.seas[other].adjacent:
-                problems.append(f"adjacency is not symmetric: {sea.id} lists {other} but {other} does not "
-                                f"list {sea.id}")
-        problems += [f"sea {sea.id}: its costly connection to {c} is not one of its adjacent zones"
+        known(f"sea zone {sea.id}", "region", sea.region, board.regions)
+        problems += [f"sea zone {sea.id}: its costly connection to {c} is not one of its adjacent zones"
                      for c in sea.costly if c not in sea.adjacent]
+    problems += _one_sided("area", board.areas) + _one_sided("sea zone", board.seas)
     for node in board.nodes.values():
         for sea in node.seas:
             known(f"node {node.id}", "sea zone", sea, board.seas)
         for name in [node.area, *node.areas]:
             known(f"node {node.id}", "area", name, board.areas)
     problems += [f"{name} cannot be reached from {next(iter(board.areas))}" for name in _unreached(board)]
+    return problems
+
+
+def _one_sided(what: str, spaces: Mapping[str, Area | SeaZone]) -> list[str]:
+    """Adjacency to unknown spaces, or listed on one side only."""
+    problems = []
+    for space in spaces.values():
+        for other in space.adjacent:
+            if other not in spaces:
+                problems.append(f"{what} {space.id}: unknown adjacent {what} {other!r}")
+            elif space.id not in spaces[other].adjacent:
+                problems.append(f"adjacency is not symmetric: {space.id} lists {other} but {other} does not "
+                                f"list {space.id}")
     return problems
 
 

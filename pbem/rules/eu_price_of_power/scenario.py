@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.core.ruleset import ScenarioError
+from pbem.core.ruleset import ScenarioError, validated
 from pbem.rules.eu_price_of_power.board import Area, Board, Province, Region, SeaZone, TradeNode, check_board
 from pbem.rules.eu_price_of_power.cards import (ActionCard, EventCard, IdeaCard, MilestoneCard, MissionCard,
                                                 TradeCard)
@@ -137,11 +137,7 @@ class Scenario:
 
 def load_scenario(raw: Mapping[str, Any]) -> Scenario:
     """Validate scenario data; every problem is listed."""
-    try:
-        data = ScenarioData.model_validate(dict(raw))
-    except ValidationError as error:
-        raise ScenarioError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]) from None
-    scenario = Scenario(data)
+    scenario = Scenario(validated(ScenarioData, raw))
     problems = check_scenario(scenario)
     if problems:
         raise ScenarioError(problems)
@@ -386,7 +382,7 @@ def _cards(scenario: Scenario) -> list[str]:
                                                                               if m.age == age})
         if missing:
             problems.append(f"decks.milestones: no Age {age} Milestone for {', '.join(missing)} (§17.3)")
-    problems += _links("mission", d.missions, "prerequisites", "unlocks")
+    problems += _mission_links(d.missions)
     problems += [f"idea {i.id}: unknown prerequisite {p!r}" for i in d.ideas for p in i.prerequisites
                  if p not in tables["ideas"]]
     problems += [f"decks.distant_trade: card {i} names no Distant Continent (§12.6)" for i in d.decks.distant_trade
@@ -407,23 +403,18 @@ def _complete(where: str, cards: Iterable[Any]) -> list[str]:
             "type in the printed card or deal a synthetic one" for c in cards if c.source is not None and c.source.gaps]
 
 
-def _links(what: str, cards: list[MissionCard], back: str, forth: str) -> list[str]:
-    """A Mission's prerequisites are known, and each names it among its unlocks (§17.2)."""
-    table = {c.id: c for c in cards}
+def _mission_links(missions: list[MissionCard]) -> list[str]:
+    """A Mission's prerequisites and unlocks are known and name it in return (§17.2)."""
+    table = {m.id: m for m in missions}
     problems = []
-    for card in cards:
-        for name in getattr(card, back):
-            if name not in table:
-                problems.append(f"{what} {card.id}: unknown {back[:-1]} {name!r}")
-            elif card.id not in getattr(table[name], forth):
-                problems.append(f"{what} {card.id} lists {name} among its {back} but {name} does not list it among "
-                                f"its {forth}")
-        for name in getattr(card, forth):
-            if name not in table:
-                problems.append(f"{what} {card.id}: unknown {forth[:-1]} {name!r}")
-            elif card.id not in getattr(table[name], back):
-                problems.append(f"{what} {card.id} lists {name} among its {forth} but {name} does not list it among "
-                                f"its {back}")
+    for mission in missions:
+        for mine, theirs in (("prerequisites", "unlocks"), ("unlocks", "prerequisites")):
+            for name in getattr(mission, mine):
+                if name not in table:
+                    problems.append(f"mission {mission.id}: unknown {mine[:-1]} {name!r}")
+                elif mission.id not in getattr(table[name], theirs):
+                    problems.append(f"mission {mission.id} lists {name} among its {mine} but {name} does not list "
+                                    f"it among its {theirs}")
     return problems
 
 

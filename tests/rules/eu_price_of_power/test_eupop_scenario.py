@@ -275,7 +275,7 @@ def test_a_territory_with_a_province_and_a_costly_link_that_is_no_border_are_nam
     problems = problems_of(data)
     assert "area ISLES: a Territory has no Province (§2.2)" in problems
     assert "province Fort: no realm holds it at the start (§2.2: each Province shows its Realm's flag)" in problems
-    assert "sea CARIB: its costly connection to WEST_MED is not one of its adjacent zones" in problems
+    assert "sea zone CARIB: its costly connection to WEST_MED is not one of its adjacent zones" in problems
     assert "node ADRIA: unknown sea zone 'ADRIATIC'" in problems
 
 
