@@ -1,8 +1,8 @@
 """A scenario of EU: The Price of Power as data (§3 Game Setup), validated by pydantic, and
 the check `pbem scenario check` runs on it once the ruleset exists.
 
-The edition's fixed data — the map (`board.py`), the Player Mat (`realms.py`) and the cards
-(`cards.py`) — sits in its edition file (`pbem.core.datafile`); a scenario adds the seating
+The edition's fixed data — the map (`board.py`), the Player Mat (`realms.py`), the dice
+(`dice.py`) and the cards (`cards.py`) — sits in its edition file (`pbem.core.datafile`); a scenario adds the seating
 and First Player, the Ages it plays, each Player Realm's start, the NPRs, the HRE and the
 Papal Curia, and its decks: the Events of each Age in two halves (§16), and the Action,
 Trade, Idea and Milestone cards in play. `check_scenario` names what a schema cannot see:
@@ -13,7 +13,7 @@ fixes, cards dealt whose text the file lacks.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,25 +189,20 @@ def _holdings(scenario: Scenario) -> list[str]:
     d, board, problems = scenario.data, scenario.board, []
     holder: dict[str, str] = {}
 
-    def place(where: str, what: str, name: str, table: Mapping[str, Any]) -> bool:
-        if name not in table:
-            problems.append(f"{where}: unknown {what} {name!r}")
-            return False
-        return True
-
     def hold(tag: str, province: str) -> None:
-        if place(f"realm {tag}", "province", province, board.provinces):
-            if province in holder:
-                problems.append(f"province {province}: held by both {holder[province]} and {tag}")
-            holder[province] = tag
+        if province in holder:
+            problems.append(f"province {province}: held by both {holder[province]} and {tag}")
+        holder[province] = tag
 
+    for realm in [*d.realms, *d.nprs]:
+        held = [*realm.towns, *realm.vassals] if isinstance(realm, PlayerRealm) else realm.provinces
+        problems += _unknown(f"realm {realm.tag}", "province", held, board.provinces)
+        for province in held:
+            if province in board.provinces:
+                hold(realm.tag, province)
     for realm in d.realms:
-        for province in [*realm.towns, *realm.vassals]:
-            hold(realm.tag, province)
-        problems += _player_pieces(scenario, realm, place)
+        problems += _player_pieces(scenario, realm)
     for npr in d.nprs:
-        for province in npr.provinces:
-            hold(npr.tag, province)
         problems += [f"realm {npr.tag}: +1 Manpower token on {p}, not one of its provinces (§13.4)"
                      for p in npr.manpower if p not in npr.provinces]
         if npr.overlord is not None and (npr.overlord == npr.tag or not isinstance(
@@ -228,11 +223,14 @@ def _holdings(scenario: Scenario) -> list[str]:
     return problems
 
 
-def _player_pieces(scenario: Scenario, realm: PlayerRealm, place: Callable[..., bool]) -> list[str]:
-    board, mat, problems = scenario.board, scenario.data.mat, []
+def _unknown(where: str, what: str, names: Iterable[str], table: Mapping[str, Any]) -> list[str]:
+    return [f"{where}: unknown {what} {name!r}" for name in names if name not in table]
+
+
+def _player_pieces(scenario: Scenario, realm: PlayerRealm) -> list[str]:
+    board, mat = scenario.board, scenario.data.mat
     where = f"realm {realm.tag}"
-    for name in [*realm.claims, *realm.cores, *realm.influence]:
-        place(where, "area", name, board.areas)
+    problems = _unknown(where, "area", [*realm.claims, *realm.cores, *realm.influence], board.areas)
     towns = [board.provinces[p] for p in realm.towns if p in board.provinces]
     large = min(sum(1 for p in towns if p.tax_value == 2), mat.large_towns.pieces)
     # Small Towns: one a Small Province, and two a Large Province past the Large Towns (§7.5).
@@ -255,19 +253,16 @@ def _player_pieces(scenario: Scenario, realm: PlayerRealm, place: Callable[..., 
     owned = set(realm.towns)
     problems += [f"{where}: a Core token in {a}, where it does not Own every Province (§7.6)" for a in realm.cores
                  if a in board.areas and not set(board.in_area[a]) <= owned]
-    for army in realm.armies:
-        place(f"{where} army", "area", army.area, board.areas)
+    problems += _unknown(f"{where} army", "area", (army.area for army in realm.armies), board.areas)
     if realm.fleet is not None:
         problems += _fleet(scenario, realm)
     problems += [f"{where}: two Merchants in {n} (one per node, §12.4)" for n, c in Counter(realm.merchants).items()
                  if c > 1]
-    for node in realm.merchants:
-        place(f"{where} merchant", "node", node, board.nodes)
+    problems += _unknown(f"{where} merchant", "node", realm.merchants, board.nodes)
     missions = {m.id: m for m in scenario.data.missions}
-    for mission in realm.missions:
-        if place(f"{where} missions", "mission", mission, missions) and missions[mission].realm not in (realm.tag,
-                                                                                                      "generic"):
-            problems.append(f"{where}: mission {mission} is of {missions[mission].realm}'s deck (§17.2)")
+    problems += _unknown(f"{where} missions", "mission", realm.missions, missions)
+    problems += [f"{where}: mission {m} is of {missions[m].realm}'s deck (§17.2)" for m in realm.missions
+                 if m in missions and missions[m].realm not in (realm.tag, "generic")]
     starting = [m for m in realm.missions if m in missions and missions[m].starting]
     if realm.missions and len(starting) < 2:
         problems.append(f"{where}: its Mission deck has {len(starting)} Starting Missions; a player picks 2 (§3)")
@@ -334,7 +329,7 @@ def _events(scenario: Scenario) -> list[str]:
         where = f"Age {deck.age} events"
         seen.update(deck.first + deck.second)
         cards = [events[i] for i in deck.first + deck.second if i in events]
-        problems += [f"{where}: unknown event {i!r}" for i in deck.first + deck.second if i not in events]
+        problems += _unknown(where, "event", deck.first + deck.second, events)
         problems += [f"{where}: event {e.id} is of Age {e.age}" for e in cards if e.age != deck.age]
         for half, wrong in ((deck.first, "2"), (deck.second, "1")):
             problems += [f"{where}: event {i} is marked ({wrong}) and goes in the other half (§16)"
@@ -364,7 +359,7 @@ def _cards(scenario: Scenario) -> list[str]:
     dealt: list[Any] = []
     for deck, table in tables.items():
         ids = getattr(d.decks, deck)
-        problems += [f"decks.{deck}: unknown card {i!r}" for i in ids if i not in table]
+        problems += _unknown(f"decks.{deck}", "card", ids, table)
         dealt += [table[i] for i in ids if i in table]
     problems += _complete("decks", dealt)
     ideas = [tables["ideas"][i] for i in d.decks.ideas if i in tables["ideas"]]
@@ -383,8 +378,8 @@ def _cards(scenario: Scenario) -> list[str]:
         if missing:
             problems.append(f"decks.milestones: no Age {age} Milestone for {', '.join(missing)} (§17.3)")
     problems += _mission_links(d.missions)
-    problems += [f"idea {i.id}: unknown prerequisite {p!r}" for i in d.ideas for p in i.prerequisites
-                 if p not in tables["ideas"]]
+    for idea in d.ideas:
+        problems += _unknown(f"idea {idea.id}", "prerequisite", idea.prerequisites, tables["ideas"])
     problems += [f"decks.distant_trade: card {i} names no Distant Continent (§12.6)" for i in d.decks.distant_trade
                  if i in trade and not trade[i].continents]
     for card in dealt:
@@ -424,11 +419,8 @@ def _trade_card(scenario: Scenario, card: TradeCard) -> list[str]:
     top one open, more Ducats higher up and at Expanded nodes (§12.1, §12.5)."""
     board, where, problems = scenario.board, f"trade card {card.id}", []
     for option in card.nodes:
-        for node in filter(None, (option.node, option.secondary)):
-            if node not in board.nodes:
-                problems.append(f"{where}: unknown node {node!r}")
-        problems += [f"{where}: unknown key province {k.province!r}" for k in option.key_provinces
-                     if k.province not in board.provinces]
+        problems += _unknown(where, "node", filter(None, (option.node, option.secondary)), board.nodes)
+        problems += _unknown(where, "key province", (k.province for k in option.key_provinces), board.provinces)
     continents = {r.continent for r in board.regions.values()}
     problems += [f"{where}: no Distant Continent numbered {n} on the map" for n in card.continents
                  if n not in continents]
@@ -457,12 +449,10 @@ def _named(scenario: Scenario, cards: Iterable[Any]) -> list[str]:
     for card in cards:
         parts = [*getattr(card, "effects", []), *getattr(card, "requires", []), *getattr(card, "requirements", []),
                  *getattr(card, "immediate", []), *getattr(card, "actions", [])]
-        for what, name in references(parts):
-            if name not in tables[what]:
-                problems.append(f"card {card.id}: unknown {what} {name!r}")
-        realm = getattr(card, "realm", None)
-        if isinstance(card, EventCard) and realm not in (None, *scenario.realms):
-            problems.append(f"card {card.id}: unknown realm {realm!r}")
+        problems += [f"card {card.id}: unknown {what} {name!r}" for what, name in references(parts)
+                     if name not in tables[what]]
+        if isinstance(card, EventCard) and card.realm is not None:
+            problems += _unknown(f"card {card.id}", "realm", [card.realm], scenario.realms)
     return problems
 
 
