@@ -15,16 +15,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from pbem.rules.eu_price_of_power.effects import Religion
+from pbem.rules.eu_price_of_power.sources import Strict
 
 _ID = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
 
-class _Element(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class _Element(Strict):
     synthetic: bool = False
 
 

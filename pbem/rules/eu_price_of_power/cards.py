@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from pbem.rules.eu_price_of_power.effects import Ability, Amount, Condition, Deck, Die, Effect
-from pbem.rules.eu_price_of_power.sources import Source
+from pbem.rules.eu_price_of_power.effects import Ability, Amount, BattleDie, Condition, Deck, Effect
+from pbem.rules.eu_price_of_power.sources import Source, Strict
 
 #: A card's type icons (§6.2): Reaction, Battle Action, Covert Action, Display Card.
 Keyword = Literal["reaction", "battle", "covert", "display"]
@@ -30,11 +30,7 @@ SymbolKind = Literal["mortality", "unrest", "native_uprising", "lost_at_sea", "p
 MilestoneCategory = Literal["expansion", "politics", "warfare", "economics"]  # §17.3
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Card(_Strict):
+class _Card(Strict):
     #: What a card read from the rulebook may leave unknown (None) and a synthetic one gives.
     REQUIRED: ClassVar[tuple[str, ...]] = ()
 
@@ -55,7 +51,7 @@ class _Card(_Strict):
         return self
 
 
-class Character(_Strict):
+class Character(Strict):
     """The character in an Action Card's lower section, or an Event's historical Ruler (§7.2):
     a Leader (round portrait: a Ruler's skills, a General's dice and cost) or an Advisor
     (square portrait: a skill of one type, hired and kept for Ducats)."""
@@ -65,7 +61,7 @@ class Character(_Strict):
     adm: int | None = Field(None, ge=0)  # a Leader's skill as Ruler, each type (§7.1); None: not given
     dip: int | None = Field(None, ge=0)
     mil: int | None = Field(None, ge=0)
-    dice: list[Die] = []  # Battle Dice as General or Admiral (§7.2)
+    dice: list[BattleDie] = []  # Battle Dice as General or Admiral (§7.2)
     general_cost: int | None = Field(None, ge=1, le=2)  # MIL to appoint as General or Admiral (§7.2: 1 or 2)
     advisor: Deck | None = None  # an Advisor's type and skill bonus (§7.2)
     bonus: int | None = Field(None, ge=0)
@@ -89,7 +85,7 @@ class Character(_Strict):
         return None not in (self.adm, self.dip, self.mil)
 
 
-class DisplayAction(_Strict):
+class DisplayAction(Strict):
     """An Action printed on a Display Card, available while the card is in play (§6.2)."""
 
     name: str
@@ -131,7 +127,7 @@ class ActionCard(_Card):
         return self
 
 
-class Symbol(_Strict):
+class Symbol(Strict):
     kind: SymbolKind
     mark: str | None = None  # a mortality symbol's icon (§16.5 Character Mortality)
     colour: str | None = None  # a DNPR Expansion symbol's colour (§16.5)
@@ -206,12 +202,12 @@ class IdeaCard(_Card):
     abilities: list[Ability] = []  # the bonus of having it, applied where its rule says
 
 
-class KeyProvince(_Strict):
+class KeyProvince(Strict):
     province: str
     plus: int = Field(0, ge=0)  # each "+" one more Trade Power (§12.5)
 
 
-class TradeOption(_Strict):
+class TradeOption(Strict):
     """One Trade Node a Trade Card names, its Key Provinces, its secondary node in
     parentheses and its additional requirement (§12.1, §12.5)."""
 
@@ -221,7 +217,7 @@ class TradeOption(_Strict):
     requirement: Literal["town_on_key_province", "own_key_province"] | None = None
 
 
-class IncomeRow(_Strict):
+class IncomeRow(Strict):
     """A row of a Trade Card's income table: the Trade Power it asks for (`power_to` None:
     and more), its Ducats at a regular (green) and an Expanded (red) node (§12.5)."""
 

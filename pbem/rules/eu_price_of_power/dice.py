@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from pbem.rules.eu_price_of_power.sources import Source
+from pbem.rules.eu_price_of_power.sources import Source, Strict
 
 DieKind = Literal["infantry", "cavalry", "artillery", "rebel", "exploration"]
 #: What a face may show, by die.
@@ -31,16 +31,12 @@ SYMBOLS: dict[str, tuple[str, ...]] = {
 DICE: tuple[str, ...] = ("infantry", "cavalry", "artillery", "rebel", "exploration")
 
 
-class Face(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class Face(Strict):
     symbols: list[str] = []  # empty: a blank face
     number: int | None = Field(None, ge=1)  # an Exploration Die's Territory number
 
 
-class Die(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class Die(Strict):
     kind: DieKind
     faces: list[Face] = Field(min_length=6, max_length=6)
     source: Source | None = None

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Annotated, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from pbem.rules.eu_price_of_power.sources import Strict
 
 #: What a realm holds and an effect gains or loses (§7.1 Monarch Power, §7.4 Ducats and
 #: Interest, §7.3 Stability, §17.1 Prestige, §9.3 a +1 Manpower token, §4.5A5 Colonists,
@@ -36,7 +38,7 @@ Who = Literal["you", "realm", "each_player", "opponents", "target"]
 Scope = Literal["listed", "adjacent_to_realm", "target_realm", "capital_area", "own_areas", "hre", "distant"]
 Religion = Literal["catholic", "protestant", "counter_reformed", "orthodox", "muslim", "diverse", "revolutionary"]
 UnitType = Literal["infantry", "cavalry", "artillery", "light_ship", "heavy_ship", "galley"]
-Die = Literal["infantry", "cavalry", "artillery", "any"]
+BattleDie = Literal["infantry", "cavalry", "artillery", "any"]  # "any": the "?" die (§6.2)
 Deck = Literal["adm", "dip", "mil"]
 #: The Actions a card may give (§16.3 "Gain Action": the Action in bold italics), by the
 #: names of §4.2's summary of Basic Actions.
@@ -45,23 +47,19 @@ ActionName = Literal["event", "diplomacy", "research", "change_religion", "natio
                      "fabricate_claims", "trade", "declare_war", "activate_units", "recruit", "suppress_unrest"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Amount(_Strict):
+class Amount(Strict):
     """So much of a resource: a cost, a reward."""
 
     resource: Resource
     amount: int = Field(ge=0)
 
 
-class Where(_Strict):
+class Where(Strict):
     areas: list[str] = []
     scope: Scope = "listed"
 
 
-class _Condition(_Strict):
+class _Condition(Strict):
     RULE: ClassVar[str]
 
 
@@ -106,7 +104,7 @@ CONDITION_MODELS = (AtWar, StateReligion, HasIdea, Owns, AtLeast)
 Condition = Annotated[Union[CONDITION_MODELS], Field(discriminator="kind")]
 
 
-class _Effect(_Strict):
+class _Effect(Strict):
     RULE: ClassVar[str]
     who: Who = "you"
     realm: str | None = None  # the realm `who = "realm"` names
@@ -244,7 +242,7 @@ class BattleDice(_Effect):
 
     RULE: ClassVar[str] = "§6.2 Battle Actions; §9.7"
     kind: Literal["battle_dice"]
-    die: Die
+    die: BattleDie
     count: int = Field(ge=1)
 
 

@@ -14,10 +14,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
 from pbem.rules.eu_price_of_power.effects import Amount
-from pbem.rules.eu_price_of_power.sources import Source
+from pbem.rules.eu_price_of_power.sources import Source, Strict
 
 TABLE = Path(__file__).with_name("interpretations.toml")
 
@@ -25,9 +25,7 @@ TABLE = Path(__file__).with_name("interpretations.toml")
 Value = list[Amount] | bool | int | str
 
 
-class Interpretation(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class Interpretation(Strict):
     id: str = Field(pattern=r"^EUPOP-I[1-9][0-9]*$")
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     rules: list[str] = Field(min_length=1)
@@ -49,9 +47,7 @@ class Interpretation(BaseModel):
         return self
 
 
-class Interpretations(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class Interpretations(Strict):
     interpretations: list[Interpretation]
 
 

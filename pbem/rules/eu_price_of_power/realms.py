@@ -11,20 +11,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from pbem.rules.eu_price_of_power.cards import Character
 from pbem.rules.eu_price_of_power.effects import Religion
-from pbem.rules.eu_price_of_power.sources import Source
+from pbem.rules.eu_price_of_power.sources import Source, Strict
 
 _TAG = r"^[A-Z]{3}$"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Spot(_Strict):
+class Spot(Strict):
     """A spot of a track: the pieces it holds at the start, and the Tax Income and Manpower
     it shows once they have all been placed on the map (§7.5: "the highest uncovered
     numbers")."""
@@ -34,7 +30,7 @@ class Spot(_Strict):
     manpower: int = Field(ge=0)
 
 
-class Track(_Strict):
+class Track(Strict):
     spots: list[Spot] = Field(min_length=1)
     synthetic: bool = False  # the printed values are not in the rulebook (EUPOP-I58)
 
@@ -54,7 +50,7 @@ class Track(_Strict):
         return income, manpower
 
 
-class StabilityLevel(_Strict):
+class StabilityLevel(Strict):
     """What a Stability level does each Round, as its track shows (§7.3): Tax Income in
     Phase 4B, Unrest in Phase 3H, Monarch Power in Phase 4D."""
 
@@ -64,7 +60,7 @@ class StabilityLevel(_Strict):
     monarch_power: int = 0
 
 
-class Mat(_Strict):
+class Mat(Strict):
     small_towns: Track
     large_towns: Track
     vassals: Track
@@ -100,7 +96,7 @@ def check_mat(mat: Mat) -> list[str]:
     return problems
 
 
-class Army(_Strict):
+class Army(Strict):
     area: str
     infantry: int = Field(0, ge=0)
     cavalry: int = Field(0, ge=0)
@@ -108,7 +104,7 @@ class Army(_Strict):
     mercenaries: int = Field(0, ge=0)  # Mercenary Infantry from the General Supply (§3 step 3)
 
 
-class Fleet(_Strict):
+class Fleet(Strict):
     """Ships in a Sea Zone or a Port (a Province), or on Trade Protection slots (§3 step 3)."""
 
     at: str
@@ -118,7 +114,7 @@ class Fleet(_Strict):
     protecting: int = Field(0, ge=0)  # of the Light Ships, those on the zone's Trade Protection slots
 
 
-class PlayerRealm(_Strict):
+class PlayerRealm(Strict):
     """A PR at the start: its Setup Card (Provinces with Towns, Ruler, units, §3 step 3) and
     what the scenario changes of the standard start (§3 step 2: 3 of each Monarch Power, 15
     Ducats, Stability 0; §12.4: 2 Merchants)."""
@@ -152,7 +148,7 @@ class PlayerRealm(_Strict):
         return self
 
 
-class NonPlayerRealm(_Strict):
+class NonPlayerRealm(Strict):
     """An NPR (§13): its Provinces, religion, overlord if it is another NPR's Vassal (§13.2),
     its DNPR colour (§13.3), its +1 Manpower tokens (§13.4) and the PR it is allied to."""
 

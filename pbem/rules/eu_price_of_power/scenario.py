@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from pbem.core.ruleset import ScenarioError, validated
 from pbem.rules.eu_price_of_power.board import Area, Board, Province, Region, SeaZone, TradeNode, check_board
@@ -26,6 +26,7 @@ from pbem.rules.eu_price_of_power.cards import (ActionCard, EventCard, IdeaCard,
 from pbem.rules.eu_price_of_power.dice import Die, check_dice
 from pbem.rules.eu_price_of_power.effects import references
 from pbem.rules.eu_price_of_power.realms import Mat, NonPlayerRealm, PlayerRealm, check_mat
+from pbem.rules.eu_price_of_power.sources import Strict
 
 #: §16.1: "All scenarios must include 8 A-Events per Age."
 A_EVENTS_PER_AGE = 8
@@ -39,11 +40,7 @@ STANDARD_EDITION = {"action_cards": 108, "trade_cards": 44, "events": 110, "miss
 PLAYERS = range(2, 7)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class EditionInfo(_Strict):
+class EditionInfo(Strict):
     """The edition file's identity; `complete`: it claims every card of the Standard
     Edition, so the component list's counts apply."""
 
@@ -53,12 +50,12 @@ class EditionInfo(_Strict):
     complete: bool = False
 
 
-class Hre(_Strict):
+class Hre(Strict):
     emperor: str  # the Emperor's realm, a PR or an NPR (§18.8)
     authority: int = Field(3, ge=0, le=6)  # §18.1: "the Emperor starts with +3" in a 1444 setup
 
 
-class Curia(_Strict):
+class Curia(Strict):
     """The Papal Curia at the start (§19.1): Roma, its Cardinal's Province, and the PRs'
     Cardinals in slots 1–6, left to right."""
 
@@ -66,7 +63,7 @@ class Curia(_Strict):
     cardinals: list[str] = Field([], max_length=6)
 
 
-class EventDeck(_Strict):
+class EventDeck(Strict):
     """An Age's Events in the scenario's two halves, shuffled apart, the first on top (§16)."""
 
     age: int = Field(ge=1, le=4)
@@ -74,7 +71,7 @@ class EventDeck(_Strict):
     second: list[str]
 
 
-class Decks(_Strict):
+class Decks(Strict):
     events: list[EventDeck] = Field(min_length=1)
     action: list[str] = Field(min_length=1)
     trade: list[str] = Field(min_length=1)  # the starting Trade Deck (§3)
@@ -83,7 +80,7 @@ class Decks(_Strict):
     milestones: list[str] = Field(min_length=1)
 
 
-class ScenarioData(_Strict):
+class ScenarioData(Strict):
     id: str
     title: str
     ruleset: str = "eu-price-of-power"

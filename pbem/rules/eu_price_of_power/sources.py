@@ -14,9 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 RULEBOOK = "shared/seeds/001_707bac22b28f3d42.txt"
 
 
-class Source(BaseModel):
+class Strict(BaseModel):
+    """The base of this game's data models: an unknown key is refused, a value never changes."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+
+class Source(Strict):
     lines: list[tuple[int, int]] = Field(min_length=1)  # first and last line of each passage
     quote: str = ""  # the words a value is read from, as extracted
     gaps: list[str] = []  # what the passage does not give (an icon lost, a card's other text)
