@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Annotated, ClassVar, Literal, Union
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from pbem.rules.eu_price_of_power.sources import Strict
 
@@ -29,7 +29,7 @@ from pbem.rules.eu_price_of_power.sources import Strict
 Resource = Literal["ducats", "adm", "dip", "mil", "mp", "stability", "prestige", "manpower",
                    "interest", "colonist", "merchant", "imperial_authority"]
 #: Counts an amount may be multiplied by ("gain 8 Ducats" for 8 Deployed Regular Units, §6.2).
-Counter = Literal["deployed_regular_units", "towns_with_unrest", "catholic_prs", "tax_value"]
+Per = Literal["deployed_regular_units", "towns_with_unrest", "catholic_prs", "tax_value"]
 #: Who an effect falls on (§16.3: "you" is the Active Player or the player making the A/B
 #: choice; "The PR that gains/loses makes the choice"; effects on several players go
 #: clockwise from the Active Player). `realm` is the realm the card names (`realm` field).
@@ -57,6 +57,12 @@ class Amount(Strict):
 class Where(Strict):
     areas: list[str] = []
     scope: Scope = "listed"
+
+    @model_validator(mode="after")
+    def _listed(self) -> Where:
+        if (self.scope == "listed") != bool(self.areas):
+            raise ValueError("list the areas, or name a scope instead (adjacent_to_realm, target_realm …)")
+        return self
 
 
 class _Condition(Strict):
@@ -116,7 +122,7 @@ class Gain(_Effect):
     kind: Literal["gain"]
     resource: Resource
     amount: int = Field(ge=0)
-    per: Counter | None = None  # the amount is given once per one of these
+    per: Per | None = None  # the amount is given once per one of these
 
 
 class Lose(_Effect):
@@ -124,7 +130,7 @@ class Lose(_Effect):
     kind: Literal["lose"]
     resource: Resource
     amount: int = Field(ge=0)
-    per: Counter | None = None
+    per: Per | None = None
 
 
 class Influence(_Effect):

@@ -155,3 +155,11 @@ def test_the_synthetic_decks_use_every_keyword_effect_condition_and_ability():
     conditions = {x.kind for c in synthetic for x in [*getattr(c, "requires", []), *getattr(c, "requirements", [])]}
     assert conditions | {w.kind for e in used for w in e.when} == set(CONDITION_KINDS)
     assert {a for i in data.ideas if i.synthetic for a in i.abilities} == set(ABILITIES)
+
+
+def test_an_effects_place_is_listed_areas_or_a_scope_not_neither():
+    with pytest.raises(ValidationError) as error:
+        effects.validate_python([{"kind": "claim", "where": {}}])
+    assert "list the areas, or name a scope instead" in str(error.value)
+    with pytest.raises(ValidationError):
+        effects.validate_python([{"kind": "claim", "where": {"scope": "hre", "areas": ["LOWEN"]}}])
