@@ -1,10 +1,11 @@
 """The realms of EU: The Price of Power as data: the Player Mat every PR keeps (§3, §7),
 each Player Realm's start (its Setup Card, §3 step 3) and the Non-Player Realms (§13).
 
-The Player Mat's printed track values are not in the rulebook; what it says of them —
-Towns and Vassal tokens taken from the lowest-numbered slots, a Small Town worth 1 and a
-Large Town 2 in Tax Income, Manpower half of each track's income (§7.5, §9.3), 1 Vassal
-token on the first spot and 2 on each other (§3) — is what `check_mat` holds a mat to.
+The Player Mat's printed track values are not in the rulebook. What it says of them — 20
+Small and 8 Large Towns one to a slot, 1 Vassal token on the first spot and 2 on each other
+(§3), values growing as pieces leave the track (§7.5) — is what `check_mat` holds a mat to;
+the synthetic mat's values follow EUPOP-I58 (a Small Town 1 Tax Income, a Large Town 2,
+Manpower half of each track's income).
 """
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ TRACK_PIECES = {"small_towns": 20, "large_towns": 8, "vassals": 19}
 
 
 def check_mat(mat: Mat) -> list[str]:
-    """Holes in the mat's tables: pieces the rulebook does not give, a first Vassal spot
-    that is not 1 token and the others 2, values that fall as more pieces are placed, and
+    """Holes in the mat's tables: pieces the rulebook does not give, Town slots holding more
+    than one, a first Vassal spot that is not 1 token and the others 2, values that fall as more pieces are placed, and
     Stability levels missing or given twice."""
     problems = []
     for name, pieces in TRACK_PIECES.items():
@@ -87,6 +88,8 @@ def check_mat(mat: Mat) -> list[str]:
                 problems.append(f"mat {name}: a later spot shows less than an earlier one (§7.5: income grows as "
                                 "pieces are placed)")
                 break
+    problems += [f"mat {name}: one Town to a slot (§3)" for name in ("small_towns", "large_towns")
+                 if any(spot.holds != 1 for spot in getattr(mat, name).spots)]
     holds = [spot.holds for spot in mat.vassals.spots]
     if holds[:1] != [1] or any(h != 2 for h in holds[1:]):
         problems.append("mat vassals: 1 token on the first spot and 2 on each other (§3)")

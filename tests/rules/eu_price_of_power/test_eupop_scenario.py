@@ -114,7 +114,9 @@ def test_holes_in_the_player_mat_are_named():
     data["mat"]["vassals"]["spots"][0]["holds"] = 2
     data["mat"]["stability"] = [level for level in data["mat"]["stability"] if level["level"] != 2]
     data["mat"]["large_towns"]["spots"][3]["income"] = 1
+    data["mat"]["large_towns"]["spots"][7]["holds"] = 2
     problems = problems_of(data)
+    assert "mat large_towns: one Town to a slot (§3)" in problems
     assert "mat small_towns: its spots hold 19 pieces, not 20 (§3)" in problems
     assert "mat vassals: 1 token on the first spot and 2 on each other (§3)" in problems
     assert "mat stability: give each level from -3 to +3 once (§7.3), not [-3, -2, -1, 0, 1, 3]" in problems
