@@ -144,21 +144,20 @@ class Board:
         return region is not None and region.distant
 
 
+def unknown(where: str, what: str, names: Iterable[str | None], table: Mapping[str, object]) -> list[str]:
+    """`where`'s names (None: none given) that are not in `table`, each a problem."""
+    return [f"{where}: unknown {what} {name!r}" for name in names if name is not None and name not in table]
+
+
 def check_board(board: Board) -> list[str]:
     """Unknown ids, one-sided adjacency, ports on seas their Area has no coast on, and
     Areas and Sea Zones nothing reaches from the first Area."""
     problems: list[str] = []
-
-    def known(where: str, what: str, name: str | None, table: dict) -> None:
-        if name is not None and name not in table:
-            problems.append(f"{where}: unknown {what} {name!r}")
-
     for area in board.areas.values():
         where = f"area {area.id}"
-        known(where, "region", area.region, board.regions)
-        known(where, "area (religion slot)", area.religion_slot, board.areas)
-        for sea in area.seas:
-            known(where, "sea zone", sea, board.seas)
+        problems += unknown(where, "region", [area.region], board.regions)
+        problems += unknown(where, "area (religion slot)", [area.religion_slot], board.areas)
+        problems += unknown(where, "sea zone", area.seas, board.seas)
         problems += [f"mountain border {area.id}–{other} is given on one side only" for other in area.mountains
                      if other in board.areas and area.id not in board.areas[other].mountains]
         if area.territory is not None and board.in_area.get(area.id):
@@ -167,7 +166,7 @@ def check_board(board: Board) -> list[str]:
             problems.append(f"{where}: give the religion its slot shows (§2.2, §15.3)")
     for province in board.provinces.values():
         where = f"province {province.id}"
-        known(where, "area", province.area, board.areas)
+        problems += unknown(where, "area", [province.area], board.areas)
         if province.port is None or province.area not in board.areas:
             continue
         for sea in province.port.seas:
@@ -176,15 +175,13 @@ def check_board(board: Board) -> list[str]:
             elif sea not in board.areas[province.area].seas:
                 problems.append(f"{where}: its port faces {sea}, which its area {province.area} does not border")
     for sea in board.seas.values():
-        known(f"sea zone {sea.id}", "region", sea.region, board.regions)
+        problems += unknown(f"sea zone {sea.id}", "region", [sea.region], board.regions)
         problems += [f"sea zone {sea.id}: its costly connection to {c} is not one of its adjacent zones"
                      for c in sea.costly if c not in sea.adjacent]
     problems += _one_sided("area", board.areas) + _one_sided("sea zone", board.seas)
     for node in board.nodes.values():
-        for sea in node.seas:
-            known(f"node {node.id}", "sea zone", sea, board.seas)
-        for name in [node.area, *node.areas]:
-            known(f"node {node.id}", "area", name, board.areas)
+        problems += unknown(f"node {node.id}", "sea zone", node.seas, board.seas)
+        problems += unknown(f"node {node.id}", "area", [node.area, *node.areas], board.areas)
     problems += [f"{name} cannot be reached from {next(iter(board.areas))}" for name in _unreached(board)]
     return problems
 

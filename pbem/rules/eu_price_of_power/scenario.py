@@ -20,7 +20,8 @@ from typing import Any
 from pydantic import Field
 
 from pbem.core.ruleset import ScenarioError, validated
-from pbem.rules.eu_price_of_power.board import Area, Board, Province, Region, SeaZone, TradeNode, check_board
+from pbem.rules.eu_price_of_power.board import (Area, Board, Province, Region, SeaZone, TradeNode, check_board,
+                                                unknown)
 from pbem.rules.eu_price_of_power.cards import (ActionCard, EventCard, IdeaCard, MilestoneCard, MissionCard,
                                                 TradeCard)
 from pbem.rules.eu_price_of_power.dice import Die, check_dice
@@ -193,7 +194,7 @@ def _holdings(scenario: Scenario) -> list[str]:
 
     for realm in [*d.realms, *d.nprs]:
         held = [*realm.towns, *realm.vassals] if isinstance(realm, PlayerRealm) else realm.provinces
-        problems += _unknown(f"realm {realm.tag}", "province", held, board.provinces)
+        problems += unknown(f"realm {realm.tag}", "province", held, board.provinces)
         for province in held:
             if province in board.provinces:
                 hold(realm.tag, province)
@@ -220,14 +221,10 @@ def _holdings(scenario: Scenario) -> list[str]:
     return problems
 
 
-def _unknown(where: str, what: str, names: Iterable[str], table: Mapping[str, Any]) -> list[str]:
-    return [f"{where}: unknown {what} {name!r}" for name in names if name not in table]
-
-
 def _player_pieces(scenario: Scenario, realm: PlayerRealm) -> list[str]:
     board, mat = scenario.board, scenario.data.mat
     where = f"realm {realm.tag}"
-    problems = _unknown(where, "area", [*realm.claims, *realm.cores, *realm.influence], board.areas)
+    problems = unknown(where, "area", [*realm.claims, *realm.cores, *realm.influence], board.areas)
     towns = [board.provinces[p] for p in realm.towns if p in board.provinces]
     large = min(sum(1 for p in towns if p.tax_value == 2), mat.large_towns.pieces)
     # Small Towns: one a Small Province, and two a Large Province past the Large Towns (§7.5).
@@ -250,14 +247,14 @@ def _player_pieces(scenario: Scenario, realm: PlayerRealm) -> list[str]:
     owned = set(realm.towns)
     problems += [f"{where}: a Core token in {a}, where it does not Own every Province (§7.6)" for a in realm.cores
                  if a in board.areas and not set(board.in_area[a]) <= owned]
-    problems += _unknown(f"{where} army", "area", (army.area for army in realm.armies), board.areas)
+    problems += unknown(f"{where} army", "area", (army.area for army in realm.armies), board.areas)
     if realm.fleet is not None:
         problems += _fleet(scenario, realm)
     problems += [f"{where}: two Merchants in {n} (one per node, §12.4)" for n, c in Counter(realm.merchants).items()
                  if c > 1]
-    problems += _unknown(f"{where} merchant", "node", realm.merchants, board.nodes)
+    problems += unknown(f"{where} merchant", "node", realm.merchants, board.nodes)
     missions = {m.id: m for m in scenario.data.missions}
-    problems += _unknown(f"{where} missions", "mission", realm.missions, missions)
+    problems += unknown(f"{where} missions", "mission", realm.missions, missions)
     problems += [f"{where}: mission {m} is of {missions[m].realm}'s deck (§17.2)" for m in realm.missions
                  if m in missions and missions[m].realm not in (realm.tag, "generic")]
     starting = [m for m in realm.missions if m in missions and missions[m].starting]
@@ -326,7 +323,7 @@ def _events(scenario: Scenario) -> list[str]:
         where = f"Age {deck.age} events"
         seen.update(deck.first + deck.second)
         cards = [events[i] for i in deck.first + deck.second if i in events]
-        problems += _unknown(where, "event", deck.first + deck.second, events)
+        problems += unknown(where, "event", deck.first + deck.second, events)
         problems += [f"{where}: event {e.id} is of Age {e.age}" for e in cards if e.age != deck.age]
         for half, wrong in ((deck.first, "2"), (deck.second, "1")):
             problems += [f"{where}: event {i} is marked ({wrong}) and goes in the other half (§16)"
@@ -356,7 +353,7 @@ def _cards(scenario: Scenario) -> list[str]:
     dealt: list[Any] = []
     for deck, table in tables.items():
         ids = getattr(d.decks, deck)
-        problems += _unknown(f"decks.{deck}", "card", ids, table)
+        problems += unknown(f"decks.{deck}", "card", ids, table)
         dealt += [table[i] for i in ids if i in table]
     problems += _complete("decks", dealt)
     ideas = [tables["ideas"][i] for i in d.decks.ideas if i in tables["ideas"]]
@@ -376,7 +373,7 @@ def _cards(scenario: Scenario) -> list[str]:
             problems.append(f"decks.milestones: no Age {age} Milestone for {', '.join(missing)} (§17.3)")
     problems += _mission_links(d.missions)
     for idea in d.ideas:
-        problems += _unknown(f"idea {idea.id}", "prerequisite", idea.prerequisites, tables["ideas"])
+        problems += unknown(f"idea {idea.id}", "prerequisite", idea.prerequisites, tables["ideas"])
     problems += [f"decks.distant_trade: card {i} names no Distant Continent (§12.6)" for i in d.decks.distant_trade
                  if i in trade and not trade[i].continents]
     for card in dealt:
@@ -416,8 +413,8 @@ def _trade_card(scenario: Scenario, card: TradeCard) -> list[str]:
     top one open, more Ducats higher up and at Expanded nodes (§12.1, §12.5)."""
     board, where, problems = scenario.board, f"trade card {card.id}", []
     for option in card.nodes:
-        problems += _unknown(where, "node", filter(None, (option.node, option.secondary)), board.nodes)
-        problems += _unknown(where, "key province", (k.province for k in option.key_provinces), board.provinces)
+        problems += unknown(where, "node", filter(None, (option.node, option.secondary)), board.nodes)
+        problems += unknown(where, "key province", (k.province for k in option.key_provinces), board.provinces)
     continents = {r.continent for r in board.regions.values()}
     problems += [f"{where}: no Distant Continent numbered {n} on the map" for n in card.continents
                  if n not in continents]
@@ -449,7 +446,7 @@ def _named(scenario: Scenario, cards: Iterable[Any]) -> list[str]:
         problems += [f"card {card.id}: unknown {what} {name!r}" for what, name in references(parts)
                      if name not in tables[what]]
         if isinstance(card, EventCard) and card.realm is not None:
-            problems += _unknown(f"card {card.id}", "realm", [card.realm], scenario.realms)
+            problems += unknown(f"card {card.id}", "realm", [card.realm], scenario.realms)
     return problems
 
 
