@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pbem import resources
 from pbem.core.datafile import load_data_file
 from pbem.core.ruleset import ScenarioError
+from pbem.rules.eu_price_of_power.interpretations import constants
 from pbem.rules.eu_price_of_power.scenario import load_scenario
 
 EXAMPLE = resources.examples_dir() / "eu-price-of-power" / "scenario.toml"
@@ -320,3 +321,13 @@ def test_a_mangled_scenario_is_answered_with_its_problems_never_a_traceback(edit
         load_scenario(data)
     except ScenarioError as error:
         assert error.problems and all(isinstance(p, str) for p in error.problems)
+
+
+def test_the_synthetic_mat_follows_its_interpretation():
+    # EUPOP-I58: a track's Manpower is half its Tax Income, rounded up (§2.2); Small Towns 1, Large 2 (§7.5).
+    assert constants()["player_mat_tracks"] == "half_income_rounded_up"
+    mat = load_scenario(example()).data.mat
+    for track in (mat.small_towns, mat.large_towns, mat.vassals):
+        assert track.synthetic and all(spot.manpower == -(-spot.income // 2) for spot in track.spots)
+    assert [s.income for s in mat.small_towns.spots] == list(range(1, 21))
+    assert [s.income for s in mat.large_towns.spots] == list(range(2, 17, 2))
