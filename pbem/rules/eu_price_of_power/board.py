@@ -56,6 +56,8 @@ class Area(_Element):
     seas: list[str] = []  # Sea Zones it borders (a coastal Area)
     territory: int | None = None  # a Distant Territory's circled number: no Province (§2.2)
     desert: bool = False  # an impassable desert (Map Oddities)
+    x: float | None = None  # where the map drawing places it
+    y: float | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Area:
@@ -93,6 +95,8 @@ class SeaZone(_Element):
     galleys: Literal["*", "†"] | None = None  # galleys may exist here (§2.2, §9.9)
     trade_slots: int = Field(2, ge=0, le=3)  # Trade Protection slots (§2.2: "2–3")
     costly: list[str] = []  # adjacent zones across a G, H or I connection: +1 Monarch Power (Map Oddities)
+    x: float | None = None
+    y: float | None = None
 
 
 class TradeNode(_Element):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pydantic import Field
@@ -124,6 +125,19 @@ class Scenario:
         object.__setattr__(self, "board", Board.of(d.regions, d.areas, d.provinces, d.seas, d.nodes))
         object.__setattr__(self, "realms", {r.tag: r for r in [*d.realms, *d.nprs]})
 
+    @cached_property
+    def holders(self) -> dict[str, str]:
+        """Each Province's realm at the start: its Town's, its Vassal token's or its NPR's
+        (the first listed where the data gives two, which the check names)."""
+        held: dict[str, str] = {}
+        for realm in self.data.realms:
+            for province in [*realm.towns, *realm.vassals]:
+                held.setdefault(province, realm.tag)
+        for npr in self.data.nprs:
+            for province in npr.provinces:
+                held.setdefault(province, npr.tag)
+        return held
+
     @property
     def ages(self) -> list[int]:
         return [deck.age for deck in self.data.decks.events]
@@ -185,19 +199,14 @@ def _holdings(scenario: Scenario) -> list[str]:
     """Every realm's pieces on known places, one realm's piece to a Province, within the
     supply the rulebook gives, and the units a PR's Manpower can field."""
     d, board, problems = scenario.data, scenario.board, []
-    holder: dict[str, str] = {}
-
-    def hold(tag: str, province: str) -> None:
-        if province in holder:
-            problems.append(f"province {province}: held by both {holder[province]} and {tag}")
-        holder[province] = tag
-
+    holder = scenario.holders
     for realm in [*d.realms, *d.nprs]:
         held = [*realm.towns, *realm.vassals] if isinstance(realm, PlayerRealm) else realm.provinces
         problems += unknown(f"realm {realm.tag}", "province", held, board.provinces)
-        for province in held:
-            if province in board.provinces:
-                hold(realm.tag, province)
+        problems += [f"province {p}: held by both {holder[p]} and {realm.tag}" for p in held
+                     if p in holder and holder[p] != realm.tag]
+        problems += [f"realm {realm.tag}: province {p} is listed twice" for p, n in sorted(Counter(held).items())
+                     if n > 1]
     for realm in d.realms:
         problems += _player_pieces(scenario, realm)
     for npr in d.nprs:
