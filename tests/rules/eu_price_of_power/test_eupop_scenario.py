@@ -211,9 +211,9 @@ def test_pieces_beyond_the_rules_are_named():
     by_id(data["realms"], "tag", "VAL")["influence"]["SAXMARK"] = 1
     by_id(data["realms"], "tag", "HES")["influence"]["TLAXCA"] = 1
     by_id(data["realms"], "tag", "VAL")["towns"].append("Lowen")
-    by_id(data["realms"], "tag", "WES")["vassals"] = ["Kentmere"]
+    by_id(data["nprs"], "tag", "LOW")["provinces"].append("Brugen")
     problems = problems_of(data)
-    assert "realm WES: province Kentmere is listed twice" in problems
+    assert "realm LOW: province Brugen is listed twice" in problems
     assert "realm WES: 9 Regular Units in its Armies, more than its Manpower 4 (§3, §9.3)" in problems
     assert "area SAXMARK: 6 Influence, more than 5 (§11.1)" in problems
     assert "realm HES: Influence in TLAXCA, on a Distant Continent (§5.4)" in problems
