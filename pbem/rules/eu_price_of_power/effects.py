@@ -103,7 +103,7 @@ class AtLeast(_Condition):
     kind: Literal["at_least"]
     what: Resource | Literal["towns", "large_towns", "vassals", "alliances", "marriages", "ideas", "claims", "cores",
                              "tax_income", "ships", "land_units"]
-    count: int
+    count: int = Field(ge=0)
 
 
 CONDITION_MODELS = (AtWar, StateReligion, HasIdea, Owns, AtLeast)
@@ -115,6 +115,12 @@ class _Effect(Strict):
     who: Who = "you"
     realm: str | None = None  # the realm `who = "realm"` names
     when: list[Condition] = []  # the effect applies only if all hold (§16.3)
+
+    @model_validator(mode="after")
+    def _named(self) -> _Effect:
+        if (self.who == "realm") != (self.realm is not None):
+            raise ValueError('an effect on who = "realm", and only one, names its realm')
+        return self
 
 
 class Gain(_Effect):

@@ -163,3 +163,11 @@ def test_an_effects_place_is_listed_areas_or_a_scope_not_neither():
     assert "list the areas, or name a scope instead" in str(error.value)
     with pytest.raises(ValidationError):
         effects.validate_python([{"kind": "claim", "where": {"scope": "hre", "areas": ["LOWEN"]}}])
+
+
+def test_an_effect_on_a_named_realm_names_it():
+    with pytest.raises(ValidationError) as error:
+        effects.validate_python([{"kind": "gain", "resource": "ducats", "amount": 2, "who": "realm"}])
+    assert 'an effect on who = "realm", and only one, names its realm' in str(error.value)
+    with pytest.raises(ValidationError):
+        effects.validate_python([{"kind": "gain", "resource": "ducats", "amount": 2, "realm": "WES"}])
