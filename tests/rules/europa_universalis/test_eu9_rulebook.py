@@ -1,0 +1,187 @@
+"""The extracted tables against the rulebook: each count the rulebook states (the line that
+states it is quoted), the totals it prints, and every cross-reference between the tables."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from pbem.rules.europa_universalis.rulebook import (
+    DATA, MAJOR_CODES, TURNS, Rulebook, RulebookError, load_rulebook, read_rulebook,
+)
+
+
+@pytest.fixture(scope="module")
+def book() -> Rulebook:
+    return load_rulebook()
+
+
+def known_provinces(book: Rulebook) -> set[str]:
+    """Every province the tables name an owner or a list for in 1492."""
+    owned = {p for major in book.setup_1492_majors for p in major.provinces}
+    listed = {p.name for minor in book.minors for p in minor.provinces}
+    neutral = {p for c in book.setup_1492_minors if "initially neutral" in c.text
+               for p in re.split(r", | and ", c.text.split(" are initially neutral")[0])}
+    return owned | listed | neutral
+
+
+def test_the_periods_add_up_to_the_62_turns_of_the_great_campaign():
+    # II.4.2, L1055–1061: "Period I, 1492-1519: 6 turns" … "Period VII, 1750-1800: 10 turns".
+    assert 6 + 8 + 11 + 9 + 8 + 10 + 10 == TURNS
+
+
+def test_eight_majors_are_placed_in_1492(book):
+    # L29109: "designed for 9 players. One of them only starts to play in period III, taking
+    # the role of the Dutch": XXVII.1.1.3–10 place the other eight.
+    assert [m.country for m in book.setup_1492_majors] == [
+        "ANGLIA", "FRANCIA", "HISPANIA", "POLONIA", "PORTUGALLIA", "RUSSIA", "TURCIA", "VENETIA"]
+
+
+def test_the_1492_set_up_reads_as_printed(book):
+    # XXVII.1.1.4, L29160–29182.
+    france = book.major("FRANCIA")
+    assert (france.monarch.name, france.monarch.adm, france.monarch.dip, france.monarch.mil) == ("Charles VIII", 5, 7, 9)
+    assert france.monarch.dies_turn == 4 and france.monarch.stability == 3
+    assert len(france.national) == 26 and france.national[0] == "Finistère" and france.national[-1] == "Picardie"
+    assert (france.fti, france.dti, france.treasury, france.land_tech, france.naval_tech) == (1, 2, 100, 9, 7)
+    assert [(f.count, f.unit) for f in france.forces] == [(1, "A⊕"), (1, "A⊕"), (1, "ND"), (2, "NGD")]
+    spain = book.major("HISPANIA")
+    assert [(e.status, e.minor) for e in spain.diplomatic_track] == [
+        ("SUB", "GENUA"), ("RM", "SANCTA SEDES"), ("RM", "SICILIÆ")]
+    assert spain.forces[1].contents == "4NGD/1NTD"
+
+
+def test_each_major_has_its_manufactures_in_its_own_provinces(book):
+    for major in book.setup_1492_majors:
+        for manufacture in major.manufactures:
+            assert manufacture.province in major.provinces, (major.country, manufacture)
+
+
+def test_no_province_belongs_to_two_majors_in_1492(book):
+    seen: dict[str, str] = {}
+    for major in book.setup_1492_majors:
+        for province in major.provinces:
+            assert province not in seen, f"{province}: {seen.get(province)} and {major.country}"
+            seen[province] = major.country
+
+
+def test_every_minor_on_a_diplomatic_track_exists(book):
+    for major in book.setup_1492_majors:
+        for entry in major.diplomatic_track:
+            assert book.minor(entry.minor), f"{major.country}'s track names {entry.minor}, not a minor of XXV"
+
+
+def test_the_minors_1492_deviations_name_minors_that_list_those_provinces(book):
+    # XXVII.1.1.11 §A: "Trentino does initially belong to HABSBURGUM" …
+    checked = 0
+    for clause in book.setup_1492_minors:
+        found = re.match(r"^(.+?) (?:does |do )?initially belongs? to ([A-ZÆ ]+)\.$", clause.text)
+        if found:
+            minor = book.minor(found.group(2))
+            assert minor, clause.text
+            for province in re.split(r", | and ", found.group(1)):
+                assert province in {p.name for p in minor.provinces}, (province, minor.name)
+                checked += 1
+    assert checked == 5  # Trentino; Bresse; Gotland, Västergotland, Skåne
+
+
+def test_each_minor_with_a_province_list_adds_up_to_its_printed_income(book):
+    # XXV.3 prints each minor's "Income: N" after its provinces and other incomes.
+    for minor in book.minors:
+        if minor.income is None:
+            continue
+        amounts = [p.income for p in minor.provinces] + [o.income for o in minor.other_income]
+        known = sum(a for a in amounts if a is not None)
+        if None in amounts:
+            assert known < minor.income, minor.name  # lost incomes (EU-I13) are the rest
+        else:
+            assert known == minor.income, f"{minor.name}: {known} ≠ {minor.income}"
+
+
+def test_the_minors_of_europe_and_the_minor_majors(book):
+    # XXV.3 (L25795–26286) and XXV.4 (L26287–26320): 66 + 4 headings; XXV.4 holds HABSBURGUM,
+    # HOLLANDIA, PORTUGALLIA and SUECIA ("Minor/Major countries", L25773).
+    assert len(book.minors) == 70
+    assert [m.name for m in book.minors if m.major] == ["HABSBURGUM", "HOLLANDIA", "PORTUGALLIA", "SUECIA"]
+    names = [m.name for m in book.minors]
+    assert len(set(names)) == len(names)
+    for minor in book.minors:
+        assert set(minor.control) <= set(MAJOR_CODES)
+        assert len(set(minor.control)) == len(minor.control), minor.name
+    # L25969 prints SUE twice and PRU not at all: the first place counts (EU-I14).
+    assert book.minor("GENUA").control == ["HIS", "FRA", "POR", "ANG", "SUE", "POL", "HOL", "AUS", "VEN", "RUS", "TUR"]
+
+
+def test_the_regions_name_known_provinces(book):
+    # I.4.4; Kexholm is FINLAND's fifth province though SUECIA's list (L26314) omits it.
+    provinces = known_provinces(book)
+    for region in book.regions:
+        if region.kind == "land":
+            missing = sorted(set(region.members) - provinces - {"Kexholm"})
+            assert not missing, f"{region.name}: {missing}"
+    assert {"Puglia", "Calabria"} <= set(next(r for r in book.regions if r.name == "ITALY").members)
+
+
+def test_every_leader_belongs_to_a_major_and_plays_within_the_game(book):
+    # XXVI lists the named leaders of twelve majors (XXVI.1 ANGLIA … XXVI.12 VENETIA).
+    majors = {m.country for m in book.setup_1492_majors} | {t.country for t in book.transfers if t.country}
+    assert {leader.country for leader in book.leaders} == majors
+    assert len(majors) == 12
+    assert len(book.leaders) == 346
+    for leader in book.leaders:
+        assert leader.turns or leader.event or leader.list in ("land leaders", "named leaders"), leader.name
+        assert leader.rank or leader.list == "missionaries", leader.name
+
+
+def test_the_49_economic_events(book):
+    # Table XVI.1 numbers them up to "49 Treachery" (L16065); XVI.2 describes each.
+    assert [e.number for e in book.economic_events] == list(range(1, 50))
+    assert book.economic_events[48].title == "TREACHERY"
+
+
+def test_the_political_events_and_the_fifteen_not_written(book):
+    # "15 events tagged NotEvenWritten" (research §0): the tag stands on fifteen headings.
+    assert len(book.political_events) == 215
+    ids = [e.id for e in book.political_events]
+    assert len(set(ids)) == len(ids)
+    assert sum(not e.written for e in book.political_events) == 15
+    assert all(e.id.startswith(e.period + "-") for e in book.political_events)
+
+
+def test_every_event_and_subevent_of_the_contents_exists(book):
+    events = {e.id: e for e in book.political_events}
+    assert len(book.event_contents) == 318
+    for entry in book.event_contents:
+        assert entry.event in events, entry
+        if entry.subevent:
+            assert entry.subevent in {s.letter for s in events[entry.event].subevents}, entry
+
+
+def test_every_subevent_an_event_names_exists(book):
+    for event in book.political_events:
+        letters = {s.letter for s in event.subevents}
+        for named in event.names_subevents:
+            assert named.letter in letters, (event.id, named)
+
+
+def test_a_damaged_data_file_is_refused_by_name(tmp_path):
+    for path in DATA.glob("*.json"):
+        shutil.copy(path, tmp_path / path.name)
+    leaders = json.loads((tmp_path / "leaders.json").read_text(encoding="utf-8"))
+    leaders["records"][0]["turns"] = [70, 72]
+    (tmp_path / "leaders.json").write_text(json.dumps(leaders), encoding="utf-8")
+    with pytest.raises(RulebookError, match=r"leaders\.json: records\.0\.turns: .*not turns of the game"):
+        read_rulebook(tmp_path)
+
+
+def test_tables_from_two_seeds_are_refused(tmp_path):
+    for path in DATA.glob("*.json"):
+        shutil.copy(path, tmp_path / path.name)
+    regions = json.loads((tmp_path / "regions.json").read_text(encoding="utf-8"))
+    regions["source"]["sha256"] = "0" * 64
+    (tmp_path / "regions.json").write_text(json.dumps(regions), encoding="utf-8")
+    with pytest.raises(RulebookError, match="different seeds"):
+        read_rulebook(tmp_path)
