@@ -195,6 +195,26 @@ class Region(Sourced):
     definition: str
 
 
+class RevoltTarget(Record):
+    country: str = Field(pattern=r"^[A-Z]{3}$")  # a major, or COL (the colonies)
+    pseudo_stability: int | None  # a minor's or an entity's, printed in brackets
+
+
+class GlobalRevolt(Sourced):
+    """A row of table XVII.3: the 2d10 roll, the country struck in each period, the strength."""
+
+    roll: int = Field(ge=2, le=20)
+    targets: dict[Literal[PERIODS], RevoltTarget]
+    strength: str
+
+
+class RevoltOdds(Sourced):
+    """The design note under table XVII.3: how often (in %) each country is struck in a period."""
+
+    period: Literal[PERIODS]
+    percent: dict[str, int]
+
+
 R = TypeVar("R", bound=Record)
 
 
@@ -219,6 +239,8 @@ class Rulebook(Record):
     political_events: list[PoliticalEvent]
     event_contents: list[ContentsEntry]
     regions: list[Region]
+    global_revolts: list[GlobalRevolt]
+    revolt_odds: list[RevoltOdds]
 
     def minor(self, name: str) -> Minor | None:
         return next((m for m in self.minors if m.name == name), None)

@@ -167,6 +167,20 @@ def test_every_subevent_an_event_names_exists(book):
             assert named.letter in letters, (event.id, named)
 
 
+def test_the_global_revolt_table_strikes_each_country_as_often_as_the_designers_note_says(book):
+    # Table XVII.3 (L16466–16485), a row for each 2d10 roll, and the design note's percentages
+    # per period (L16491–16500): the chance of a 2d10 sum s is (s − 1)% up to 11, (21 − s)% above.
+    assert [row.roll for row in book.global_revolts] == list(range(2, 21))
+    assert [odds.period for odds in book.revolt_odds] == ["I", "II", "III", "IV", "V", "VI", "VII"]
+    for odds in book.revolt_odds:
+        struck: dict[str, int] = {}
+        for row in book.global_revolts:
+            country = row.targets[odds.period].country
+            struck[country] = struck.get(country, 0) + (row.roll - 1 if row.roll <= 11 else 21 - row.roll)
+        assert {c: p for c, p in struck.items() if p} == {c: p for c, p in odds.percent.items() if p}, odds.period
+        assert set(struck) <= set(MAJOR_CODES) | {"COL"}
+
+
 def test_a_damaged_data_file_is_refused_by_name(tmp_path):
     for path in DATA.glob("*.json"):
         shutil.copy(path, tmp_path / path.name)

@@ -19,7 +19,7 @@ ECONOMIC = re.compile(rf"^E-(?P<number>\d+) (?P<title>[A-Z][A-Z' -]+?)(?: \(×(?
 POLITICAL = re.compile(r"^(?P<id>(?P<period>" + "|".join(PERIODS) + r")-(?:\d+|[A-Z])(?: \((?:\d+|FINAL)\))?) "
                        rf"(?P<title>.+?)(?: \(×(?P<times>[\d*]+)\))?(?: {TAGS})?$")
 LETTERS = "αβγδεζηθικλμ"
-SUBEVENT = re.compile(rf"^(?P<letter>[{LETTERS}]) (?P<title>\S.*)$")
+SUBEVENT = re.compile(rf"^(?P<letter>[{LETTERS}]) (?P<title>[^\s-].*)$")
 NAMED = re.compile(rf"subevents? (?P<letter>[{LETTERS}])\s*\((?P<title>[^)]+)\)")
 
 

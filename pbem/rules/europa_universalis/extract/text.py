@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 _TEX = (
-    (re.compile(r"\\mathbb\{(\w+)\}"), r"\1"),
+    (re.compile(r"\\math(?:bb|sf|rm|bf|it|cal)\{([^}]*)\}"), r"\1"),
     (re.compile(r"\\(?:big)?oplus|\\bigoplus"), "⊕"),
     (re.compile(r"\\ominus"), "⊖"),
     (re.compile(r"\\(?:square|circ)\b"), ""),
@@ -17,7 +17,10 @@ _TEX = (
      lambda m: "αβγδεζηθικ"[("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
                              "kappa").index(m.group(1))]),
     (re.compile(r"\\quad\b"), " "),
-    (re.compile(r"\\text\{([^}]*)\}"), r"\1"),
+    (re.compile(r"\\times\b"), "×"),
+    (re.compile(r"\\underline\{\\textit\{([^}]*)\}\}"), r"\1"),
+    (re.compile(r"\\(?:text|mbox)\{([^}]*)\}"), r"\1"),
+    (re.compile(r"\\\\|\\,"), " "),
     (re.compile(r"\\overline\{([^}]*)\}"), r"\1"),
     (re.compile(r"</?(?:i|u|b|mark|pr|pm)>"), ""),
     (re.compile(r"[$*]"), ""),

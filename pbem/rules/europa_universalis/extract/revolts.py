@@ -1,0 +1,57 @@
+"""The global revolt table (XVII.2.2, table XVII.3): for each 2d10 roll, the country a revolt
+strikes in each period (with a minor's pseudo-stability in brackets) and the revolt's strength;
+and the designers' note of how often each country is struck per period, a second reading of
+the same table."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pbem.rules.europa_universalis.extract.events import PERIODS
+from pbem.rules.europa_universalis.extract.seed import Seed
+from pbem.rules.europa_universalis.extract.text import plain
+
+TARGET = re.compile(r"^(?P<country>[A-Z]{3})(?: \[(?P<stability>[+-]?\d+)\])?$")
+#: The half and full revolt glyphs as the conversion varies them.
+GLYPHS = {"⊝": "⊖", "Θ": "⊖"}
+
+
+def _strength(text: str) -> str:
+    text = plain(text)
+    for glyph, meant in GLYPHS.items():
+        text = text.replace(glyph, meant)
+    return re.sub(r"A ([⊕⊖])", r"A\1", text)
+
+
+def global_revolts(seed: Seed) -> list[dict[str, Any]]:
+    first = seed.find(r"^\t+IV\tV\tVI\tVII\tStrength")
+    last = seed.find(r"^XVII\.2\.2 Global revolt table", first) - 1
+    records = []
+    for number, line in seed.numbered(first + 1, last):
+        cells = line.split("\t")
+        if not cells[0].isdigit():
+            continue
+        targets = {}
+        for period, cell in zip(PERIODS, cells[1:8]):
+            found = TARGET.match(cell.strip())
+            targets[period] = {"country": found["country"],
+                               "pseudo_stability": int(found["stability"]) if found["stability"] else None}
+        records.append({"roll": int(cells[0]), "targets": targets, "strength": _strength(cells[8]),
+                        "lines": [number, number]})
+    return records
+
+
+def revolt_odds(seed: Seed) -> list[dict[str, Any]]:
+    """The design note under table XVII.3: per period, the percentage of rolls striking each
+    country; its rows for periods II and III lost their labels, so rows are taken in order."""
+    first = seed.find(r"^Design note: Here's the percentages of each country")
+    header = seed.line(first + 1).split()
+    rows = []
+    for number, line in seed.numbered(first + 2, first + 12):
+        cells = line.split()
+        numbers = [c for c in cells if c.isdigit()]
+        if len(numbers) == len(header):
+            rows.append((number, dict(zip(header, map(int, numbers)))))
+    return [{"period": period, "percent": percent, "lines": [number, number]}
+            for period, (number, percent) in zip(PERIODS, rows)]
