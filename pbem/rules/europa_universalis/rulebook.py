@@ -215,6 +215,19 @@ class RevoltOdds(Sourced):
     percent: dict[str, int]
 
 
+class Objective(Sourced):
+    """A period objective (XIV.4): its value as printed ("45 VPs", "10 per turn (max 30)");
+    `main` is the (M) mark of the objectives whose failure costs their value."""
+
+    country: str
+    period: Literal[PERIODS]
+    letter: Literal["A", "B", "C", "D", "E"]
+    title: str = Field(min_length=2)
+    main: bool
+    value: str = Field(pattern=r"^[-\d/]+(\s*VPs?|\s+per\s)")
+    condition: str
+
+
 R = TypeVar("R", bound=Record)
 
 
@@ -241,6 +254,7 @@ class Rulebook(Record):
     regions: list[Region]
     global_revolts: list[GlobalRevolt]
     revolt_odds: list[RevoltOdds]
+    objectives: list[Objective]
 
     def minor(self, name: str) -> Minor | None:
         return next((m for m in self.minors if m.name == name), None)

@@ -181,6 +181,21 @@ def test_the_global_revolt_table_strikes_each_country_as_often_as_the_designers_
         assert set(struck) <= set(MAJOR_CODES) | {"COL"}
 
 
+def test_each_country_has_five_objectives_a_period(book):
+    # XIV.3.3 §B.1 (L11710): "each player must secretly pick 3 of the possible 5 objectives".
+    majors = {m.country for m in book.setup_1492_majors} | {t.country for t in book.transfers if t.country}
+    periods: dict[tuple[str, str], list[str]] = {}
+    for objective in book.objectives:
+        assert objective.country in majors, objective
+        periods.setdefault((objective.country, objective.period), []).append(objective.letter)
+    assert all(letters == ["A", "B", "C", "D", "E"] for letters in periods.values()), periods
+    assert len(periods) == 61
+    # XIV.4.2.1 §B (L11882): "Calais: 45 VPs — ANGLIA owns Picardie or a Præsidio in it."
+    calais = next(o for o in book.objectives if (o.country, o.period, o.letter) == ("ANGLIA", "I", "B"))
+    assert (calais.title, calais.value, calais.main) == ("Calais", "45 VPs", False)
+    assert calais.condition == "ANGLIA owns Picardie or a Præsidio in it."
+
+
 def test_a_damaged_data_file_is_refused_by_name(tmp_path):
     for path in DATA.glob("*.json"):
         shutil.copy(path, tmp_path / path.name)
