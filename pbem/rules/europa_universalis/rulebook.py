@@ -228,6 +228,19 @@ class Objective(Sourced):
     condition: str
 
 
+class NamedMonarch(Sourced):
+    """A clause of a major's monarchs or ministers section (XV): the name and the ADM/DIP/MIL
+    values when printed (None: rolled, III.2), with the clause as printed. A few clauses are
+    rules about that country's monarchs rather than one monarch (their values are None)."""
+
+    country: str
+    section: str
+    clause: str
+    name: str
+    values: tuple[int, int, int] | None
+    text: str
+
+
 R = TypeVar("R", bound=Record)
 
 
@@ -255,6 +268,7 @@ class Rulebook(Record):
     global_revolts: list[GlobalRevolt]
     revolt_odds: list[RevoltOdds]
     objectives: list[Objective]
+    monarchs: list[NamedMonarch]
 
     def minor(self, name: str) -> Minor | None:
         return next((m for m in self.minors if m.name == name), None)

@@ -196,6 +196,17 @@ def test_each_country_has_five_objectives_a_period(book):
     assert calais.condition == "ANGLIA owns Picardie or a Præsidio in it."
 
 
+def test_each_1492_monarch_and_heir_is_in_the_monarchs_of_its_country(book):
+    # XXVII.1.1 §A of each major against XV's lists (e.g. XV.1.3.1 §A, L13061: "Henry VII reigns
+    # in 1492, with values 7/5/6").
+    for major in book.setup_1492_majors:
+        listed = [m for m in book.monarchs if m.country == major.country]
+        king = major.monarch
+        assert any(king.name in m.name and m.values == (king.adm, king.dip, king.mil) for m in listed), major.country
+        if king.next and not king.next.startswith("either"):
+            assert any(king.next in m.name for m in listed), (major.country, king.next)
+
+
 def test_a_damaged_data_file_is_refused_by_name(tmp_path):
     for path in DATA.glob("*.json"):
         shutil.copy(path, tmp_path / path.name)

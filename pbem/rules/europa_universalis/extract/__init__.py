@@ -12,7 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pbem.rules.europa_universalis.extract import events, leaders, minors, objectives, regions, revolts, setup
+from pbem.rules.europa_universalis.extract import (
+    events, leaders, minors, monarchs, objectives, regions, revolts, setup,
+)
 from pbem.rules.europa_universalis.extract.seed import Seed, read_patches
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -34,6 +36,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "global_revolts": revolts.global_revolts,
     "revolt_odds": revolts.revolt_odds,
     "objectives": objectives.objectives,
+    "monarchs": monarchs.monarchs,
 }
 
 

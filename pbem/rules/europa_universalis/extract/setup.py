@@ -10,7 +10,9 @@ from typing import Any
 from pbem.rules.europa_universalis.extract.seed import Seed, SeedError, Span
 from pbem.rules.europa_universalis.extract.text import names, plain
 
-CLAUSE = re.compile(r"^(?:- )?([A-Z](?:\.\d+)*)\s+(.*)$")
+#: A clause's label and text; a leader's values broken onto a line of their own ("A 4.5.5 -1
+#: [T20–T27]) …") start no clause.
+CLAUSE = re.compile(r"^(?:- )?([A-Z](?:\.\d+)*)\s+(?!\d\.\d\.\d)(.*)$")
 STATUSES = ("RM", "SUB", "MA", "EC", "EW", "VA", "AN")
 UNIT = re.compile(r"^(\d+)\s*(A⊕|A⊖|LD|ND|NGD|NTD|NWD|F⊕|F⊖|Pashas?)\s*(?:\(([^)]*)\))?\s*"
                   r"(?:(?:for|of)\s+(.+))?$")

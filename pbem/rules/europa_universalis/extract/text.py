@@ -18,6 +18,7 @@ _TEX = (
                              "kappa").index(m.group(1))]),
     (re.compile(r"\\quad\b"), " "),
     (re.compile(r"\\times\b"), "×"),
+    (re.compile(r"\^\{(\w+)\}"), r"\1"),
     (re.compile(r"\\frac\{1\}\{2\}"), "½"),
     (re.compile(r"\\geq?\b"), "≥"),
     (re.compile(r"\\leq?\b"), "≤"),
