@@ -133,6 +133,17 @@ class Minor(Sourced):
     major: bool  # XXV.4: a minor that is, or becomes, a major power
 
 
+class RotwMinor(Sourced):
+    name: str = Field(pattern=r"^[A-ZÆ][A-ZÆ.' ]+$")
+    title: str
+    control: list[Literal[MAJOR_CODES]]
+    fidelity: int | None = Field(ge=0)
+    activation: str | None = Field(pattern=r"^\d+(/\d+)*$")  # per period or case, as printed
+    other_income: list[OtherIncome]  # None: varies with exotic prices, or lost (EU-I13)
+    income: int | None = Field(ge=0)
+    variable: bool  # the total ends in "+?": the variable incomes come on top
+
+
 class Leader(Sourced):
     country: str
     list: str
@@ -260,6 +271,7 @@ class Rulebook(Record):
     setup_1492_minors: list[Clause]
     transfers: list[Transfer]
     minors: list[Minor]
+    rotw_minors: list[RotwMinor]
     leaders: list[Leader]
     economic_events: list[EconomicEvent]
     political_events: list[PoliticalEvent]

@@ -115,6 +115,33 @@ def test_the_minors_of_europe_and_the_minor_majors(book):
     assert book.minor("GENUA").control == ["HIS", "FRA", "POR", "ANG", "SUE", "POL", "HOL", "AUS", "VEN", "RUS", "TUR"]
 
 
+def test_the_minors_of_the_rotw_and_their_incomes(book):
+    # XXV.2 §C (L25760–25770) lists the countries of the ROTW; XXV.5 gives each its block.
+    names = {m.name for m in book.rotw_minors}
+    assert {"ACEH", "ADEN", "AYMAN", "AZTECA", "BISINAGAR", "CHINA", "DURRANIS IMP.", "GUZARATE", "HYDERABADA",
+            "INCA", "IROQUOIS", "MOGOLIS IMP.", "MYSURIA", "ORMUS", "SIBERIA", "SUDANIA"} <= names
+    assert len(book.rotw_minors) == 17
+    for minor in book.rotw_minors:
+        fixed = [i.income for i in minor.other_income if i.income is not None]
+        if minor.income is None:
+            continue
+        if any(i.income is None and "[" not in i.source and not re.match(r"^\d+ \w+$", i.source)
+               for i in minor.other_income):
+            assert sum(fixed) < minor.income, minor.name  # a lost value (EU-I13) is the rest
+        else:
+            assert sum(fixed) == minor.income, f"{minor.name}: {sum(fixed)} ≠ {minor.income}"
+
+
+def test_every_minor_the_1492_set_up_names_exists(book):
+    # XXVII.1.1.11 §B–C (L29360–29392): "HOLLANDIA has a TF lv. 5 …", "AYMAN has a COL lv. 4 …".
+    minors = {m.name for m in book.minors} | {m.name for m in book.rotw_minors}
+    named = [re.match(r"^([A-ZÆ][A-ZÆ. ]+?) (?:has|also owns|OWNS)\b", c.text) for c in book.setup_1492_minors
+             if c.clause[0] in "BC"]
+    named = [m.group(1) for m in named if m]
+    assert len(named) >= 15
+    assert sorted(set(named) - minors) == []
+
+
 def test_the_regions_name_known_provinces(book):
     # I.4.4; Kexholm is FINLAND's fifth province though SUECIA's list (L26314) omits it.
     provinces = known_provinces(book)

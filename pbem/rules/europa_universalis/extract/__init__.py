@@ -28,6 +28,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "setup_1492_minors": setup.minors_1492,
     "transfers": setup.transfers,
     "minors": minors.european_minors,
+    "rotw_minors": minors.rotw_minors,
     "leaders": leaders.leaders,
     "economic_events": events.economic_events,
     "political_events": events.political_events,

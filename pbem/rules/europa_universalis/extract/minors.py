@@ -64,3 +64,33 @@ def european_minors(seed: Seed) -> list[dict[str, Any]]:
             "major": span.first > minor_major,
         })
     return records
+
+
+def rotw_minors(seed: Seed) -> list[dict[str, Any]]:
+    """The minor countries of the ROTW (XXV.5): name, title, control list, fidelity, activation
+    level, and their incomes, each a source ("Provinces of ADEN", "TF lv. 2 in STZ …") with its
+    value — `null` where it varies with exotic prices ("[variable]") or is lost — and the printed
+    total, `variable` when it ends in "+?"."""
+    first = seed.find(r"^XXV\.5 Minor countries of ROTW")
+    last = seed.find(r"^Independent Kingdom of Belgium|\tIndependent Kingdom of Belgium", first) - 1
+    records = []
+    for span in seed.blocks(first, last, HEADING):
+        head, *rest = span.text.split("\n")
+        name, title = head.split("\t", 1)
+        body = " ".join(plain(line) for line in rest)
+        control = next((line for line in rest if line.lower().startswith("control:")), "")
+        fidelity = re.search(r"Fidelity: (\d+)", body)
+        activation = re.search(r"Activation level: ([\d/]+)", body)
+        other = body.split("Other income:", 1)[1] if "Other income:" in body else ""
+        listed, _, total = other.partition("Income:")
+        items = [re.match(r"^(.*?)\s*\[(\d+|variable|\?)\]", item.strip()) for item in listed.split("•")]
+        found = re.match(r"\s*(\d+)(\+\?)?", total)
+        records.append({
+            "name": name.strip(), "title": title.strip(), "lines": span.lines, "control": control_list(control),
+            "fidelity": int(fidelity.group(1)) if fidelity else None,
+            "activation": activation.group(1) if activation else None,
+            "other_income": [{"source": item.group(1), "income": _amount(item.group(2))} for item in items if item],
+            "income": int(found.group(1)) if found else None,
+            "variable": bool(found and found.group(2)),
+        })
+    return records
