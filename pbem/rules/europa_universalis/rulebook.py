@@ -252,6 +252,20 @@ class NamedMonarch(Sourced):
     text: str
 
 
+class GroupEntry(Record):
+    low: int = Field(ge=1, le=10)
+    high: int = Field(ge=1, le=10)
+    place: str
+
+
+class RevoltGroup(Sourced):
+    """A group of a revolt location table (XVII.2.3–10): the places a 1d10 picks among."""
+
+    table: str
+    group: str
+    entries: list[GroupEntry] = Field(min_length=1)
+
+
 R = TypeVar("R", bound=Record)
 
 
@@ -279,6 +293,7 @@ class Rulebook(Record):
     regions: list[Region]
     global_revolts: list[GlobalRevolt]
     revolt_odds: list[RevoltOdds]
+    revolt_groups: list[RevoltGroup]
     objectives: list[Objective]
     monarchs: list[NamedMonarch]
 

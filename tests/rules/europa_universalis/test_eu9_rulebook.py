@@ -208,6 +208,20 @@ def test_the_global_revolt_table_strikes_each_country_as_often_as_the_designers_
         assert set(struck) <= set(MAJOR_CODES) | {"COL"}
 
 
+def test_each_revolt_group_gives_a_place_for_every_face_of_the_die(book):
+    # XVII.2.3–10: "Central England 1. Kent, 2–3. Lincolnshire, 4. Wessex, 5–6. Gloucester,
+    # 7–10. East Anglia" (L16526); a group with an alternative list covers the die once per list.
+    assert len(book.revolt_groups) == 102
+    for group in book.revolt_groups:
+        faces = [face for entry in group.entries for face in range(entry.low, entry.high + 1)]
+        assert faces and faces == list(range(1, 11)) * (len(faces) // 10), (group.table, group.group, faces)
+    assert {g.table for g in book.revolt_groups} == {"ANG", "FRA", "HIS", "POR, SUE and COL", "HOL and AUS",
+                                                    "POL and PRU", "RUS", "VEN and TUR"}
+    provinces = known_provinces(book)
+    english = [e.place for g in book.revolt_groups if g.table == "ANG" for e in g.entries]
+    assert len(english) == 43 and set(english) <= provinces
+
+
 def test_each_country_has_five_objectives_a_period(book):
     # XIV.3.3 §B.1 (L11710): "each player must secretly pick 3 of the possible 5 objectives".
     majors = {m.country for m in book.setup_1492_majors} | {t.country for t in book.transfers if t.country}

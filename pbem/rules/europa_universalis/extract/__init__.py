@@ -36,6 +36,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "regions": regions.europe,
     "global_revolts": revolts.global_revolts,
     "revolt_odds": revolts.revolt_odds,
+    "revolt_groups": revolts.revolt_groups,
     "objectives": objectives.objectives,
     "monarchs": monarchs.monarchs,
 }

@@ -55,3 +55,37 @@ def revolt_odds(seed: Seed) -> list[dict[str, Any]]:
             rows.append((number, dict(zip(header, map(int, numbers)))))
     return [{"period": period, "percent": percent, "lines": [number, number]}
             for period, (number, percent) in zip(PERIODS, rows)]
+
+
+GROUP = re.compile(r"^(?P<name>[A-Z][^\d:]*?[a-zA-Z)]) (?P<entries>1[.–-].*)$")
+ENTRY = re.compile(r"(?P<low>\d+)(?:\s*[–-]\s*(?P<high>\d+))?\.\s*(?P<place>[^,(]+?)"
+                   r"(?=\s*\(|,\s*\d+\s*[.–-]|[,.]?\s*$|\.\s)")
+
+
+def revolt_groups(seed: Seed) -> list[dict[str, Any]]:
+    """The groups of the per-country revolt location tables (XVII.2.3–10): a group names the
+    provinces a 1d10 picks among ("Central England 1. Kent, 2–3. Lincolnshire, …"); a line that
+    starts with a number goes on with the group before. Groups printed side by side are split by
+    the patch list, which restores their line breaks within one numbered line."""
+    first = seed.find(r"^XVII\.2\.3 Revolt table for ")
+    last = seed.find(r"^Chapter", first) - 1
+    records: list[dict[str, Any]] = []
+    table = None
+    pieces = [(number, piece) for number, raw in seed.numbered(first, last) for piece in raw.split("\n")]
+    for number, raw in pieces:
+        line = plain(raw)
+        heading = re.match(r"^XVII\.2\.\d+ Revolt tables? for (.+)$", line)
+        if heading:
+            table = heading.group(1)
+            continue
+        group = GROUP.match(line)
+        if group:
+            records.append({"table": table, "group": group["name"], "text": group["entries"], "lines": [number, number]})
+        elif records and re.match(r"^\d+\s*[.–-]", line) and records[-1]["lines"][1] >= number - 2:
+            records[-1]["text"] += " " + line
+            records[-1]["lines"][1] = number
+    for record in records:
+        text = record.pop("text")
+        record["entries"] = [{"low": int(m["low"]), "high": int(m["high"] or m["low"]), "place": m["place"].strip()}
+                             for m in ENTRY.finditer(text)]
+    return records

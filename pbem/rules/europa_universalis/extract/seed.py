@@ -3,7 +3,8 @@ the research spec cites them (`L1234`), with the patch list's corrections applie
 
 A patch mends one line and keeps the numbering: it names the line, the text it expects
 there (so a different seed is refused rather than patched wrongly), the text to read
-instead and why. The output is never edited by hand; OCR damage is mended here.
+instead and why. The text read instead may restore line breaks the conversion lost (tables
+printed side by side): the pieces all keep the line's number. The output is never edited by hand; OCR damage is mended here.
 """
 
 from __future__ import annotations
