@@ -266,6 +266,14 @@ class RevoltGroup(Sourced):
     entries: list[GroupEntry] = Field(min_length=1)
 
 
+class TradeCentre(Sourced):
+    """A trade centre attributed by TF levels (XIII.2 §E–G) and the zones counted for it."""
+
+    centre: str
+    zones: list[str]  # "STZ Mer Ionienne", "CTZ VENETIA" …
+    all_other_zones: bool  # the CC Atlantic: every STZ and CTZ the others do not count
+
+
 R = TypeVar("R", bound=Record)
 
 
@@ -291,6 +299,7 @@ class Rulebook(Record):
     political_events: list[PoliticalEvent]
     event_contents: list[ContentsEntry]
     regions: list[Region]
+    trade_centres: list[TradeCentre]
     global_revolts: list[GlobalRevolt]
     revolt_odds: list[RevoltOdds]
     revolt_groups: list[RevoltGroup]

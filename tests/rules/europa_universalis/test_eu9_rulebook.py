@@ -248,6 +248,20 @@ def test_each_1492_monarch_and_heir_is_in_the_monarchs_of_its_country(book):
             assert any(king.next in m.name for m in listed), (major.country, king.next)
 
 
+def test_the_trade_centres_count_the_zones_the_1492_trade_fleets_sail(book):
+    # XIII.2 §E.1 (L11435): the CC Mediterranee counts "STZ Mer Caspienne, STZ Mer Noire
+    # occidentale, STZ Golfe du Lion, STZ Mer Ionienne, CTZ TURCIA and CTZ VENETIA"; §G: the
+    # CC Atlantic all other zones. Venice's trade fleets of 1492 (L29344) are all Mediterranean.
+    centres = {c.centre: c for c in book.trade_centres}
+    assert sorted(centres) == ["CC Atlantic", "CC Indian", "CC Mediterranee"]
+    assert centres["CC Atlantic"].all_other_zones and not centres["CC Mediterranee"].all_other_zones
+    counted = [zone for c in book.trade_centres for zone in c.zones]
+    assert len(counted) == len(set(counted)) == 10
+    assert {tf.zone for tf in book.major("VENETIA").trade_fleets} <= set(centres["CC Mediterranee"].zones)
+    for major in book.setup_1492_majors:
+        assert all(tf.zone.startswith(("STZ ", "CTZ ")) for tf in major.trade_fleets)
+
+
 def test_a_damaged_data_file_is_refused_by_name(tmp_path):
     for path in DATA.glob("*.json"):
         shutil.copy(path, tmp_path / path.name)

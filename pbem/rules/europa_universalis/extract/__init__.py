@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.rules.europa_universalis.extract import (
-    events, leaders, minors, monarchs, objectives, regions, revolts, setup,
+    events, leaders, minors, monarchs, objectives, regions, revolts, setup, trade,
 )
 from pbem.rules.europa_universalis.extract.seed import Seed, read_patches
 
@@ -34,6 +34,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "political_events": events.political_events,
     "event_contents": events.contents,
     "regions": regions.europe,
+    "trade_centres": trade.trade_centres,
     "global_revolts": revolts.global_revolts,
     "revolt_odds": revolts.revolt_odds,
     "revolt_groups": revolts.revolt_groups,
