@@ -294,6 +294,7 @@ class Rulebook(Record):
     transfers: list[Transfer]
     minors: list[Minor]
     rotw_minors: list[RotwMinor]
+    independent_kingdoms: list[Minor]
     leaders: list[Leader]
     economic_events: list[EconomicEvent]
     political_events: list[PoliticalEvent]

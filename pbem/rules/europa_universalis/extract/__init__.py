@@ -29,6 +29,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "transfers": setup.transfers,
     "minors": minors.european_minors,
     "rotw_minors": minors.rotw_minors,
+    "independent_kingdoms": minors.independent_kingdoms,
     "leaders": leaders.leaders,
     "economic_events": events.economic_events,
     "political_events": events.political_events,

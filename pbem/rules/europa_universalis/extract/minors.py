@@ -41,8 +41,20 @@ def control_list(line: str) -> list[str]:
 
 def european_minors(seed: Seed) -> list[dict[str, Any]]:
     first = seed.find(r"^XXV\.3 Minor countries of Europe")
-    last = seed.find(r"^XXV\.5 ", first) - 1
-    minor_major = seed.find(r"^XXV\.4 ", first)
+    return _minors(seed, first, seed.find(r"^XXV\.5 ", first) - 1, seed.find(r"^XXV\.4 ", first))
+
+
+def independent_kingdoms(seed: Seed) -> list[dict[str, Any]]:
+    """XXV.6, the potential independent kingdoms (its heading is lost: it starts with BELGICA).
+    FINLANDIA's and NORVEGIA's blocks are lost in the repeats of their neighbours' lines."""
+    first = seed.find(r"^BELGICA\t")
+    last = seed.find(r"^XXV\.7 ", first) - 1
+    return _minors(seed, first, last, last + 1)
+
+
+def _minors(seed: Seed, first: int, last: int, minor_major: int) -> list[dict[str, Any]]:
+    """The minors whose headings are in lines `first`…`last`; those from `minor_major` on are
+    minor/major countries (XXV.4)."""
     records = []
     for span in seed.blocks(first, last, HEADING):
         head, *rest = span.text.split("\n")
