@@ -20,7 +20,7 @@ from pbem.rules.europa_universalis.extract.seed import Seed, read_patches
 DATA = Path(__file__).resolve().parent.parent / "data"
 SEED_NAME = "004_99cca21b4b336e4a.txt"
 #: Where the seed is looked for when none is named: beside the project, as the team keeps it.
-SEED_PLACES = (Path(__file__).resolve().parents[5] / ".." / "shared" / "seeds", Path("/work/shared/seeds"))
+SEED_PLACES = (Path(__file__).resolve().parents[4].parent / "shared" / "seeds", Path("/work/shared/seeds"))
 
 #: Each table's file name and the extractor that reads it from the seed.
 TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {

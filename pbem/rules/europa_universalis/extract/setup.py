@@ -118,9 +118,8 @@ def majors_1492(seed: Seed) -> list[dict[str, Any]]:
             "monarch": monarch(a["text"]),
             "national": [p for c in owned if "National territory" in c["text"]
                          for p in _after(c["text"], ":")],
-            "other": [p for c in owned if c["text"].startswith("Other provinces")
-                      for p in _after(c["text"].split("(")[0] + ":" + c["text"].split(":", 1)[1]
-                                      if "(" in c["text"].split(":")[0] else c["text"], ":")],
+            # "Other provinces (These provinces belong to UKRAINA): …" — the list after the colon.
+            "other": [p for c in owned if c["text"].startswith("Other provinces") for p in _after(c["text"], ":")],
             "known_seas": [p for c in owned if c["text"].startswith("Known sea zones") for p in _after(c["text"], ":")],
             "diplomatic_track": diplomatic_track(track["text"].split("\n")[1:]),
             **economy(d1["text"]),
