@@ -4,8 +4,6 @@ patch list refuses a seed it does not fit instead of patching it wrongly."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pbem.rules.europa_universalis.extract import DATA, TABLES, extract, find_seed
