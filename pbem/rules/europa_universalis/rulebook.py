@@ -199,6 +199,24 @@ class ContentsEntry(Sourced):
     title: str
 
 
+class EventCell(Record):
+    first: str = Field(pattern=r"^\d+(-\d+)?$")  # the first die's column, "1-4"
+    second: int = Field(ge=1, le=9)  # the second die's row
+    event: int = Field(ge=1)
+    reroll: bool  # printed "R" before the number (III.6 §A)
+    line: int
+
+
+class EventTable(Sourced):
+    """A period's table of political events (III.6); `ten_column` keeps the first die's 10
+    column and the second die's row 10 as printed (another period's table, a fifth event)."""
+
+    period: Literal[PERIODS]
+    columns: list[str]
+    cells: list[EventCell]
+    ten_column: str
+
+
 class Region(Sourced):
     name: str
     kind: Literal["land", "sea"]
@@ -299,6 +317,7 @@ class Rulebook(Record):
     economic_events: list[EconomicEvent]
     political_events: list[PoliticalEvent]
     event_contents: list[ContentsEntry]
+    event_tables: list[EventTable]
     regions: list[Region]
     trade_centres: list[TradeCentre]
     global_revolts: list[GlobalRevolt]

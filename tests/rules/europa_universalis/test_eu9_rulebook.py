@@ -198,6 +198,20 @@ def test_every_event_and_subevent_of_the_contents_exists(book):
             assert entry.subevent in {s.letter for s in events[entry.event].subevents}, entry
 
 
+def test_each_period_table_names_an_event_of_its_period_for_every_roll(book):
+    # III.6 §C–E (L2233–2241): two dice, the first a column, the second a row; 10 on either
+    # die sends the roll elsewhere. Period II's table is missing, VI's garbled (EU-I4).
+    events = {e.id for e in book.political_events}
+    assert [t.period for t in book.event_tables] == ["I", "III", "IV", "V", "VII"]
+    for table in book.event_tables:
+        faces = [f for column in table.columns for f in range(int(column.split("-")[0]), int(column.split("-")[-1]) + 1)]
+        assert faces == list(range(1, 11)), table.period
+        assert len(table.cells) == 9 * (len(table.columns) - 1)
+        for cell in table.cells:
+            assert f"{table.period}-{cell.event}" in events or f"{table.period}-{cell.event} (1)" in events, (table.period, cell)
+    assert "+1 then" in book.event_tables[0].ten_column
+
+
 def test_every_subevent_an_event_names_exists(book):
     for event in book.political_events:
         letters = {s.letter for s in event.subevents}

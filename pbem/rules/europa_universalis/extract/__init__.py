@@ -34,6 +34,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "economic_events": events.economic_events,
     "political_events": events.political_events,
     "event_contents": events.contents,
+    "event_tables": events.event_tables,
     "regions": regions.europe,
     "trade_centres": trade.trade_centres,
     "global_revolts": revolts.global_revolts,

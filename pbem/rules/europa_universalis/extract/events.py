@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.rules.europa_universalis.extract.seed import Seed
+from pbem.rules.europa_universalis.extract.seed import Seed, SeedError
 from pbem.rules.europa_universalis.extract.text import plain
 
 PERIODS = ("I", "II", "III", "IV", "V", "VI", "VII")
@@ -75,4 +75,41 @@ def contents(seed: Seed) -> list[dict[str, Any]]:
             records.append({"event": f"{period}-{rest[0].upper()}{rest[1:].replace('(Final)', '(FINAL)')}",
                             "subevent": found["letter"],
                             "title": plain(found["title"]), "lines": [number, number]})
+    return records
+
+
+CELL = re.compile(r"^(?P<reroll>R)?(?P<number>\d+)$")
+
+
+def event_tables(seed: Seed) -> list[dict[str, Any]]:
+    """The periods' tables of political events (XVIII.1, XX.1, XXI.1, XXII.1, XXIV.1; II's is
+    missing and VI's garbled, EU-I4): for each first die's column and second die's row 1–9,
+    the event number, or "R" and a number (III.6 §A: "a 'R' followed by the number of an
+    event"); the first die's 10 column and the second die's row 10, which send the roll to
+    another period, are kept as printed."""
+    records = []
+    for header in [n for n, line in seed.numbered(1, len(seed)) if re.match(r"^\t?\$1\^\{(?:st|\\text\{st\})\} \\rightarrow\$\t", line)]:
+        caption = seed.find(r"^Table [XVI]+\.1: Period [IV]+ events table", header)
+        period = re.search(r"Period ([IV]+) events table", seed.line(caption)).group(1)
+        columns = [c.strip() for c in seed.line(header).split("\t") if re.match(r"^\s*\d+(-\d+)?\s*$", c)]
+        cells, tens = [], []
+        for number, line in seed.numbered(header + 1, caption - 1):
+            row = [c.strip() for c in line.split("\t")]
+            row = row[1:] if row and not row[0] else row
+            if not row or not row[0].isdigit():
+                continue
+            if row[0] == "10":
+                tens.append(plain(" ".join(row[1:])))
+                continue
+            for column, cell in zip(columns[:-1], row[1:len(columns)]):
+                found = CELL.match(cell)
+                if found is None:
+                    raise SeedError(f"L{number}: a cell of period {period}'s event table the extractor cannot read: {cell!r}")
+                cells.append({"first": column, "second": int(row[0]), "event": int(found["number"]),
+                              "reroll": bool(found["reroll"]), "line": number})
+            tens.append(plain(" ".join(row[len(columns):])))
+        # Period numerals read with l for I ("pll", "plV").
+        ten = re.sub(r"\bp([lIV]+)\b", lambda m: "p" + m.group(1).replace("l", "I"), " ".join(t for t in tens if t))
+        records.append({"period": period, "columns": columns, "cells": cells, "ten_column": ten,
+                        "lines": [header, caption]})
     return records

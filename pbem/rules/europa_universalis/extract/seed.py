@@ -66,6 +66,9 @@ class Seed:
                                 f"the seed has {found!r}")
             self._lines[patch.line - 1] = patch.now
 
+    def __len__(self) -> int:
+        return len(self._lines)
+
     def line(self, number: int) -> str:
         return self._lines[number - 1]
 
