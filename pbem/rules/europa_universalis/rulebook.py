@@ -292,6 +292,21 @@ class TradeCentre(Sourced):
     all_other_zones: bool  # the CC Atlantic: every STZ and CTZ the others do not count
 
 
+class RevoltPlace(Record):
+    label: str  # the column as printed, "SUE III-IV"
+    country: str  # whose revolts it serves (COL: the colonies)
+    periods: list[Literal[PERIODS]]
+    place: str  # a group of `revolt_groups`, a province, a CTZ …
+
+
+class RevoltLocation(Sourced):
+    """A row of a per-country revolt location table (XVII.2.3–10): 1d10 + Stability → where."""
+
+    table: str
+    result: str = Field(pattern=r"^(<0|\d+)$")
+    places: list[RevoltPlace] = Field(min_length=1)
+
+
 R = TypeVar("R", bound=Record)
 
 
@@ -323,6 +338,7 @@ class Rulebook(Record):
     global_revolts: list[GlobalRevolt]
     revolt_odds: list[RevoltOdds]
     revolt_groups: list[RevoltGroup]
+    revolt_locations: list[RevoltLocation]
     objectives: list[Objective]
     monarchs: list[NamedMonarch]
 

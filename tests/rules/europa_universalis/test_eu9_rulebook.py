@@ -247,6 +247,27 @@ def test_each_revolt_group_gives_a_place_for_every_face_of_the_die(book):
     assert len(english) == 43 and set(english) <= provinces
 
 
+def test_each_revolt_location_table_strikes_a_group_or_a_province_for_every_result(book):
+    # XVII.2.1 §B (L16460): "Roll 1d10+the Stability … on the target country's table"; each
+    # table prints the results <0, 0 … 13 (FRA's lost its result column: EU-I22).
+    tables: dict[str, list[str]] = {}
+    for row in book.revolt_locations:
+        tables.setdefault(row.table, []).append(row.result)
+    assert all(results == ["<0"] + [str(n) for n in range(14)] for results in tables.values()), tables
+    assert len(tables) == 8
+    for table in ("ANG", "FRA", "HIS", "RUS"):  # one column per period group, all seven periods
+        periods = [p for column in next(r for r in book.revolt_locations if r.table == table).places for p in column.periods]
+        assert periods == ["I", "II", "III", "IV", "V", "VI", "VII"], table
+    groups = {g.group for g in book.revolt_groups}
+    provinces = known_provinces(book)
+    rest = {place.place for row in book.revolt_locations for place in row.places
+            if place.place not in groups and place.place not in provinces and not place.place.startswith("CTZ ")}
+    # Groups that pick a random COL/TP (or, for the Peasants War, the HRE) rather than a
+    # province, the sea zone Adriatique, and Brandenburg (BRANDENBURGUM's province list is lost).
+    assert rest == {"America", "Asia", "Europe", "ROTW", "ROTW (POR)", "ROTW (SUE)", "New Spain", "Peasants War",
+                    "Indonesia", "Singala", "Slaves", "Outposts", "TP", "Adriatique", "Brandenburg"}
+
+
 def test_each_country_has_five_objectives_a_period(book):
     # XIV.3.3 §B.1 (L11710): "each player must secretly pick 3 of the possible 5 objectives".
     majors = {m.country for m in book.setup_1492_majors} | {t.country for t in book.transfers if t.country}

@@ -40,6 +40,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "global_revolts": revolts.global_revolts,
     "revolt_odds": revolts.revolt_odds,
     "revolt_groups": revolts.revolt_groups,
+    "revolt_locations": revolts.revolt_locations,
     "objectives": objectives.objectives,
     "monarchs": monarchs.monarchs,
 }

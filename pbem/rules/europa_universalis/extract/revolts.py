@@ -89,3 +89,40 @@ def revolt_groups(seed: Seed) -> list[dict[str, Any]]:
         record["entries"] = [{"low": int(m["low"]), "high": int(m["high"] or m["low"]), "place": m["place"].strip()}
                              for m in ENTRY.finditer(text)]
     return records
+
+
+ROMAN = {p: i for i, p in enumerate(PERIODS)}
+#: Whose revolts a column serves: a major, or COL (the colonies); AUS* (the Habsburgs) as AUS.
+COUNTRY = r"\b(ANG|FRA|HIS|POL|POR|RUS|TUR|VEN|HOL|SUE|PRU|AUS|COL)\b\*?"
+
+
+def _periods(label: str) -> list[str]:
+    """"III, IV" → [III, IV]; "SUE V–VII" → [V, VI, VII]; no numeral: every period."""
+    found = re.findall(r"\b(VII|VI|V|IV|III|II|I)\b(?:\s*[–-]\s*\b(VII|VI|V|IV|III|II|I)\b)?", label)
+    if not found:
+        return list(PERIODS)
+    return [p for low, high in found for p in PERIODS[ROMAN[low]:ROMAN[high or low] + 1]]
+
+
+def revolt_locations(seed: Seed) -> list[dict[str, Any]]:
+    """The grids of the per-country revolt location tables (XVII.2.3–10): for each result of
+    1d10 + Stability (<0, 0 … 13) and each column — a country and the periods it serves — the
+    group or province struck (the groups are in `revolt_groups`)."""
+    first = seed.find(r"^XVII\.2\.3 Revolt table for ")
+    last = seed.find(r"^Chapter", first) - 1
+    records = []
+    headings = [(n, re.match(r"^XVII\.2\.\d+ Revolt tables? for (.+)$", line)) for n, line in seed.numbered(first, last)]
+    headings = [(n, found.group(1)) for n, found in headings if found]
+    for (start, table), (stop, _) in zip(headings, headings[1:] + [(last + 1, "")]):
+        header = seed.find(r"^Result\t", start, stop)
+        labels = [c.strip() for c in seed.line(header).split("\t")[1:] if c.strip()]
+        single = re.findall(COUNTRY, table)[0]
+        columns = [{"label": label, "country": (re.match(COUNTRY, label) or [None, single])[1],
+                    "periods": _periods(label)} for label in labels]
+        for number, line in seed.numbered(header + 1, stop - 1):
+            cells = line.split("\t")
+            if not re.match(r"^(<0|\d+)$", cells[0]):
+                continue
+            records.append({"table": table, "result": cells[0], "lines": [number, number],
+                            "places": [{**column, "place": plain(cell)} for column, cell in zip(columns, cells[1:])]})
+    return records
