@@ -328,6 +328,7 @@ class Rulebook(Record):
     minors: list[Minor]
     rotw_minors: list[RotwMinor]
     independent_kingdoms: list[Minor]
+    habsburg_vassals: list[Minor]
     leaders: list[Leader]
     economic_events: list[EconomicEvent]
     political_events: list[PoliticalEvent]

@@ -126,6 +126,17 @@ def test_the_minors_of_europe_and_the_minor_majors(book):
     assert book.minor("GENUA").control == ["HIS", "FRA", "POR", "ANG", "SUE", "POL", "HOL", "AUS", "VEN", "RUS", "TUR"]
 
 
+def test_each_habsburg_vassal_holds_the_lands_of_its_kingdom(book):
+    # XXV.7 (L26517–26554): HABSBURGENSIS BOHEMIA, HUNGARIA, LOMBARDIA and SICILIÆ, the same
+    # provinces at the same incomes as the minors of XXV.3 — which mends SICILIÆ's torn list.
+    assert [v.name for v in book.habsburg_vassals] == [
+        "HABSBURGENSIS BOHEMIA", "HABSBURGENSIS HUNGARIA", "HABSBURGENSIS LOMBARDIA", "HABSBURGENSIS SICILIÆ"]
+    for vassal in book.habsburg_vassals:
+        kingdom = book.minor(vassal.name.removeprefix("HABSBURGENSIS "))
+        assert vassal.provinces == kingdom.provinces and vassal.income == kingdom.income, vassal.name
+        assert sum(p.income for p in vassal.provinces) == vassal.income
+
+
 def test_the_minors_of_the_rotw_and_their_incomes(book):
     # XXV.2 §C (L25760–25770) lists the countries of the ROTW; XXV.5 gives each its block.
     names = {m.name for m in book.rotw_minors}

@@ -30,6 +30,7 @@ TABLES: dict[str, Callable[[Seed], list[dict[str, Any]]]] = {
     "minors": minors.european_minors,
     "rotw_minors": minors.rotw_minors,
     "independent_kingdoms": minors.independent_kingdoms,
+    "habsburg_vassals": minors.habsburg_vassals,
     "leaders": leaders.leaders,
     "economic_events": events.economic_events,
     "political_events": events.political_events,

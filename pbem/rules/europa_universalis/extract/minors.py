@@ -52,6 +52,13 @@ def independent_kingdoms(seed: Seed) -> list[dict[str, Any]]:
     return _minors(seed, first, last, last + 1)
 
 
+def habsburg_vassals(seed: Seed) -> list[dict[str, Any]]:
+    """XXV.7, the Habsburg vassal kingdoms a Habsburg power may create (no preference list)."""
+    first = seed.find(r"^XXV\.7 Habsburg vassal kingdoms")
+    last = seed.find(r"^XXV\.8 ", first) - 1
+    return _minors(seed, first, last, last + 1)
+
+
 def _minors(seed: Seed, first: int, last: int, minor_major: int) -> list[dict[str, Any]]:
     """The minors whose headings are in lines `first`…`last`; those from `minor_major` on are
     minor/major countries (XXV.4)."""
@@ -59,7 +66,7 @@ def _minors(seed: Seed, first: int, last: int, minor_major: int) -> list[dict[st
     for span in seed.blocks(first, last, HEADING):
         head, *rest = span.text.split("\n")
         name, title = head.split("\t", 1)
-        body = [plain(line) for line in rest]
+        body = [plain(line) for line in rest if line.strip()]
         control = next((line for line in rest if line.lower().startswith("control:")), "")
         boxes = next((line for line in body if BOX.search(line)), "")
         fidelity = re.search(r"Fidelity: (\d+)", "\n".join(body))
