@@ -330,10 +330,12 @@ def health(max_age: Optional[float] = typer.Option(None, "--max-age", help="Seco
     """Whether `pbem run`'s loop is alive in this home: exit 0 if its heartbeat is fresh, 1 if
     not (for a container's HEALTHCHECK or a monitor)."""
     from pbem.mail.daemon import HEARTBEAT
+    from pbem.mail.maildir import UNREADABLE
     from pbem.mail.settings import load_settings
 
     directory = home_dir(home)
-    limit = max_age if max_age is not None else max(300.0, 3 * load_settings(directory).tick_seconds)
+    settings = load_settings(directory)
+    limit = max_age if max_age is not None else max(300.0, 3 * settings.tick_seconds)
     try:
         age = time.time() - (directory / HEARTBEAT).stat().st_mtime
     except FileNotFoundError:
@@ -343,6 +345,9 @@ def health(max_age: Optional[float] = typer.Option(None, "--max-age", help="Seco
         typer.echo(f"unhealthy: the daemon's loop last beat {age:.0f} s ago (more than {limit:.0f} s)", err=True)
         raise typer.Exit(1)
     typer.echo(f"healthy: the daemon's loop beat {age:.0f} s ago")
+    if settings.maildir is not None and (aside := settings.maildir / UNREADABLE).is_dir() and any(aside.iterdir()):
+        typer.echo(f"note: entries of the inbox that were no readable mail wait in {aside}: look at them, then "
+                   "move a mail back into new/ or delete it")
 
 
 @app.command()

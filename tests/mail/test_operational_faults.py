@@ -1,0 +1,57 @@
+"""The daemon under the faults a long campaign meets (issue "The daemon under operational
+faults"): junk in the Maildir, a handler that fails on one mail, a full outbox disk while
+mail keeps arriving, one campaign whose clock fails."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from pbem.mail.daemon import Daemon, run
+from pbem.mail.maildir import UNREADABLE, ensure_maildir
+from pbem.mail.settings import load_settings
+from tests.mail.fakes import RecordingHandler, player_mail
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_junk_in_the_inbox_is_set_aside_named_and_never_blocks_the_mail_behind_it(tmp_path: Path, caplog) -> None:
+    inbox = ensure_maildir(tmp_path / "mail" / "inbox")
+    (inbox / "new" / "0.folder").mkdir()  # sorted first, so it stands in front of the mail
+    os.symlink(tmp_path / "gone", inbox / "new" / "1.dangling")
+    (inbox / "new" / "2.M1.host").write_bytes(player_mail(1))
+    settings = load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test"})
+    handler = RecordingHandler(tmp_path / "f.sqlite3")
+    with caplog.at_level(logging.INFO, logger="pbem"):
+        stats = run(settings, handler, once=True)
+    assert stats.failed == "" and stats.received == 1
+    assert [fact[0] for fact in handler.facts()] == ["<orders-1@players.test>"]
+    assert list((inbox / "new").iterdir()) == [], "nothing left in new/ to wake the daemon again and again"
+    assert sorted(p.name for p in (inbox / UNREADABLE).iterdir()) == ["0.folder", "1.dangling"]
+    named = {r.pbem_fields["entry"] for r in caplog.records if r.getMessage() == "source.unreadable"}
+    assert named == {"0.folder", "1.dangling"}
+
+
+def test_an_entry_set_aside_twice_under_one_name_keeps_both(tmp_path: Path) -> None:
+    inbox = ensure_maildir(tmp_path / "mail" / "inbox")
+    settings = load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test"})
+    for _ in range(2):
+        (inbox / "new" / "junk").mkdir()
+        assert run(settings, RecordingHandler(tmp_path / "f.sqlite3"), once=True).failed == ""
+    assert sorted(p.name for p in (inbox / UNREADABLE).iterdir()) == ["junk", "junk.1"]
+
+
+def test_pbem_health_names_the_entries_set_aside(tmp_path: Path) -> None:
+    inbox = ensure_maildir(tmp_path / "mail" / "inbox")
+    (inbox / "new" / "junk").mkdir()
+    run(load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test"}), RecordingHandler(tmp_path / "f.sqlite3"), once=True)
+    (tmp_path / "daemon.heartbeat").touch()
+    result = subprocess.run([sys.executable, "-m", "pbem", "health", "--home", str(tmp_path)], capture_output=True,
+                            text=True, cwd=ROOT, timeout=120, env={**os.environ, "PBEM_FROM": "gm@pbem.test"})
+    assert result.returncode == 0, result.stderr
+    assert str(inbox / UNREADABLE) in result.stdout
