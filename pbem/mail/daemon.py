@@ -282,10 +282,14 @@ class Daemon:
                     timeout = min(timeout, max(0.05, next_due - self.clock()))
             except Exception as error:  # noqa: BLE001 - logged, retried, and given up on past the limit
                 try:
-                    timeout = self._failed("send", error)
+                    delay = self._failed("send", error)
                 except GiveUp as give_up:
                     self._give_up(str(give_up))
                     return
+                # The whole back-off, though mail arriving meanwhile sets `wake`: a full disk
+                # must not use up the retries in seconds while players keep writing.
+                await asyncio.to_thread(self.stop_event.wait, delay)
+                continue
             try:
                 await asyncio.wait_for(wake.wait(), timeout)
             except TimeoutError:

@@ -4,7 +4,6 @@ mail keeps arriving, one campaign whose clock fails."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import subprocess
@@ -16,6 +15,7 @@ from pbem.mail.daemon import Daemon, run
 from pbem.mail.maildir import UNREADABLE, ensure_maildir
 from pbem.mail.settings import load_settings
 from tests.mail.fakes import RecordingHandler, player_mail
+from tests.mail.test_daemon_failures import FullDisk, daemon_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,3 +55,22 @@ def test_pbem_health_names_the_entries_set_aside(tmp_path: Path) -> None:
                             text=True, cwd=ROOT, timeout=120, env={**os.environ, "PBEM_FROM": "gm@pbem.test"})
     assert result.returncode == 0, result.stderr
     assert str(inbox / UNREADABLE) in result.stdout
+
+
+def test_the_send_back_off_holds_while_mail_keeps_arriving(tmp_path: Path, caplog) -> None:
+    inbox = ensure_maildir(tmp_path / "mail" / "inbox")
+    settings = load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test", "PBEM_POLL_SECONDS": "0.05"})
+    daemon = Daemon(settings, RecordingHandler(tmp_path / "f.sqlite3"), sink=FullDisk(), task_retries=3,
+                    backoff_base=0.4)
+    with caplog.at_level(logging.INFO, logger="pbem"):
+        thread, result = daemon_thread(daemon)
+        number = 0
+        while thread.is_alive() and number < 400:  # a player's mail every 20 ms, each with a reply to send
+            number += 1
+            (inbox / "new" / f"{number}.M1.host").write_bytes(player_mail(number))
+            time.sleep(0.02)
+        thread.join(timeout=20)
+    failed = [r.created for r in caplog.records if r.getMessage() == "task.failed" and r.pbem_fields["task"] == "send"]
+    assert len(failed) == 3 and "send failed 3 time(s)" in result[0].failed
+    gaps = [later - earlier for earlier, later in zip(failed, failed[1:])]
+    assert gaps[0] >= 0.4 - 0.02 and gaps[1] >= 0.8 - 0.02, f"each back-off waited out in full: {gaps}"
