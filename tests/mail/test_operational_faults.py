@@ -74,3 +74,41 @@ def test_the_send_back_off_holds_while_mail_keeps_arriving(tmp_path: Path, caplo
     assert len(failed) == 3 and "send failed 3 time(s)" in result[0].failed
     gaps = [later - earlier for earlier, later in zip(failed, failed[1:])]
     assert gaps[0] >= 0.4 - 0.02 and gaps[1] >= 0.8 - 0.02, f"each back-off waited out in full: {gaps}"
+
+
+class FailsAtFirst(RecordingHandler):
+    """The service failing on one mail (a broken template, say) a few times, then mended."""
+
+    def __init__(self, path: Path, message_id: str, times: int) -> None:
+        super().__init__(path)
+        self.message_id, self.left = message_id, times
+
+    def __call__(self, envelope):  # type: ignore[no-untyped-def]
+        if envelope.message_id == self.message_id and self.left > 0:
+            self.left -= 1
+            raise RuntimeError("tempalte_field")
+        return super().__call__(envelope)
+
+
+def test_a_mail_the_handler_failed_on_is_retried_and_its_senders_later_mail_waits_behind_it(
+        tmp_path: Path, caplog) -> None:
+    inbox = ensure_maildir(tmp_path / "mail" / "inbox")
+    (inbox / "new" / "1.M1.host").write_bytes(player_mail(1))
+    (inbox / "new" / "2.M1.host").write_bytes(player_mail(2))  # the same player's correction
+    (inbox / "new" / "3.M1.host").write_bytes(player_mail(3, sender="eng@pbem.test"))
+    settings = load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test", "PBEM_POLL_SECONDS": "0.05"})
+    handler = FailsAtFirst(tmp_path / "f.sqlite3", "<orders-1@players.test>", times=2)
+    daemon = Daemon(settings, handler, backoff_base=0.1)
+    with caplog.at_level(logging.INFO, logger="pbem"):
+        thread, _ = daemon_thread(daemon)
+        limit = time.monotonic() + 20
+        while daemon.stats.received < 3 and time.monotonic() < limit:
+            time.sleep(0.05)
+        daemon.stop()
+        thread.join(timeout=10)
+    handled = [fact[0] for fact in handler.facts()]
+    assert handled == ["<orders-3@players.test>", "<orders-1@players.test>", "<orders-2@players.test>"], \
+        "another player's mail goes on; the failed mail is retried without a restart, before its sender's next"
+    held = [r.pbem_fields for r in caplog.records if r.getMessage() == "mail.held"]
+    assert [(h["sender"], h["failures"]) for h in held] == [("fra@pbem.test", 1), ("fra@pbem.test", 2)]
+    assert list((inbox / "new").iterdir()) == []
