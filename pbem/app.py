@@ -3,6 +3,7 @@ and the mail layer together, so the CLI, the daemon and the demo take the same p
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 from collections.abc import Callable
@@ -16,6 +17,8 @@ from pbem.core.service import CampaignService, utc_now
 from pbem.core.store import CampaignStore, StoreDamaged, default_home, open_store
 from pbem.mail.daemon import RunStats
 from pbem.mail.locks import FileLock
+
+logger = logging.getLogger("pbem.app")
 
 
 def home_dir(home: Path | None = None) -> Path:
@@ -39,7 +42,7 @@ def serve(directory: Path, *, once: bool = False, json_logs: bool = False, clock
     """`pbem run`: the mail daemon of a home with its campaigns' clock, holding the home.
     `clock` is the service's time, `tick_clock` the clock's (a bench's virtual time)."""
     from pbem.mail.daemon import run as run_daemon
-    from pbem.mail.logs import configure_logging
+    from pbem.mail.logs import configure_logging, log_event
     from pbem.mail.settings import load_settings
 
     settings = load_settings(directory)
@@ -47,8 +50,13 @@ def serve(directory: Path, *, once: bool = False, json_logs: bool = False, clock
     service = build_service(directory, from_address=settings.from_address, clock=clock)
     lock = claim_home(directory, service.store)
 
+    def clock_failed(campaign: str, error: Exception, retry_in: float) -> None:
+        log_event(logger, "campaign.clock_failed", level=logging.ERROR, campaign=campaign,
+                  error=f"{type(error).__name__}: {error}", retry_in=retry_in)
+
     def on_tick(now: datetime) -> list:
-        return [mail for outcome in service.tick(tick_clock(service) if tick_clock else now) for mail in outcome.mail]
+        outcomes = service.tick(tick_clock(service) if tick_clock else now, on_failure=clock_failed)
+        return [mail for outcome in outcomes for mail in outcome.mail]
 
     try:
         return run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick,

@@ -112,3 +112,26 @@ def test_a_mail_the_handler_failed_on_is_retried_and_its_senders_later_mail_wait
     held = [r.pbem_fields for r in caplog.records if r.getMessage() == "mail.held"]
     assert [(h["sender"], h["failures"]) for h in held] == [("fra@pbem.test", 1), ("fra@pbem.test", 2)]
     assert list((inbox / "new").iterdir()) == []
+
+
+def test_one_campaigns_broken_template_holds_only_its_own_clock(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from tests.mail.campaign import create_campaign
+
+    create_campaign(tmp_path, "ratio-demo")
+    service = create_campaign(tmp_path, "ratio-two")
+    own = tmp_path / "templates" / "ratio-demo"
+    own.mkdir(parents=True)
+    (own / "report.txt.j2").write_text("{{ tempalte_field }}\n")  # the GM's misspelt field
+    failures: list[tuple[str, str, float]] = []
+    later = service.clock() + timedelta(days=30)
+    outcomes = service.tick(later, on_failure=lambda name, error, retry_in: failures.append((name, str(error), retry_in)))
+    assert [o.campaign for o in outcomes] == ["ratio-two"], "the other campaign's deadline passed and was reported"
+    assert [(name, retry_in) for name, _, retry_in in failures] == [("ratio-demo", 1.0)]
+    assert "tempalte_field" in failures[0][1]
+    assert service.tick(later, on_failure=lambda *failure: failures.append(failure)) == [], "held: not tried again"
+    assert len(failures) == 1
+    (own / "report.txt.j2").unlink()
+    outcomes = service.tick(later + timedelta(seconds=2), on_failure=lambda *failure: failures.append(failure))
+    assert [o.campaign for o in outcomes] == ["ratio-demo"] and len(failures) == 1, "mended, its clock runs again"
