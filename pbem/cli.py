@@ -19,7 +19,7 @@ from eventsourcing.persistence import PersistenceError
 from pydantic import ValidationError
 
 from pbem import __version__
-from pbem.app import HomeBusy, backup_home, build_service, home_dir, queue_mail, serve
+from pbem.app import HomeBusy, RestoreRefused, backup_home, build_service, home_dir, queue_mail, restore_home, serve
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
@@ -55,7 +55,7 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
                ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError,
-               StoreDamaged, HomeBusy, FileExistsError)
+               StoreDamaged, HomeBusy, FileExistsError, RestoreRefused)
 
 
 def _print_version(wanted: bool) -> None:
@@ -320,6 +320,18 @@ def backup(destination: Path = typer.Argument(..., help="A new directory for the
     """A consistent copy of the home's stores, safe while `pbem run` keeps writing."""
     directory = home_dir(home)
     for line in backup_home(directory, destination, build_service(directory).store):
+        typer.echo(line)
+
+
+@app.command()
+def restore(backup_dir: Path = typer.Argument(..., help="The directory `pbem backup` wrote."),
+            forget_unrecorded: bool = typer.Option(False, "--forget-unrecorded",
+                                                   help="Have mails that the backup's mail state marks handled but "
+                                                        "its campaign store lacks read again when offered."),
+            home: Optional[Path] = HomeOption) -> None:
+    """Restore a backup into a home without stores, checking first that every mail its mail
+    state marks handled is in its campaign store (else nothing is restored)."""
+    for line in restore_home(backup_dir, home_dir(home), forget_unrecorded=forget_unrecorded):
         typer.echo(line)
 
 

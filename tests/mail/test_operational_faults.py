@@ -9,11 +9,19 @@ import os
 import subprocess
 import sys
 import time
+from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
+from pbem.app import _copy_sqlite, build_service
+from pbem.core.inbox import handle_mail
 from pbem.mail.daemon import Daemon, run
+from pbem.mail.intake import Intake
+from pbem.mail.outbox import Outbox
+from pbem.mail.sources import IncomingMail
 from pbem.mail.maildir import UNREADABLE, ensure_maildir
 from pbem.mail.settings import load_settings
+from tests.mail.campaign import create_campaign
 from tests.mail.fakes import RecordingHandler, player_mail
 from tests.mail.test_daemon_failures import FullDisk, daemon_thread
 
@@ -115,9 +123,7 @@ def test_a_mail_the_handler_failed_on_is_retried_and_its_senders_later_mail_wait
 
 
 def test_one_campaigns_broken_template_holds_only_its_own_clock(tmp_path: Path) -> None:
-    from datetime import timedelta
 
-    from tests.mail.campaign import create_campaign
 
     create_campaign(tmp_path, "ratio-demo")
     service = create_campaign(tmp_path, "ratio-two")
@@ -135,3 +141,61 @@ def test_one_campaigns_broken_template_holds_only_its_own_clock(tmp_path: Path) 
     (own / "report.txt.j2").unlink()
     outcomes = service.tick(later + timedelta(seconds=2), on_failure=lambda *failure: failures.append(failure))
     assert [o.campaign for o in outcomes] == ["ratio-demo"] and len(failures) == 1, "mended, its clock runs again"
+
+
+def pbem_cli(*args: str, home: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pbem", *args, "--home", str(home)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def test_a_backup_whose_mail_state_is_newer_than_its_store_is_refused_by_restore(tmp_path: Path) -> None:
+    """The pair the old order could copy: the store copied, then a mail handled, then the
+    mail state copied — the mail marked processed, its orders not in the copied store."""
+
+    home, stale = tmp_path / "home", tmp_path / "stale"
+    create_campaign(home)
+    stale.mkdir()
+    _copy_sqlite(home / "campaigns.sqlite", stale / "campaigns.sqlite")
+    settings = load_settings(home, {"PBEM_FROM": "gm@pbem.test"})
+    outbox = Outbox(settings.state_path)
+    service = build_service(home, from_address="gm@pbem.test")
+    assert Intake(settings, partial(handle_mail, service), outbox, time.time).process(
+        IncomingMail("maildir:1.M1.host", player_mail(1, body="SIGNON fra ratio-demo s3cret\nSIGNOFF\n"), "1"))
+    outbox.close()
+    _copy_sqlite(home / "mail.sqlite3", stale / "mail.sqlite3")
+
+    refused = pbem_cli("restore", str(stale), home=tmp_path / "restored")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "<orders-1@players.test>" in refused.stderr and "--forget-unrecorded" in refused.stderr
+    assert not (tmp_path / "restored" / "campaigns.sqlite").exists(), "nothing restored"
+
+    forgiven = pbem_cli("restore", str(stale), "--forget-unrecorded", home=tmp_path / "restored")
+    assert forgiven.returncode == 0, forgiven.stderr
+    restored = Outbox(tmp_path / "restored" / "mail.sqlite3")
+    assert not restored.is_processed("maildir:1.M1.host"), "read again when the mailbox offers it"
+    restored.close()
+
+
+def test_backups_taken_while_the_daemon_writes_restore_whole(tmp_path: Path) -> None:
+
+    home = tmp_path / "home"
+    create_campaign(home)
+    inbox = ensure_maildir(home / "mail" / "inbox")
+    settings = load_settings(home, {"PBEM_FROM": "gm@pbem.test", "PBEM_POLL_SECONDS": "0.05"})
+
+
+    daemon = Daemon(settings, partial(handle_mail, build_service(home, from_address="gm@pbem.test")))
+    thread, _ = daemon_thread(daemon)
+    try:
+        for number in range(1, 7):
+            for mail in range(3):
+                (inbox / "new" / f"{number}-{mail}.M1.host").write_bytes(player_mail(number * 10 + mail))
+            backup = pbem_cli("backup", str(tmp_path / f"backup{number}"), home=home)
+            assert backup.returncode == 0, backup.stderr
+    finally:
+        daemon.stop()
+        thread.join(timeout=30)
+    for number in range(1, 7):
+        restored = pbem_cli("restore", str(tmp_path / f"backup{number}"), home=tmp_path / f"restored{number}")
+        assert restored.returncode == 0, restored.stderr
+        assert "checked: every mail marked handled is in the campaign store" in restored.stdout
