@@ -16,6 +16,7 @@ from pathlib import Path
 from pbem.app import _copy_sqlite, build_service
 from pbem.core.inbox import handle_mail
 from pbem.mail.daemon import Daemon, run
+from pbem.mail.envelope import parse_mail
 from pbem.mail.intake import Intake
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import IncomingMail
@@ -199,3 +200,25 @@ def test_backups_taken_while_the_daemon_writes_restore_whole(tmp_path: Path) -> 
         restored = pbem_cli("restore", str(tmp_path / f"backup{number}"), home=tmp_path / f"restored{number}")
         assert restored.returncode == 0, restored.stderr
         assert "checked: every mail marked handled is in the campaign store" in restored.stdout
+
+
+def dispositions(home: Path) -> dict[str, str]:
+    outbox = Outbox(home / "mail.sqlite3")
+    try:
+        return dict(outbox._db.execute("SELECT source_key, disposition FROM processed"))
+    finally:
+        outbox.close()
+
+
+def test_a_mail_handled_again_after_a_crash_is_handled_and_a_second_delivery_a_duplicate(tmp_path: Path) -> None:
+    service = create_campaign(tmp_path)
+    settings = load_settings(tmp_path, {"PBEM_FROM": "gm@pbem.test"})
+    handler = partial(handle_mail, service)
+    raw = player_mail(1, body="SIGNON fra ratio-demo s3cret\nSIGNOFF\n")
+    handler(parse_mail(raw, source_key="maildir:1.M1.host"))  # recorded; the kill fell before the mail state
+    outbox = Outbox(settings.state_path)
+    intake = Intake(settings, handler, outbox, time.time)
+    assert intake.process(IncomingMail("maildir:1.M1.host", raw, "1"))  # after the restart
+    assert intake.process(IncomingMail("maildir:2.M1.host", raw, "2"))  # the same mail delivered twice
+    outbox.close()
+    assert dispositions(tmp_path) == {"maildir:1.M1.host": "handled", "maildir:2.M1.host": "duplicate"}
