@@ -119,11 +119,12 @@ class Play:
     finished: bool
     state_hash: str
     deliveries: list[Delivery] = field(default_factory=list)
-    played: str = "as its mails say"
+    played: str = "as mailed"
 
     @property
     def answered_without_mail(self) -> bool:
-        """Whether a standing policy, a conditional line or a queued block answered anything."""
+        """Whether a standing policy, a conditional line, a queued block or a deadline's default
+        answered anything."""
         return any(isinstance(f, (Campaign.DecisionAnswered, Campaign.QueuedOrdersUsed)) for f in self.facts)
 
     def answers(self) -> dict[str, Any]:
