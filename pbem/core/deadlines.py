@@ -89,14 +89,11 @@ def read_settings(settings: dict) -> DeadlineSettings:
 
 
 def _to_utc(local: datetime) -> datetime:
-    """A wall-clock time to UTC: an hour skipped by a DST change moves forward, a
-    repeated hour takes its first occurrence."""
-    zone = local.tzinfo
-    naive = local.replace(tzinfo=None)
-    candidate = naive.replace(tzinfo=zone, fold=0)
-    if candidate.astimezone(timezone.utc).astimezone(zone).replace(tzinfo=None) != naive:
-        candidate = (naive + timedelta(hours=1)).replace(tzinfo=zone, fold=0)  # the gap of spring
-    return candidate.astimezone(timezone.utc)
+    """A wall-clock time to UTC by the standard library's rule (PEP 495, fold=0): a time
+    skipped by a DST change is read with the offset before it, so it lands as far past the
+    change as it was past the gap's start (however long the gap); a repeated time takes its
+    first occurrence."""
+    return local.replace(fold=0).astimezone(timezone.utc)
 
 
 def deadline_for(opened: datetime, rules: DeadlineRules, *, hours: int | None = None) -> datetime:
