@@ -10,6 +10,8 @@ import sqlite3
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 from typing import Optional
@@ -611,6 +613,24 @@ def demo(ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The game.
     typer.echo(summary)
 
 
+@contextmanager
+def _bench_extra(bench: str) -> Iterator[None]:
+    """Around a bench's imports: the servers and drivers it needs come with pbem's `bench`
+    extra, and a GM without it is told so rather than shown a missing module."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        module = (error.name or "").partition(".")[0]
+        if module not in BENCH_EXTRA_MODULES:
+            raise
+        raise Failure(f"`pbem bench {bench}` needs {module}, which pbem's bench extra installs: "
+                      "pip install 'pbem[bench]' (in a checkout: PBEM_EXTRAS=bench bash scripts/setup.sh)") from None
+
+
+#: What the `bench` extra of pyproject.toml brings.
+BENCH_EXTRA_MODULES = ("aiosmtpd", "psycopg", "psycopg_pool")
+
+
 @bench_app.command("replay")
 def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                  events: int = typer.Option(100_000, "--events", help="Size of the generated campaign."),
@@ -637,8 +657,9 @@ def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
                mails: int = typer.Option(200, "--mails", help="Mails in the throughput burst.")) -> None:
     """Latency from delivery into Dovecot to the receipt at the SMTP server, and mails/s,
     through the real campaign service (starts its own Dovecot and SMTP server)."""
-    from pbem.mail.bench import run_mail_bench
-    from pbem.tools.mail_bench import mail_bench_handler
+    with _bench_extra("mail"):
+        from pbem.mail.bench import run_mail_bench
+        from pbem.tools.mail_bench import mail_bench_handler
 
     result = run_mail_bench(mails, handler_factory=mail_bench_handler)
     _print_figures(result, as_json)
@@ -704,7 +725,8 @@ def bench_reliability(as_json: bool = typer.Option(False, "--json", help="Print 
                       ) -> None:
     """The daemon SIGKILLed at random over mails and deadlines (real Dovecot and SMTP),
     against an uninterrupted run: lost, duplicated and differing replies, state hashes."""
-    from pbem.tools.reliability_bench import run_reliability_bench
+    with _bench_extra("reliability"):
+        from pbem.tools.reliability_bench import run_reliability_bench
 
     _print_figures(run_reliability_bench(mails, hours, clocks, min_kills=kills), as_json)
 
@@ -718,7 +740,8 @@ def bench_scale(as_json: bool = typer.Option(False, "--json", help="Print JSON."
                                              help="The PostgreSQL server (libpq key=value; scripts/test.sh's by "
                                                   "default); a fresh database is made and dropped.")) -> None:
     """Many live campaigns on PostgreSQL and several workers: mails/s and latency."""
-    from pbem.tools.scale_bench import run_scale_bench
+    with _bench_extra("scale"):
+        from pbem.tools.scale_bench import run_scale_bench
 
     _print_figures(run_scale_bench(campaigns, workers, mails, postgres=postgres), as_json)
 

@@ -164,3 +164,24 @@ def test_a_long_replay_shows_its_progress_on_a_terminal_only(demo_runs, monkeypa
     assert projection.divergences == [] and projection.data.steps_resolved > 0
     assert ("replaying ratio-demo" in err.getvalue()) is terminal
     assert out.getvalue() == ""
+
+
+@pytest.mark.parametrize(("bench", "missing"), [("mail", "aiosmtpd"), ("reliability", "aiosmtpd"),
+                                                ("scale", "psycopg")])
+def test_a_bench_without_its_extra_names_the_extra(bench, missing):
+    """pbem installed without the `bench` extra: the bench says what to install."""
+    blocked = (f"import sys; sys.modules[{missing!r}] = None; sys.argv = ['pbem', 'bench', {bench!r}]; "
+               "from pbem.cli import main; main()")
+    result = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert_clear_error(result, f"`pbem bench {bench}` needs {missing}, which pbem's bench extra installs: "
+                               "pip install 'pbem[bench]'")
+
+
+def test_the_bench_extra_brings_what_the_benches_import():
+    import tomllib
+
+    from pbem.cli import BENCH_EXTRA_MODULES
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    names = {requirement.split("[")[0].split(">")[0].replace("-", "_") for requirement in extra["bench"]}
+    assert set(BENCH_EXTRA_MODULES) - {"psycopg_pool"} <= names and "psycopg[pool" in " ".join(extra["bench"])
