@@ -37,20 +37,24 @@ from pbem.mail.settings import MailSettingsError
 from pbem.reports import ReportError
 from pbem.reports.templating import TemplateProblem
 
+# Help is plain text: docstrings wrap as paragraphs and `[[player]]` is not rich markup.
+PLAIN_HELP = None
 app = typer.Typer(help="pbem: a play-by-email adjudicator for grand-strategy board games.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-case_app = typer.Typer(help="Run plain-text adjudication cases.", no_args_is_help=True)
-scenario_app = typer.Typer(help="Check scenario data files.", no_args_is_help=True)
-bench_app = typer.Typer(help="Benchmarks (speed and memory are measured here, never in tests).",
-                        no_args_is_help=True)
-app.add_typer(case_app, name="case")
-app.add_typer(scenario_app, name="scenario")
-app.add_typer(bench_app, name="bench")
-gm_app = typer.Typer(help="The game master's powers: each one a fact with a reason, announced to the players.",
-                     no_args_is_help=True)
-dice_app = typer.Typer(help="Check the dice of a campaign.", no_args_is_help=True)
-app.add_typer(gm_app, name="gm")
-app.add_typer(dice_app, name="dice")
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode=PLAIN_HELP)
+
+
+def _group(name: str, help: str) -> typer.Typer:
+    group = typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=PLAIN_HELP)
+    app.add_typer(group, name=name)
+    return group
+
+
+case_app = _group("case", "Run plain-text adjudication cases.")
+scenario_app = _group("scenario", "Check scenario data files.")
+bench_app = _group("bench", "Benchmarks (speed and memory are measured here, never in tests).")
+gm_app = _group("gm", "The game master's powers: each one a fact with a reason, announced to the players.")
+dice_app = _group("dice", "Check the dice of a campaign.")
 
 HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
@@ -365,6 +369,7 @@ def report(campaign: str,
     if sum(bool(x) for x in (power, player, public, gm)) != 1:
         _fail("say whose report: one of --power P, --player ID, --public, --gm")
     service = build_service(home)
+    heading = None
     # The GM's report lists every step, so it replays the whole log rather than start at a snapshot.
     projection = service.loader.load(campaign, use_snapshots=not gm)
     if upto is not None or turn is not None:
@@ -375,6 +380,12 @@ def report(campaign: str,
             _fail(f"no resolved step {upto or f'of turn {turn}'} in {campaign} (see `pbem replay {campaign}`)")
         version = wanted[-1].version
         projection = service.loader.load(campaign, upto=version, use_snapshots=not gm)
+        if turn is not None:
+            # A turn's last step may already have moved the game's calendar on (Ratio Regis's
+            # turn end starts the next turn): the heading names the turn asked for, as the
+            # game labelled it while that turn was played.
+            playing = service.loader.load(campaign, upto=wanted[0].version, use_snapshots=not gm)
+            heading = f"{playing.game_view('public').turn_label or f'turn {turn}'}, at its end"
     viewer = "gm" if gm else "public" if public else player
     if power is not None:
         holder = projection.game_view("public").owner(power)
@@ -383,7 +394,7 @@ def report(campaign: str,
         viewer = holder
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")
-    typer.echo(render_report(projection, viewer, fmt))
+    typer.echo(render_report(projection, viewer, fmt, heading=heading))
 
 
 def _master(home: Optional[Path]):

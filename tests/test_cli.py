@@ -185,3 +185,24 @@ def test_the_bench_extra_brings_what_the_benches_import():
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     names = {requirement.split("[")[0].split(">")[0].replace("-", "_") for requirement in extra["bench"]}
     assert set(BENCH_EXTRA_MODULES) - {"psycopg_pool"} <= names and "psycopg[pool" in " ".join(extra["bench"])
+
+
+def test_a_report_of_a_past_turn_is_headed_by_that_turn(demo_runs):
+    """Ratio Regis's turn end already starts the next turn; `--turn 6` is still turn 6."""
+    home = demo_runs[0] / "home"
+    for turn in ("6", "7"):
+        heading = pbem("report", "ratio-demo", "--player", "p1", "--turn", turn, home=home).stdout.splitlines()[1]
+        assert heading.startswith(f"Turn {turn} (") and heading.endswith("at its end"), heading
+
+
+def test_help_shows_its_text_literally_and_wraps_whole_paragraphs():
+    from pbem.cli import app
+
+    new_help = pbem("new", "--help").stdout
+    assert "[[player]] id, address, token" in new_help
+    listing = [line.strip(" │") for line in pbem("--help").stdout.splitlines()]
+    for command in app.registered_commands:
+        first_paragraph = (command.callback.__doc__ or "").split("\n\n")[0].splitlines()
+        for continued in (line.strip() for line in first_paragraph[1:]):
+            # a docstring's own line break, kept, would start a line of the listing
+            assert not any(line.startswith(continued) for line in listing), (command.name, continued)
