@@ -31,7 +31,7 @@ from pbem.core.messages import Envelope
 from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CommandError, PlayerSpec
-from pbem.core.store import CampaignNotFound, StoreDamaged, store_damage
+from pbem.core.store import CampaignNotFound, HomeNotFound, StoreDamaged, store_damage
 from pbem.mail.imap import SourceError
 from pbem.mail.settings import MailSettingsError
 from pbem.reports import ReportError
@@ -61,7 +61,7 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
                ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError,
-               StoreDamaged, HomeBusy, FileExistsError)
+               StoreDamaged, HomeBusy, HomeNotFound, FileExistsError)
 
 
 def _print_version(wanted: bool) -> None:
@@ -121,6 +121,11 @@ def _players(path: Path) -> tuple[list[PlayerSpec], dict]:
     return [PlayerSpec.model_validate(entry) for entry in entries], settings
 
 
+def _existing(home: Optional[Path]):
+    """The service of a home that has campaigns: only `pbem new` (and the daemon) make one."""
+    return build_service(home, create=False)
+
+
 def _options(values: list[str]) -> dict:
     options = {}
     for value in values:
@@ -176,7 +181,7 @@ def submit(campaign: str = typer.Argument(..., help="The campaign the orders are
     """Take a mail or text file as if it had arrived by mail, and print the answer."""
     from pbem.core.orders import split_orders
 
-    service = build_service(home)
+    service = _existing(home)
     envelope = _envelope_from_file(file, sender)
     parts = split_orders(envelope.text)
     if parts.signon is None:
@@ -200,7 +205,7 @@ def submit(campaign: str = typer.Argument(..., help="The campaign the orders are
 def list_campaigns(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                    home: Optional[Path] = HomeOption) -> None:
     """List the campaigns of the home."""
-    service = build_service(home)
+    service = _existing(home)
     rows = []
     for name in service.names():
         status = service.projection(name).status()
@@ -219,7 +224,7 @@ def list_campaigns(as_json: bool = typer.Option(False, "--json", help="Print JSO
 def status(campaign: str, as_json: bool = typer.Option(False, "--json", help="Print JSON."),
            home: Optional[Path] = HomeOption) -> None:
     """Where a campaign stands: step, state hash, powers and the decisions owed."""
-    data = build_service(home).projection(campaign).status()
+    data = _existing(home).projection(campaign).status()
     if as_json:
         _echo_json(data)
         return
@@ -265,7 +270,7 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
     """Replay a campaign from its log, step by step (checking every state hash)."""
     from pbem.core.explain import explain as explain_step
 
-    service = build_service(home)
+    service = _existing(home)
     projection = _replayed(service, campaign, use_snapshots=False)
     steps = projection.resolved
     if to is not None:
@@ -292,7 +297,7 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
     engine version (an earlier pbem) resolved."""
     from pbem.core.dice import commitment
 
-    service = build_service(home)
+    service = _existing(home)
     projection = _replayed(service, campaign, use_snapshots=False)
     if commitment(projection.secret) != projection.data.commitment:
         _fail(f"{campaign}: the dice secret does not match the published commitment")
@@ -325,7 +330,7 @@ def backup(destination: Path = typer.Argument(..., help="A new directory for the
            home: Optional[Path] = HomeOption) -> None:
     """A consistent copy of the home's stores, safe while `pbem run` keeps writing."""
     directory = home_dir(home)
-    for line in backup_home(directory, destination, build_service(directory).store):
+    for line in backup_home(directory, destination, _existing(directory).store):
         typer.echo(line)
 
 
@@ -368,7 +373,7 @@ def report(campaign: str,
         _fail(f"--format is text, html or json, not {fmt!r}")
     if sum(bool(x) for x in (power, player, public, gm)) != 1:
         _fail("say whose report: one of --power P, --player ID, --public, --gm")
-    service = build_service(home)
+    service = _existing(home)
     heading = None
     # The GM's report lists every step, so it replays the whole log rather than start at a snapshot.
     projection = service.loader.load(campaign, use_snapshots=not gm)
@@ -400,7 +405,7 @@ def report(campaign: str,
 def _master(home: Optional[Path]):
     from pbem.core.gm import GameMaster
 
-    return GameMaster(build_service(home))
+    return GameMaster(_existing(home))
 
 
 def _gm_done(home: Optional[Path], outcome, text: str) -> None:
@@ -476,7 +481,7 @@ def gm_ruling(campaign: str, kind: str, args: list[str] = typer.Argument(None, h
 @gm_app.command("rulings")
 def gm_rulings(campaign: str, home: Optional[Path] = HomeOption) -> None:
     """The rulings this campaign's ruleset knows."""
-    ruleset = build_service(home).projection(campaign).ruleset
+    ruleset = _existing(home).projection(campaign).ruleset
     for kind, description in sorted(ruleset.rulings.items()):
         typer.echo(f"{kind:<20} {description}")
 
@@ -507,7 +512,7 @@ def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun ever
         version, sep, path = item.partition("=")
         if not sep or not version.isdigit():
             _fail(f"--replace takes VERSION=FILE, not {item!r}")
-        events = build_service(home).loader.campaign_events(campaign, gt=int(version) - 1, lte=int(version))
+        events = _existing(home).loader.campaign_events(campaign, gt=int(version) - 1, lte=int(version))
         event = next(iter(events), None)
         if not isinstance(event, (Campaign.OrdersSubmitted, Campaign.OrdersRejected)):
             _fail(f"log version {version} of {campaign} is not an order set (see `pbem replay --explain`)")
@@ -554,7 +559,7 @@ def dice_verify(campaign: str, secret: str = typer.Option(..., "--secret", help=
         key = bytes.fromhex(secret)
     except ValueError:
         _fail("--secret is the hex string the GM revealed")
-    projection = build_service(home).loader.load(campaign, use_snapshots=False)
+    projection = _existing(home).loader.load(campaign, use_snapshots=False)
     if commitment(key) != projection.data.commitment:
         _fail(f"sha256 of that secret is {commitment(key)[:16]}…, not the campaign's commitment "
               f"{projection.data.commitment[:16]}…")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,8 +77,18 @@ def test_status_json_has_the_promised_keys(demo_runs):
         assert key in status
 
 
-def test_unknown_campaign_is_one_clear_line(tmp_path):
-    assert_clear_error(pbem("status", "nowhere", home=tmp_path, check=False), "no campaign named 'nowhere'")
+def test_unknown_campaign_is_one_clear_line(demo_runs):
+    assert_clear_error(pbem("status", "nowhere", home=demo_runs[0] / "home", check=False),
+                       "no campaign named 'nowhere'")
+
+
+@pytest.mark.parametrize("command", [["list"], ["list", "--json"], ["status", "ratio-demo"], ["verify", "ratio-demo"],
+                                     ["report", "ratio-demo", "--gm"], ["gm", "pause", "ratio-demo", "--reason", "x"]])
+def test_commands_run_where_there_is_no_home_say_so_and_create_none(tmp_path, command):
+    result = subprocess.run([sys.executable, "-m", "pbem", *command], capture_output=True, text=True, cwd=tmp_path,
+                            timeout=120, env={k: v for k, v in os.environ.items() if k != "PBEM_HOME"})
+    assert_clear_error(result, "no pbem home at pbem-home (no campaigns.sqlite there; nothing was created)")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_malformed_scenario_is_refused_and_creates_nothing(tmp_path):
@@ -206,3 +217,16 @@ def test_help_shows_its_text_literally_and_wraps_whole_paragraphs():
         for continued in (line.strip() for line in first_paragraph[1:]):
             # a docstring's own line break, kept, would start a line of the listing
             assert not any(line.startswith(continued) for line in listing), (command.name, continued)
+
+
+@pytest.mark.parametrize(("field", "value", "said"), [("address", "not-an-address", "is not a mail address"),
+                                                      ("address", "anne@", "is not a mail address"),
+                                                      ("timezone", "Mars/Olympus", "unknown time zone 'Mars/Olympus'")])
+def test_a_players_file_with_a_bad_address_or_time_zone_is_refused_by_name(tmp_path, field, value, said):
+    players = tmp_path / "players.toml"
+    players.write_text(f'[[player]]\nid = "p1"\naddress = "anne@example.org"\n{field} = "{value}"\n'
+                       if field == "timezone" else f'[[player]]\nid = "p1"\naddress = "{value}"\n')
+    result = pbem("new", "c1", "--ruleset", "ratio-regis", "--scenario", str(SCENARIO), "--players", str(players),
+                  home=tmp_path / "home", check=False)
+    assert_clear_error(result, f"{field}: Value error, ")
+    assert said in result.stderr

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from datetime import datetime, time, timedelta, timezone
 from typing import Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pbem.core.contact import time_zone
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MissedPolicy = Literal["defaults", "wait", "excuse", "drop-after"]
@@ -55,11 +57,7 @@ class DeadlineRules(BaseModel):
     @field_validator("timezone")
     @classmethod
     def _known_zone(cls, name: str) -> str:
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {name!r} (e.g. Europe/Paris, America/Chicago, UTC)") from None
-        return name
+        return time_zone(name)
 
     @field_validator("at")
     @classmethod
