@@ -230,3 +230,17 @@ def test_a_players_file_with_a_bad_address_or_time_zone_is_refused_by_name(tmp_p
                   home=tmp_path / "home", check=False)
     assert_clear_error(result, f"{field}: Value error, ")
     assert said in result.stderr
+
+
+def test_a_copied_demo_home_points_at_its_own_files_only(demo_runs, tmp_path):
+    import shutil
+
+    from pbem.mail.settings import load_settings
+
+    original = demo_runs[0]
+    copy = tmp_path / "copy"
+    shutil.copytree(original, copy)
+    assert str(original) not in (copy / "home" / "pbem.toml").read_text()
+    settings = load_settings(copy / "home", {})
+    for path in (settings.maildir, settings.outbox_maildir):
+        assert path.resolve().is_relative_to(copy), path
