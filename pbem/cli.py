@@ -55,6 +55,8 @@ scenario_app = _group("scenario", "Check scenario data files.")
 bench_app = _group("bench", "Benchmarks (speed and memory are measured here, never in tests).")
 gm_app = _group("gm", "The game master's powers: each one a fact with a reason, announced to the players.")
 dice_app = _group("dice", "Check the dice of a campaign.")
+examples_app = _group("examples", "The example scenarios and campaigns pbem ships, listed and copied out from any "
+                                  "install (a wheel's too).")
 
 HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
@@ -145,15 +147,25 @@ def new(campaign: str = typer.Argument(..., help="Name of the new campaign (one 
         scenario: Path = typer.Option(..., "--scenario", help="Scenario file (TOML or JSON)."),
         players: Path = typer.Option(..., "--players", help="Players file: [[player]] id, address, token …"),
         option: list[str] = typer.Option([], "--option", help="Campaign option name=value (repeatable)."),
+        demo_dice: bool = typer.Option(False, "--demo-dice",
+                                       help="Dice from the public secret `pbem demo` uses for this campaign name, "
+                                            "so an example campaign's mails fit its deal and rolls. Anyone can "
+                                            "foresee every roll: for following the examples, never for play."),
         home: Optional[Path] = HomeOption) -> None:
     """Create a campaign and print each player's SIGNON token."""
+    from pbem.tools.examples import demo_secret
+
     service = build_service(home)
     specs, settings = _players(players)
     tokens, outcome = service.create(campaign, ruleset, load_data_file(scenario), specs,
-                                     options=_options(option), settings=settings)
+                                     options=_options(option), settings=settings,
+                                     secret=demo_secret(campaign) if demo_dice else None)
     queue_mail(home, outcome.mail)
     typer.echo(f"campaign {campaign} created ({ruleset}); dice commitment "
                f"{service.projection(campaign).data.commitment}")
+    if demo_dice:
+        typer.echo("  its dice are the demo's: anyone can foresee every roll (for trying the examples, never "
+                   "for play)")
     for player, token in tokens.items():
         typer.echo(f"  SIGNON {player} {campaign} {token}")
 
@@ -282,6 +294,9 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
         steps = [s for s in steps if projection.ruleset.turn_of(s.step) == turn]
         if not steps:
             _fail(f"no resolved step of turn {turn} in {campaign}")
+    if not steps:
+        typer.echo(f"no step of {campaign} is resolved yet: it waits at {projection.step} "
+                   "(see `pbem status`)")
     for step in steps:
         if explain:
             typer.echo("\n".join(explain_step(step, "gm")))
@@ -305,6 +320,10 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
         first = projection.divergences[0]
         _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
               f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
+    if not projection.data.steps_resolved:
+        typer.echo(f"{campaign}: no step resolved yet, so no state hash to check; the log replays and the dice "
+                   "secret matches its commitment")
+        return
     typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
     others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)
     for engine, count in sorted(others.items()):
@@ -645,6 +664,30 @@ def _bench_extra(bench: str) -> Iterator[None]:
 
 #: What the `bench` extra of pyproject.toml brings.
 BENCH_EXTRA_MODULES = ("aiosmtpd", "psycopg", "psycopg_pool")
+
+
+@examples_app.command("list")
+def examples_list() -> None:
+    """The example scenarios and campaigns of each ruleset (`pbem examples copy` copies them)."""
+    from pbem.tools.examples import example_campaigns, example_rulesets, example_scenarios
+
+    for ruleset in example_rulesets():
+        typer.echo(f"{ruleset}  (pbem examples copy {ruleset})")
+        for scenario in example_scenarios(ruleset):
+            typer.echo(f"  scenario  {scenario}")
+        for example in example_campaigns(ruleset):
+            typer.echo(f"  campaign  {example.name + '/':<10} {example.mails:>3} mails on {example.scenario}  "
+                       f"(pbem demo --ruleset {ruleset} --example {example.name})")
+
+
+@examples_app.command("copy")
+def examples_copy(ruleset: str = typer.Argument(..., help="Whose examples, e.g. ratio-regis."),
+                  destination: Optional[Path] = typer.Argument(None, help="A new or empty folder (default: "
+                                                                           "./RULESET).")) -> None:
+    """Copy a ruleset's example scenarios and campaigns into a folder, to follow or edit."""
+    from pbem.tools.examples import copy_examples
+
+    typer.echo(f"copied the {ruleset} examples to {copy_examples(ruleset, destination or Path(ruleset))}")
 
 
 @bench_app.command("replay")

@@ -50,7 +50,8 @@ def test_every_command_has_help():
     for command in (["--help"], ["new", "--help"], ["submit", "--help"], ["list", "--help"], ["status", "--help"],
                     ["replay", "--help"], ["verify", "--help"], ["case", "run", "--help"],
                     ["scenario", "check", "--help"], ["bench", "replay", "--help"], ["demo", "--help"],
-                    ["report", "--help"], ["run", "--help"]):
+                    ["report", "--help"], ["run", "--help"], ["examples", "list", "--help"],
+                    ["examples", "copy", "--help"]):
         result = pbem(*command)
         assert "Usage" in result.stdout
 
@@ -244,3 +245,43 @@ def test_a_copied_demo_home_points_at_its_own_files_only(demo_runs, tmp_path):
     settings = load_settings(copy / "home", {})
     for path in (settings.maildir, settings.outbox_maildir):
         assert path.resolve().is_relative_to(copy), path
+
+
+def test_examples_are_listed_and_copied_into_a_new_folder_only(tmp_path):
+    listing = pbem("examples", "list").stdout
+    assert "ratio-regis  (pbem examples copy ratio-regis)" in listing
+    assert "  campaign  demo/       26 mails on scenario.toml" in listing
+    assert "  scenario  scenarios/33-6-grand-campaign.toml" in listing
+    pbem("examples", "copy", "empires-in-arms", str(tmp_path / "eia"))
+    assert (tmp_path / "eia" / "demo" / "campaign.toml").read_text() == \
+        (ROOT / "examples" / "empires-in-arms" / "demo" / "campaign.toml").read_text()
+    assert not (tmp_path / "eia" / "__init__.py").exists()
+    assert_clear_error(pbem("examples", "copy", "empires-in-arms", str(tmp_path / "eia"), check=False),
+                       "is not an empty folder")
+    assert_clear_error(pbem("examples", "copy", "monopoly", str(tmp_path / "m"), check=False),
+                       "no examples for ruleset 'monopoly' (there are: empires-in-arms, ratio-regis)")
+
+
+def test_a_campaign_with_nothing_resolved_says_so_in_replay_and_verify(tmp_path):
+    home = tmp_path / "home"
+    pbem("new", "c1", "--ruleset", "ratio-regis", "--scenario", str(SCENARIO), "--players", str(DEMO / "players.toml"),
+         home=home)
+    for command in (["replay", "c1"], ["replay", "c1", "--explain"]):
+        assert pbem(*command, home=home).stdout == "no step of c1 is resolved yet: it waits at setup/bids " \
+                                                   "(see `pbem status`)\n"
+    verified = pbem("verify", "c1", home=home).stdout
+    assert verified.startswith("c1: no step resolved yet, so no state hash to check") and "hash \n" not in verified
+
+
+def test_demo_dice_make_the_example_mails_fit_and_are_flagged(tmp_path, demo_runs):
+    home = tmp_path / "home"
+    created = pbem("new", "ratio-demo", "--ruleset", "ratio-regis", "--scenario", str(SCENARIO), "--players",
+                   str(DEMO / "players.toml"), "--option", "intrinsic_action=impulse", "--demo-dice", home=home).stdout
+    assert "anyone can foresee every roll" in created
+    for path in sorted(DEMO.glob("00[1-8]-*.txt")):
+        answer = pbem("submit", "ratio-demo", str(path), home=home).stdout
+        assert "refused" not in answer.lower(), answer
+    # the same deal and dice as `pbem demo`: France's first impulse leaves the same state
+    ours = pbem("replay", "ratio-demo", "--to", "t6/impulse-1", home=home).stdout.splitlines()[-1]
+    demo = pbem("replay", "ratio-demo", "--to", "t6/impulse-1", home=demo_runs[0] / "home").stdout.splitlines()[-1]
+    assert ours.split("(")[0] == demo.split("(")[0] and ours.startswith("t6/impulse-1  state ")
