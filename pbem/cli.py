@@ -414,7 +414,8 @@ def report(campaign: str,
     if power is not None:
         holder = projection.game_view("public").owner(power)
         if not holder:
-            _fail(f"no player holds power {power!r} in {campaign}")
+            _fail(f"no player holds power {power!r} in {campaign} at this point (powers are held once chosen; "
+                  "--player ID gives a player's report)")
         viewer = holder
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")

@@ -271,6 +271,10 @@ def test_a_campaign_with_nothing_resolved_says_so_in_replay_and_verify(tmp_path)
                                                    "(see `pbem status`)\n"
     verified = pbem("verify", "c1", home=home).stdout
     assert verified.startswith("c1: no step resolved yet, so no state hash to check") and "hash \n" not in verified
+    assert_clear_error(pbem("report", "c1", "--power", "FRA", home=home, check=False),
+                       "no player holds power 'FRA' in c1 at this point (powers are held once chosen; "
+                       "--player ID gives a player's report)")
+    assert "Report for Anne of Paris (p1)" in pbem("report", "c1", "--player", "p1", home=home).stdout
 
 
 def test_demo_dice_make_the_example_mails_fit_and_are_flagged(tmp_path, demo_runs):
