@@ -30,7 +30,7 @@ from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
-from pbem.core.service import CommandError, PlayerSpec
+from pbem.core.service import CampaignService, CommandError, PlayerSpec
 from pbem.core.store import CampaignNotFound, HomeNotFound, StoreDamaged, store_damage
 from pbem.mail.imap import SourceError
 from pbem.mail.settings import MailSettingsError
@@ -123,7 +123,7 @@ def _players(path: Path) -> tuple[list[PlayerSpec], dict]:
     return [PlayerSpec.model_validate(entry) for entry in entries], settings
 
 
-def _existing(home: Optional[Path]):
+def _existing(home: Optional[Path]) -> CampaignService:
     """The service of a home that has campaigns: only `pbem new` (and the daemon) make one."""
     return build_service(home, create=False)
 
@@ -649,6 +649,10 @@ def demo(ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The game.
     typer.echo(summary)
 
 
+#: What the `bench` extra of pyproject.toml brings.
+BENCH_EXTRA_MODULES = ("aiosmtpd", "psycopg", "psycopg_pool")
+
+
 @contextmanager
 def _bench_extra(bench: str) -> Iterator[None]:
     """Around a bench's imports: the servers and drivers it needs come with pbem's `bench`
@@ -661,10 +665,6 @@ def _bench_extra(bench: str) -> Iterator[None]:
             raise
         raise Failure(f"`pbem bench {bench}` needs {module}, which pbem's bench extra installs: "
                       "pip install 'pbem[bench]' (in a checkout: PBEM_EXTRAS=bench bash scripts/setup.sh)") from None
-
-
-#: What the `bench` extra of pyproject.toml brings.
-BENCH_EXTRA_MODULES = ("aiosmtpd", "psycopg", "psycopg_pool")
 
 
 @examples_app.command("list")

@@ -192,6 +192,7 @@ def load_settings(home: Path, env: Mapping[str, str] | None = None) -> MailSetti
         return _KEYS[key] if env.get(_KEYS[key], "").strip() else f"pbem.toml [mail] {key}"
 
     verify = _truthy(where("tls_verify"), values.get("tls_verify", True))
+
     def path(key: str) -> Path | None:
         """A path setting; in pbem.toml a relative one is inside the home, so a copied or
         moved home keeps working and points at nothing of the original."""

@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 WIDTH = 72
 GAP = "  "
@@ -152,10 +152,12 @@ def html_table(columns: Sequence[str], rows: Sequence[Sequence[object]], title: 
 @lru_cache(maxsize=256)
 def _html_table(columns: tuple, rows: tuple[tuple, ...], title: str) -> Markup:
     """Cached by content, like the text tables: a step's public tables repeat in every report."""
-    heading = Markup("<h2>{}</h2>").format(title) if title else Markup()
+    heading = f"<h2>{escape(title)}</h2>" if title else ""
     if not rows:
-        return heading + Markup('<p class="sub">(none)</p>\n')
-    head = Markup("").join(Markup("<th>{}</th>").format(c) for c in columns)
-    body = Markup("\n").join(Markup("<tr>{}</tr>").format(Markup("").join(Markup("<td>{}</td>").format(c) for c in row))
-                              for row in rows)
-    return heading + Markup("<table>\n<tr>{}</tr>\n{}\n</table>\n").format(head, body)
+        return Markup(f'{heading}<p class="sub">(none)</p>\n')
+    body = "\n".join(_html_row("td", row) for row in rows)
+    return Markup(f"{heading}<table>\n{_html_row('th', columns)}\n{body}\n</table>\n")
+
+
+def _html_row(tag: str, cells: Sequence[object]) -> str:
+    return "<tr>" + "".join(f"<{tag}>{escape(cell)}</{tag}>" for cell in cells) + "</tr>"
