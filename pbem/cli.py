@@ -321,8 +321,8 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
         _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
               f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
     if not projection.data.steps_resolved:
-        typer.echo(f"{campaign}: no step resolved yet, so no state hash to check; the log replays and the dice "
-                   "secret matches its commitment")
+        typer.echo(f"{campaign}: 0 steps verified (none is resolved yet, so there is no state hash to check); the "
+                   "log replays and the dice secret matches its commitment")
         return
     typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
     others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)

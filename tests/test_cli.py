@@ -270,7 +270,8 @@ def test_a_campaign_with_nothing_resolved_says_so_in_replay_and_verify(tmp_path)
         assert pbem(*command, home=home).stdout == "no step of c1 is resolved yet: it waits at setup/bids " \
                                                    "(see `pbem status`)\n"
     verified = pbem("verify", "c1", home=home).stdout
-    assert verified.startswith("c1: no step resolved yet, so no state hash to check") and "hash \n" not in verified
+    assert verified.startswith("c1: 0 steps verified (none is resolved yet, so there is no state hash to check)")
+    assert "hash \n" not in verified
     assert_clear_error(pbem("report", "c1", "--power", "FRA", home=home, check=False),
                        "no player holds power 'FRA' in c1 at this point (powers are held once chosen; "
                        "--player ID gives a player's report)")
