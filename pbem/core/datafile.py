@@ -31,6 +31,23 @@ def load_data_file(path: Path | str) -> dict[str, Any]:
     return _with_edition(path, data, edition)
 
 
+def merged(base: Any, patch: Any) -> Any:
+    """`patch` laid over `base`: tables merge key by key, a list of tables with `id`s merges
+    entry by entry (a new id is appended), anything else is replaced. A case's inline
+    scenario fragment and a scenario's partial chart override are read this way."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        return {**base, **{key: merged(base[key], value) if key in base else value for key, value in patch.items()}}
+    if _by_id(base) and _by_id(patch):
+        ids = {entry["id"]: entry for entry in patch}
+        kept = [merged(entry, ids.pop(entry["id"])) if entry["id"] in ids else entry for entry in base]
+        return kept + [entry for entry in patch if entry["id"] in ids]
+    return patch
+
+
+def _by_id(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(e, dict) and "id" in e for e in value)
+
+
 def _with_edition(path: Path, data: dict[str, Any], name: str) -> dict[str, Any]:
     edition_path = path.parent / name
     try:
