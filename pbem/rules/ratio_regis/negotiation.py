@@ -268,10 +268,12 @@ def ask_for_peace(state: GameState, scenario: Scenario, power: str, order: Peace
 # -- forced negotiation (§21.4.2) -----------------------------------------------------------
 def must_negotiate(state: GameState, power: str) -> bool:
     """§21.4.2: a power at war with no morale counter left, or without the control of any
-    of its possessions."""
+    of its possessions; a possession in revolt is not controlled (§18.3: its possessor
+    "loses control" of it)."""
     if not state.powers[power].active or not state.at_war(power):
         return False
-    holds = any(status.possessor == power and status.controller == power for status in state.areas.values())
+    holds = any(status.possessor == power and status.controller == power and not status.rebellion
+                for status in state.areas.values())
     return state.powers[power].morale < 1 or not holds
 
 
