@@ -66,16 +66,18 @@ def fight_round(fight: Fight, proc: Procedure) -> bool:
         fight.say(f"day {fight.day} round {fight.round}: {force.name} on {table}, die {die}: {percent}% of "
                   f"{force.inflicting()} = {losses} losses, morale -{show_tenths(morale)}", "§7.5.2.9")
     for force in fight.forces():
-        enemy = fight.enemy(force)
-        losses, morale = inflicted.get(enemy.name, (0, 0))
+        morale = inflicted.get(fight.enemy(force).name, (0, 0))[1]
         force.morale_loss += morale
         force.total_morale_loss += morale
         force.broken = force.morale_loss >= force.final_morale or shifts.get(force.name) == 0
-        take(fight, proc, force, losses)
     enemy_broke = {f.name: fight.enemy(f).broken for f in fight.forces()}
     for force in fight.forces():
         if shifts.get(force.name) and not enemy_broke[force.name]:
-            force.broken = True  # 12.3.4.6
+            # 12.3.4.6: broken in this round, so its losses start with a cavalry factor (§7.5.2.9.2.2)
+            force.broken = True
+    for force in fight.forces():
+        take(fight, proc, force, inflicted.get(fight.enemy(force).name, (0, 0))[0])
+    for force in fight.forces():
         settle(fight, force)
     return any(f.broken or not f.present() for f in fight.forces())
 
@@ -85,11 +87,16 @@ def take(fight: Fight, proc: Procedure, force: Force, losses: int) -> None:
     on the outflanking force once the pinning force is gone (§7.5.2.10.1.2.2)."""
     militia = not proc.loss_rules or force.morale_loss < MILITIA_LIMIT
     cavalry_first = proc.loss_rules and force.broken
+    before = {t.id: dict(t.lost) for t in force.troops}
     left = take_losses(force.fighting(), losses, force.side.loss_order, fight.charts, militia=militia,
                        cavalry_first=cavalry_first,
                        proportional=fight.contingents(force, f"day{fight.day}/round{fight.round}"))
     if left and force.flank_arrived is False:
         take_losses(force.flank(), left, force.side.loss_order, fight.charts)
+    taken = [f"{t.id} {lost - before[t.id][kind]} {kind}" for t in force.troops for kind, lost in t.lost.items()
+             if lost > before[t.id][kind]]
+    if taken:  # each unit's losses of the round, for the owner and for cases (docs/cases.md)
+        fight.say(f"day {fight.day} round {fight.round}: {force.name} loses {', '.join(taken)}", "§7.5.2.9.2")
 
 
 def settle(fight: Fight, force: Force) -> None:
