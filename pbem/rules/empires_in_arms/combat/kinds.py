@@ -128,7 +128,10 @@ CHIT = LineKind("chit", "your secret combat chit (§7.5.2.1): CHIT <name>", pars
 FLANK = LineKind("flank", "the corps that go round the flank (§7.5.2.3): FLANK <corps> …",
                  parse=_ids("FLANK", none_ok=False), form=_form_ids("FLANK"), check=_flank)
 GUARD = LineKind("guard", "commit the guard this round (option 12.3.4): GUARD 0/1/2", parse=_guard,
-                 form=lambda shift: f"GUARD {shift}", check=_guard_fits)
+                 form=lambda shift: f"GUARD {shift}", check=_guard_fits,
+                 asked="a side is asked each round of a battle in which it has Austrian, French, Prussian or "
+                       "Russian guard factors not yet committed that day; British and Spanish guards cannot "
+                       "commit (12.3.4, 12.3.4.3)")
 REINFORCE = LineKind("reinforce",
                      "forces that try to join the battle (§7.5.2.11): REINFORCE NONE/ALL/<group> …",
                      parse=_ids("REINFORCE", none_ok=True), form=_form_ids("REINFORCE"), check=_groups)
