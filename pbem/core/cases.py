@@ -358,6 +358,8 @@ class _Play:
         if ordinal and not ordinal.isdigit():
             raise CaseFormatError(f"{who!r}: an order set is PLAYER or PLAYER#N (N counting from 1)")
         index = int(ordinal) - 1 if ordinal else len(sent) - 1
+        if not sent:
+            return f"{player} sent no orders"
         if not 0 <= index < len(sent):
             return f"{player} sent {len(sent)} order set(s), so there is no {who}"
         return sent[index]
