@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
+from pbem.rules.empires_in_arms.combat import named_losses
 
 
 def _words(keyword: str, text: str) -> list[str] | None:
@@ -123,6 +124,23 @@ def _form_ids(keyword: str) -> Callable[[Any], str]:
     return lambda ids: f"{keyword} {' '.join(ids) if ids else 'NONE'}"
 
 
+def _casualties(text: str) -> str | None:
+    words = text.split(None, 1)
+    if not words or words[0].upper() != named_losses.KEYWORD:
+        return None
+    try:
+        return named_losses.form(named_losses.parse(words[1] if len(words) == 2 else ""))
+    except ValueError as error:
+        raise Refusal(str(error)) from None
+
+
+def _casualties_fit(request: Request, answer: str) -> str:
+    problem = named_losses.check(named_losses.parse(answer), request.context)
+    if problem:
+        raise Refusal(problem)
+    return answer
+
+
 CHIT = LineKind("chit", "your secret combat chit (§7.5.2.1): CHIT <name>", parse=_chit,
                 form=lambda chit: f"CHIT {chit}", check=_in_options)
 FLANK = LineKind("flank", "the corps that go round the flank (§7.5.2.3): FLANK <corps> …",
@@ -146,5 +164,11 @@ BREACH = LineKind("breach", "after a breach (§7.5.4.1.2.3): BREACH HONOURS/SURR
 HONOURS = LineKind("honours", "grant the honours of war (§7.5.4.1.2.3.1): HONOURS GRANT/REFUSE",
                    parse=_yes("HONOURS", "grant", "refuse"), form=lambda yes: f"HONOURS {'GRANT' if yes else 'REFUSE'}")
 
+CASUALTIES = LineKind(named_losses.KIND, "the factors your losses take, with option chosen_losses (§7.5.2.9.2): "
+                                         "CASUALTIES <unit> <n> <kind>, …", parse=_casualties,
+                      form=lambda answer: f"{named_losses.KEYWORD} {answer}", check=_casualties_fit,
+                      asked="with option chosen_losses, a side's owner each time it takes losses in a round, "
+                            "a pursuit or a sortie (§7.5.2.9.2)")
+
 #: The combat's kinds, for the ruleset's `decision_kinds`.
-COMBAT_KINDS = (CHIT, FLANK, GUARD, REINFORCE, DAY_END, SORTIE, BREACH, HONOURS)
+COMBAT_KINDS = (CHIT, FLANK, GUARD, REINFORCE, DAY_END, SORTIE, BREACH, HONOURS, CASUALTIES)
