@@ -251,22 +251,11 @@ def test_not_chronicle_holds_when_no_line_says_it(tmp_path):
 
 
 def test_a_default_face_shows_on_every_die_not_forced(tmp_path):
-    result = run(tmp_path, HEAD + """\
-@dice round 5
-@dice * 2
-@orders ann
-BID 3
-@orders bob
-BID 1
-@orders ann
-KEEP
-@orders ann
-KEEP
-@expect
-score = 7
-chronicle "round 1: 5"
-chronicle "round 2: 2"
-""")
+    """Round 1's die is forced to 5; round 2's, not forced, shows the default face 4 (its keyed
+    stream gives 2 with this secret)."""
+    text = CASE.replace("@dice round 5 3 2", "@dice round 5\n@dice * 4").replace("REROLL", "KEEP")
+    result = run(tmp_path, text.replace('leader = "ann"', 'chronicle "round 1: 5"').replace("score = 7", "score = 9")
+                 .replace('chronicle "round 2: 2"', 'chronicle "round 2: 4"'))
     assert result.passed, result.failures
 
 
