@@ -819,6 +819,8 @@ def bench_reliability(as_json: bool = typer.Option(False, "--json", help="Print 
 def bench_scale(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                 campaigns: int = typer.Option(1000, "--campaigns", help="Live campaigns in the store."),
                 workers: int = typer.Option(3, "--workers", help="`pbem run` workers sharing the store."),
+                homes: int = typer.Option(1, "--homes", help="Homes the workers run in, as on so many machines "
+                                                             "(sharing only the PostgreSQL database)."),
                 mails: int = typer.Option(2000, "--mails", help="Player mails arriving at once."),
                 postgres: str = typer.Option("host=127.0.0.1 port=54329 user=pbem password=pbem", "--postgres",
                                              help="The PostgreSQL server (libpq key=value; scripts/test.sh's by "
@@ -827,7 +829,7 @@ def bench_scale(as_json: bool = typer.Option(False, "--json", help="Print JSON."
     with _bench_extra("scale"):
         from pbem.tools.scale_bench import run_scale_bench
 
-    _print_figures(run_scale_bench(campaigns, workers, mails, postgres=postgres), as_json)
+    _print_figures(run_scale_bench(campaigns, workers, mails, postgres=postgres, homes=homes), as_json)
 
 
 def main() -> None:

@@ -84,10 +84,19 @@ class MailSettings(BaseModel):
     retry_base_seconds: float = 5.0
     retry_cap_seconds: float = 3600.0
 
+    postgres: dict[str, str] | None = None
+    """The campaigns' PostgreSQL database (libpq keywords), when they are kept there: the
+    mail state lives there too, so homes on several machines share it."""
+
     @property
     def state_path(self) -> Path:
         """The mail layer's own SQLite file (outbox, processed sources, refusals)."""
         return self.home / "mail.sqlite3"
+
+    @property
+    def mail_state(self) -> Path | dict[str, str]:
+        """Where the mail state is: the campaigns' PostgreSQL database, else `state_path`."""
+        return self.postgres if self.postgres is not None else self.state_path
 
 
 _SCHEMES = {
@@ -162,6 +171,11 @@ _KEYS = {
 }
 
 
+#: The event store's PostgreSQL settings (eventsourcing's variables) as libpq keywords.
+_POSTGRES = {"host": "POSTGRES_HOST", "port": "POSTGRES_PORT", "dbname": "POSTGRES_DBNAME",
+             "user": "POSTGRES_USER", "password": "POSTGRES_PASSWORD"}
+
+
 def _raw_values(home: Path, env: Mapping[str, str]) -> dict[str, object]:
     values: dict[str, object] = {}
     toml_path = home / "pbem.toml"
@@ -226,6 +240,8 @@ def load_settings(home: Path, env: Mapping[str, str] | None = None) -> MailSetti
             extra[key] = _number(where(key), values[key], kind)
     if values.get("processed_folder"):
         extra["processed_folder"] = str(values["processed_folder"])
+    if env.get("PERSISTENCE_MODULE", "").strip() == "eventsourcing.postgres":
+        extra["postgres"] = {keyword: env[variable] for keyword, variable in _POSTGRES.items() if env.get(variable)}
     try:
         return MailSettings(home=home, from_address=sender.lower(), imap=imap, smtp=smtp, maildir=maildir,
                             outbox_maildir=outbox, **extra)
