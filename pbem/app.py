@@ -26,12 +26,13 @@ def home_dir(home: Path | None = None) -> Path:
 
 
 def build_service(home: Path | None = None, *, from_address: str | None = None,
-                  clock: Callable[[], datetime] = utc_now) -> CampaignService:
-    """The campaign service of a home, with the report renderer."""
+                  clock: Callable[[], datetime] = utc_now, create: bool = True) -> CampaignService:
+    """The campaign service of a home, with the report renderer; without `create`, only of
+    a home that has a store (`HomeNotFound` otherwise)."""
     from pbem.reports.renderer import MailRenderer
 
     home = home_dir(home)
-    store = open_store(home)
+    store = open_store(home, create=create)
     renderer = MailRenderer(from_address=from_address or os.environ.get("PBEM_FROM", "pbem@localhost"),
                             campaign_templates=home / "templates")
     return CampaignService(store, renderer, clock)

@@ -206,7 +206,17 @@ def load_settings(home: Path, env: Mapping[str, str] | None = None) -> MailSetti
         return _KEYS[key] if env.get(_KEYS[key], "").strip() else f"pbem.toml [mail] {key}"
 
     verify = _truthy(where("tls_verify"), values.get("tls_verify", True))
-    ca_file = Path(str(values["ca_file"])) if values.get("ca_file") else None
+
+    def path(key: str) -> Path | None:
+        """A path setting; in pbem.toml a relative one is inside the home, so a copied or
+        moved home keeps working and points at nothing of the original."""
+        if not values.get(key):
+            return None
+        given = Path(str(values[key])).expanduser()
+        from_environment = bool(env.get(_KEYS[key], "").strip())
+        return given if given.is_absolute() or from_environment else home / given
+
+    ca_file = path("ca_file")
     if ca_file is not None and not ca_file.is_file():
         raise MailSettingsError(f"{where('ca_file')}: no such file {ca_file}")
     imap = smtp = None
@@ -214,8 +224,8 @@ def load_settings(home: Path, env: Mapping[str, str] | None = None) -> MailSetti
         imap = parse_server_url(where("imap_url"), str(values["imap_url"]), "imap", verify_tls=verify, ca_file=ca_file)
     if values.get("smtp_url"):
         smtp = parse_server_url(where("smtp_url"), str(values["smtp_url"]), "smtp", verify_tls=verify, ca_file=ca_file)
-    maildir = Path(str(values["maildir"])) if values.get("maildir") else None
-    outbox = Path(str(values["outbox_maildir"])) if values.get("outbox_maildir") else None
+    maildir = path("maildir")
+    outbox = path("outbox_maildir")
     if imap is None and maildir is None:
         maildir = home / "mail" / "inbox"
     if smtp is None and outbox is None:
