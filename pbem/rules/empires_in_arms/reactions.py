@@ -30,7 +30,8 @@ def _depot_entry(text: str) -> str | None:
 
 DEPOT_ENTRY_KIND = LineKind(
     "depot-entry", "your garrisoned depot is entered by an enemy corps: destroy it now or hold it (§7.3.6.2): "
-                   "DESTROY | HOLD", parse=_depot_entry, form=lambda answer: answer)
+                   "DESTROY | HOLD", parse=_depot_entry, form=lambda answer: answer,
+    keywords=("DESTROY", "HOLD"))
 
 
 def depot_entered(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:

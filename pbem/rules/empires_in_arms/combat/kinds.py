@@ -124,24 +124,26 @@ def _form_ids(keyword: str) -> Callable[[Any], str]:
 
 
 CHIT = LineKind("chit", "your secret combat chit (§7.5.2.1): CHIT <name>", parse=_chit,
-                form=lambda chit: f"CHIT {chit}", check=_in_options)
+                form=lambda chit: f"CHIT {chit}", check=_in_options, keywords=("CHIT",))
 FLANK = LineKind("flank", "the corps that go round the flank (§7.5.2.3): FLANK <corps> …",
-                 parse=_ids("FLANK", none_ok=False), form=_form_ids("FLANK"), check=_flank)
+                 parse=_ids("FLANK", none_ok=False), form=_form_ids("FLANK"), check=_flank, keywords=("FLANK",))
 GUARD = LineKind("guard", "commit the guard this round (option 12.3.4): GUARD 0/1/2", parse=_guard,
-                 form=lambda shift: f"GUARD {shift}", check=_guard_fits)
+                 form=lambda shift: f"GUARD {shift}", check=_guard_fits, keywords=("GUARD",))
 REINFORCE = LineKind("reinforce",
                      "forces that try to join the battle (§7.5.2.11): REINFORCE NONE/ALL/<group> …",
-                     parse=_ids("REINFORCE", none_ok=True), form=_form_ids("REINFORCE"), check=_groups)
+                     parse=_ids("REINFORCE", none_ok=True), form=_form_ids("REINFORCE"), check=_groups,
+                     keywords=("REINFORCE",))
 DAY_END = LineKind("day_end", "fight on or leave at the end of a day (§7.5.2.13): FIGHT/WITHDRAW", parse=_day_end,
-                   form=lambda answer: answer.upper())
+                   form=lambda answer: answer.upper(), keywords=("FIGHT", "WITHDRAW"))
 SORTIE = LineKind("sortie", "sortie against the besiegers (§7.5.4.1.2.1): SORTIE YES/NO",
                   parse=_yes("SORTIE", "yes", "no"),
-                  form=lambda yes: f"SORTIE {'YES' if yes else 'NO'}")
+                  form=lambda yes: f"SORTIE {'YES' if yes else 'NO'}", keywords=("SORTIE",))
 BREACH = LineKind("breach", "after a breach (§7.5.4.1.2.3): BREACH HONOURS/SURRENDER/FIGHT",
                   parse=_one_of("BREACH", ("honours", "surrender", "fight")), form=lambda a: f"BREACH {a.upper()}",
-                  check=_breach_fits)
+                  check=_breach_fits, keywords=("BREACH",))
 HONOURS = LineKind("honours", "grant the honours of war (§7.5.4.1.2.3.1): HONOURS GRANT/REFUSE",
-                   parse=_yes("HONOURS", "grant", "refuse"), form=lambda yes: f"HONOURS {'GRANT' if yes else 'REFUSE'}")
+                   parse=_yes("HONOURS", "grant", "refuse"), form=lambda yes: f"HONOURS {'GRANT' if yes else 'REFUSE'}",
+                   keywords=("HONOURS",))
 
 #: The combat's kinds, for the ruleset's `decision_kinds`.
 COMBAT_KINDS = (CHIT, FLANK, GUARD, REINFORCE, DAY_END, SORTIE, BREACH, HONOURS)
