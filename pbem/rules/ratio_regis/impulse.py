@@ -281,22 +281,24 @@ def _is_play(text: str) -> bool:
 
 
 def _execute(state: GameState, scenario: Scenario, player: str, command: Command, run: ImpulseRun) -> str:
-    ledger = run.ledger
-    if ledger.done:
+    if run.ledger.done:
         raise IllegalOrder("nothing may follow DONE")
-    if isinstance(command, Action):  # the commonest line first
-        return _action(state, scenario, player, command, run)
-    if isinstance(command, Play):
-        return _play(state, scenario, player, command, run)
-    if isinstance(command, Done):
-        ledger.done = True
-        return "end of impulse"
-    if isinstance(command, Reaction):
-        if command.word == "ATTACH" and command.power and command.place:
-            raise IllegalOrder(f"attaching a leader in your impulse is free at any time: {command.power} - "
-                               f"ATTACH {command.unit} TO {command.place} (§17.1)")
-        raise IllegalOrder(f"{command.text()} answers a decision of another player's impulse, not one of yours")
-    raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
+    carry_out = _SCRIPT_LINES.get(type(command))
+    if carry_out is None:
+        raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
+    return carry_out(state, scenario, player, command, run)
+
+
+def _done(state: GameState, scenario: Scenario, player: str, order: Done, run: ImpulseRun) -> str:
+    run.ledger.done = True
+    return "end of impulse"
+
+
+def _reaction(state: GameState, scenario: Scenario, player: str, order: Reaction, run: ImpulseRun) -> str:
+    if order.word == "ATTACH" and order.power and order.place:
+        raise IllegalOrder(f"attaching a leader in your impulse is free at any time: {order.power} - "
+                           f"ATTACH {order.unit} TO {order.place} (§17.1)")
+    raise IllegalOrder(f"{order.text()} answers a decision of another player's impulse, not one of yours")
 
 
 def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: ImpulseRun) -> str:
@@ -453,6 +455,11 @@ def _spend_at_war_move(state: GameState, order: Action, ledger: Ledger) -> None:
     if order.power in ledger.at_war_moves:
         raise IllegalOrder(f"{order.power} has already made its free move (§8.2.3)")
     ledger.at_war_moves.add(order.power)
+
+
+#: What each line of an impulse script does (§8.2.2): the one table of its lines.
+_SCRIPT_LINES: dict[type, Callable[[GameState, Scenario, str, Any, ImpulseRun], str]] = {
+    Action: _action, Play: _play, Done: _done, Reaction: _reaction}
 
 
 # -- the decision and the step ------------------------------------------------
