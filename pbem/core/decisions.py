@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from pbem.core.engine import Policy, Request
-from pbem.core.orders import parse_conditions, suggest, unknown_name
+from pbem.core.orders import Alternative, QueueLine, parse_conditions, suggest, unknown_name
 
 
 class LineVerdict(BaseModel):
@@ -63,18 +63,22 @@ class OrderReading:
     """What a set of order lines answers, and a verdict for every line.
 
     `conditional` holds conditional lines (`IF … THEN …`) as step-scoped policies.
-    If `reject_all` is set the order set is refused whole (e.g. an impulse script
-    with an illegal line): nothing is answered and the player is asked to resend.
+    `later` holds the lines addressed (`FOR <power>`) to a power that owes nothing now, as
+    blocks to queue for that power's next decision of their kind (they get their verdicts
+    when they are queued). If `reject_all` is set the order set is refused whole (e.g. an
+    impulse script with an illegal line): nothing is answered and the player is asked to
+    resend.
     """
 
     answers: dict[str, Any] = field(default_factory=dict)
     verdicts: list[LineVerdict] = field(default_factory=list)
     conditional: list[Policy] = field(default_factory=list)
+    later: list[QueueLine] = field(default_factory=list)
     reject_all: str = ""
 
     @property
     def accepted(self) -> bool:
-        return not self.reject_all and bool(self.answers or self.conditional)
+        return not self.reject_all and bool(self.answers or self.conditional or self.later)
 
 
 # -- what a kind's reading of one line gives ------------------------------------------
@@ -302,11 +306,10 @@ def _addressed(text: str) -> str | None:
 
 def _for_power(power: str, requests: Sequence[Request]) -> tuple[Sequence[Request], str, str]:
     """The requests lines addressed to `power` may answer (its own, and those of the player
-    as a whole), the line's echo, and why it cannot be used ("" when it can)."""
+    as a whole), the line's echo, and why none is owed ("" when one is)."""
     powers = sorted({r.power.upper() for r in requests if r.power})
     if power not in powers:
-        return [], "", (f"you owe nothing for {power} now" + (f" (you owe for {', '.join(powers)})" if powers else "")
-                        + ": the lines after this one up to the next FOR are not used")
+        return [], "", f"you owe nothing for {power} now"
     mine = [r for r in requests if r.power is None or r.power.upper() == power]
     return mine, f"the lines after this serve {power}", ""
 
@@ -332,22 +335,33 @@ class DecisionKinds:
         (`IF <kind> [WHEN <field><op><value> [AND …]] THEN <answer>`) as a policy of this
         step; the lines a block kind claims, together, after the others, a block for each
         request they serve. A line `FOR <power>` addresses the lines after it (up to the next
-        `FOR`) to that power's requests, so a player holding several powers answers each; a
-        block line with no `FOR` goes to the power its kind tells from what it names
+        `FOR`) to that power's requests, so a player holding several powers answers each; to a
+        power that owes nothing now, they wait for its next decision of their kind (`later`).
+        A block line with no `FOR` goes to the power its kind tells from what it names
         (`DecisionKind.power_of`), else to the first request of its kind."""
         reading = OrderReading()
         answered_by: dict[str, int] = {}  # request key -> index of the verdict that answered it
         blocks: dict[str, list[tuple[int, str]]] = {}
         owed = requests
+        waiting: list[tuple[int, str]] | None = None  # the lines of a power that owes nothing now
+        later: list[tuple[QueueLine, list[tuple[int, str]]]] = []
         for number, text in lines:
-            conditional = _CONDITIONAL.match(text)
-            if conditional is not None:
-                self._read_conditional(reading, number, text, conditional, player, step)
-                continue
             power = _addressed(text)
             if power is not None:
                 owed, understood, reason = _for_power(power, requests)
-                reading.verdicts.append(verdict(number, text, not reason, understood, reason))
+                waiting = None
+                if reason:
+                    waiting = []
+                    later.append((QueueLine(number, text, power=power), waiting))
+                else:
+                    reading.verdicts.append(verdict(number, text, True, understood))
+                continue
+            if waiting is not None:
+                waiting.append((number, text))
+                continue
+            conditional = _CONDITIONAL.match(text)
+            if conditional is not None:
+                self._read_conditional(reading, number, text, conditional, player, step)
                 continue
             read = self._read_line(text, owed, reading.answers)
             if isinstance(read, InBlock) and not any(r.kind == read.kind for r in owed):
@@ -366,6 +380,7 @@ class DecisionKinds:
                 reading.verdicts.append(verdict(number, text, True, read.understood))
             else:
                 reading.verdicts.append(verdict(number, text, False, read.understood, read.reason))
+        reading.later = [self._waiting(queued, waited) for queued, waited in later]
         by_key = {r.key: r for r in requests}
         for key, block in blocks.items():
             request = by_key[key]
@@ -376,6 +391,23 @@ class DecisionKinds:
             else:
                 reading.answers[request.key] = result.answer
         return reading
+
+    def _waiting(self, queued: QueueLine, lines: list[tuple[int, str]]) -> QueueLine:
+        """Lines waiting for a power's next decision as a block to queue, of the kind that
+        reads their first word (or why none does)."""
+        queued.alternatives = [Alternative(lines=lines)]
+        if not lines:
+            queued.error = f"no order lines follow {queued.text}"
+            return queued
+        first = lines[0][1].split()[0].upper()
+        claimants = [k for k in self.kinds.values() if first in k.keywords]
+        firm = [k for k in claimants if first not in k.defers]
+        if not claimants:
+            queued.error = (f"{queued.power} owes nothing now, and {first} opens no order of this game, so the "
+                            "lines after this one up to the next FOR cannot wait for its next decision")
+            return queued
+        queued.kind = (firm or claimants)[0].name
+        return queued
 
     def _block_request(self, kind: str, text: str, owed: Sequence[Request], state: Any, scenario: Any) -> Request:
         """The owed request of block kind `kind` a line serves."""

@@ -235,3 +235,28 @@ def test_an_action_queue_keeps_a_line_not_possible_now_and_takes_it_when_it_is(s
     projection = service.projection("g1")
     assert projection.finished
     assert projection.state().tallies == {"RED": 2, "GREEN": 4}
+
+
+def test_lines_for_a_power_that_owes_nothing_yet_wait_for_its_next_decision(service):
+    _powers_game(service)
+    receipt = service.submit("g1", "ann", "PACE FAST\nFOR RED\nADD 2\nDOUBLE\nFOR BLUE\nADD 1").receipt
+    assert receipt.accepted
+    assert [(v.number, v.accepted, v.understood) for v in receipt.verdicts] == [
+        (1, True, "pace: PACE FAST"), (2, True, "queued as Q1"),
+        (3, True, "queued in Q1, alternative 1: read when its step opens"),
+        (4, True, "queued in Q1, alternative 1: read when its step opens"), (5, True, "queued as Q2"),
+        (6, True, "queued in Q2, alternative 1: read when its step opens")]
+    assert receipt.queued == ["Q1 (queued): your next orders decision for RED, alternative 1 when always",
+                              "Q2 (queued): your next orders decision for BLUE, alternative 1 when always"]
+    service.submit("g1", "bob", "STAND")
+    assert service.projection("g1").state().tallies == {"RED": 4, "BLUE": 1}
+
+
+def test_lines_for_a_power_that_no_order_reads_are_refused_with_it(service):
+    _powers_game(service)
+    receipt = service.submit("g1", "ann", "FOR RED\nFLY 2").receipt
+    assert not receipt.accepted
+    assert [(v.accepted, v.reason) for v in receipt.verdicts] == [
+        (False, "RED owes nothing now, and FLY opens no order of this game, so the lines after this one up to the "
+                "next FOR cannot wait for its next decision"),
+        (False, "not used: line 1 (FOR RED) was refused")]

@@ -211,6 +211,7 @@ class MiniGame:
 
     def view(self, state, scenario, viewer):
         players = {p: {"name": p, "bid": state.bids.get(p)} for p in state.players}
-        powers = {p: {"tally": n} for p, n in state.tallies.items()}
+        powers = {p: {"player": holder, "tally": state.tallies.get(p, 0)}
+                  for p, holder in sorted(scenario.get("powers", {}).items())}
         return {"turn_label": f"round {state.round}", "powers": powers, "players": players, "score": state.score,
                 "leader": state.leader, "sections": []}
