@@ -172,10 +172,11 @@ class BlockKind(DecisionKind):
     it live.
 
     `whole`: a block refused whole when a line is refused now (orders carried out at once);
-    otherwise an action queue, each line taken when it is legal: the dry run says which
-    lines the rules refuse now and keeps them for later. `copy` copies the game's state
+    otherwise an action queue, each line taken if it is legal when its turn comes: the dry
+    run says which lines the rules refuse now and keeps them. `copy` copies the game's state
     (the dry run works on a copy); `game` builds what the orders are carried out on
-    (`PowerBlock` by default); `power_of` tells the power an order is for from what it names."""
+    (`PowerBlock` by default); `named_power` tells the power an order is for from what it
+    names."""
 
     name: str
     summary: str
@@ -223,8 +224,8 @@ class BlockKind(DecisionKind):
                                                    f"out: {run.first_fault()}; correct them and send them all again")
         verdicts = [v if v.accepted or not v.understood else
                     v.model_copy(update={"accepted": True, "reason": "",
-                                         "understood": f"{v.understood} (not possible now: {v.reason}; taken when "
-                                                       "it is)"})
+                                         "understood": f"{v.understood} (not possible now: {v.reason}; tried "
+                                                       "again when its turn comes)"})
                     for v in run.verdicts]
         return BlockRead(verdicts, answer=[order.text() for v in verdicts if v.accepted
                                            if (order := self.table.read(v.text)).kept])

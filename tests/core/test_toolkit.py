@@ -220,7 +220,7 @@ def test_a_block_with_a_line_the_rules_refuse_now_is_refused_whole(service):
     assert "your orders orders were refused and nothing was carried out: line 2 (ADD 7)" in receipt.reason
 
 
-def test_an_action_queue_keeps_a_line_not_possible_now_and_takes_it_when_it_is(service):
+def test_an_action_queue_keeps_a_line_not_possible_now_and_tries_it_when_its_turn_comes(service):
     _powers_game(service)
     service.submit("g1", "ann", "PACE SLOW")
     service.submit("g1", "ann", "FOR RED\nADD 1\nFOR BLUE\nSTAND")
@@ -228,9 +228,11 @@ def test_an_action_queue_keeps_a_line_not_possible_now_and_takes_it_when_it_is(s
     receipt = service.submit("g1", "bob", "DOUBLE\nADD 2\nDOUBLE\nADD 9").receipt
     assert receipt.accepted
     assert [(v.accepted, v.understood) for v in receipt.verdicts] == [
-        (True, "actions: DOUBLE (not possible now: GREEN has nothing to double (§3.2); taken when it is)"),
+        (True, "actions: DOUBLE (not possible now: GREEN has nothing to double (§3.2); tried again when its turn "
+               "comes)"),
         (True, "actions: ADD 2"), (True, "actions: DOUBLE"),
-        (True, "actions: ADD 9 (not possible now: a power adds 1 to 6 a line (§3.1); taken when it is)")]
+        (True, "actions: ADD 9 (not possible now: a power adds 1 to 6 a line (§3.1); tried again when its turn "
+               "comes)")]
     service.submit("g1", "ann", "FOR RED\nDOUBLE\nFOR BLUE\nSTAND")
     projection = service.projection("g1")
     assert projection.finished

@@ -5,7 +5,8 @@ reroll it. It exercises sealed batches, single decisions, policies and dice.
 With powers in its scenario (`powers = {RED = "ann", BLUE = "ann"}`: each power and who
 holds it), the leader then picks the game's pace among the request's options, every power
 gives a block of orders at once (power-addressed: one player holding two powers orders
-both in one mail), and every power queues actions, each taken when it is legal.
+both in one mail), and every power queues actions, each taken if it is legal when its turn
+comes.
 
 It declares its kinds and orders and nothing else about them: the core reads its order
 lines, blocks, policies, conditional lines and order forms through them."""
@@ -109,8 +110,8 @@ def _copy(state: State) -> State:
 
 
 BLOCK = BlockKind("orders", "a power's orders", ORDERS, _copy, defers=("STAND",))
-QUEUE = BlockKind("actions", "a power's queued actions, each taken when it is legal", ACTIONS, _copy, whole=False,
-                  defers=ACTIONS.keywords)
+QUEUE = BlockKind("actions", "a power's queued actions, each taken if legal when its turn comes", ACTIONS, _copy,
+                  whole=False, defers=ACTIONS.keywords)
 
 
 def bidding(ctx: DecisionPort, state: State) -> None:
