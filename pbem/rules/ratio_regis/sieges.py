@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, land_combat, minimaps
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
@@ -81,7 +81,6 @@ def _siege_of(state: GameState, scenario: Scenario, power: str, name: str, who: 
     return area, fortress
 
 
-@register(Assault)
 def assault(state: GameState, scenario: Scenario, power: str, order: Assault, run: ImpulseRun) -> str:
     """§13.4.1–§13.4.5: an assault by the besiegers, a tactical action after the one in
     which the siege was planted (§32.1); needs supply (§15.2). Capitulation gives the
@@ -113,7 +112,6 @@ def assault(state: GameState, scenario: Scenario, power: str, order: Assault, ru
     return text
 
 
-@register(Sortie)
 def sortie(state: GameState, scenario: Scenario, power: str, order: Sortie, run: ImpulseRun) -> str:
     """§13.3.1: the besieged give open battle to the besiegers — free at the start of the
     impulse (F), else a tactical action. One disadvantage per siege casualty, battlefield

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, french_wars, land_combat, minimaps, sieges
-from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
+from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, stack_count,
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
@@ -64,7 +64,6 @@ def enemies_in(state: GameState, power: str, area: str) -> list[Troop]:
     return [t for t in state.troops_in(area) if t.power != power and state.at_war(power, t.power)]
 
 
-@register(Move)
 def move(state: GameState, scenario: Scenario, power: str, order: Move, run: ImpulseRun) -> str:
     """§12.1–§12.2: to an adjacent area and, if that caused no combat and held no enemy
     fortress, on to a second one; an army may leave or take troops in the first area."""
@@ -360,7 +359,6 @@ def _withdraw_excess(state: GameState, scenario: Scenario, power: str, troops: l
                       f"stacking (§13.3.5)", rule="§13.3.5")
 
 
-@register(Subjugate)
 def subjugate(state: GameState, scenario: Scenario, power: str, order: Subjugate, run: ImpulseRun) -> str:
     """§13.5 (separate action): the force in the area tries again."""
     area = resolve_area(scenario, order.area, state)
