@@ -46,35 +46,79 @@ def _paint(context: Any, picture: dict[str, Any]) -> None:
     context.paint()
     context.set_line_width(style["link_width"])
     for link in picture["links"]:
-        context.move_to(link["x1"], link["y1"])
-        context.line_to(link["x2"], link["y2"])
-        _stroke(context, link["stroke"], link["dash"])
+        _line(context, link, link["stroke"], style["link_width"], link["dash"])
+    for leader in picture["leaders"]:
+        _line(context, leader, style["leader"]["stroke"], style["leader"]["width"], ())
     for area in picture["areas"]:
         _area(context, area, picture)
+    for move in picture["moves"]:
+        _line(context, move, style["background"], style["move"]["halo"], ())
+        _line(context, move, style["move"]["stroke"], style["move"]["width"], ())
+        context.move_to(*move["head"][0])
+        for point in move["head"][1:]:
+            context.line_to(*point)
+        context.close_path()
+        _fill_with(context, style["move"]["stroke"])
+        context.fill()
+    for mark in picture["marks"]:
+        context.new_sub_path()
+        context.arc(mark["x"], mark["y"], style["mark_radius"], 0, 2 * math.pi)
+        _fill_with(context, mark["colour"])
+        context.fill_preserve()
+        context.set_line_width(1.5)
+        _stroke(context, style["background"], ())
+    for label in picture["labels"]:
+        _text(context, label["text"], label["x"], label["y"], label["size"], label["colour"], style,
+              italic=label["italic"], halo=style["halo"])
     for row in picture["legend"]:
-        _legend_row(context, row, style)
+        _legend_row(context, row, picture)
     for note in picture["notes"]:
-        _text(context, note["text"], style["legend_x"], note["text_y"], style["note_font"], style["note_colour"], style)
+        _text(context, note["text"], style["legend_x"], note["text_y"], picture["legend_font"], style["note_colour"],
+              style)
+
+
+def _line(context: Any, line: dict[str, Any], colour: str, width: float, dash: tuple[float, ...]) -> None:
+    context.set_line_width(width)
+    context.move_to(line["x1"], line["y1"])
+    context.line_to(line["x2"], line["y2"])
+    _stroke(context, colour, dash)
 
 
 def _area(context: Any, area: dict[str, Any], picture: dict[str, Any]) -> None:
-    """A sea is a square with rounded corners, a land area a circle; its name is centred under
-    it and its units under the name."""
+    """A sea is a square with rounded corners, a land area a circle, in its fill."""
     style, radius = picture["style"], picture["radius"]
     if area["sea"]:
         _rounded_square(context, area["x"], area["y"], radius, picture["corner"])
     else:
         context.new_sub_path()
         context.arc(area["x"], area["y"], radius, 0, 2 * math.pi)
-    _fill_with(context, area["fill"])
-    context.fill_preserve()
+    _fill_shape(context, area["fill"], style)
     context.set_line_width(style["outline_width"])
     _stroke(context, area["stroke"], area["dash"])
-    _text(context, area["name"], area["x"], area["label_y"], picture["font"], style["name_colour"], style,
-          centred=True)
-    if area["units"]:
-        _text(context, area["units"], area["x"], area["units_y"], picture["units_font"], style["units_colour"],
-              style, centred=True, italic=style["units_italic"])
+
+
+def _fill_shape(context: Any, fill: dict[str, Any], style: dict[str, Any]) -> None:
+    """Fill the current path in a controller's colour, striped like the SVG's pattern
+    (white diagonals every `every` pixels) when it is striped; the path stays for its outline."""
+    _fill_with(context, fill["colour"])
+    context.fill_preserve()
+    if not fill["striped"]:
+        return
+    stripe = style["stripe"]
+    context.save()
+    context.clip_preserve()
+    left, top, right, bottom = context.path_extents()
+    context.new_path()
+    every = stripe["every"] * math.sqrt(2)  # the pattern's spacing, measured along an axis
+    start = left - (bottom - top) - every
+    offset = start - (start % every)
+    while offset < right + every:
+        context.move_to(offset, bottom)
+        context.line_to(offset + (bottom - top), top)
+        offset += every
+    context.set_line_width(stripe["width"])
+    _stroke(context, stripe["colour"], ())
+    context.restore()
 
 
 def _rounded_square(context: Any, x: float, y: float, radius: float, corner: float) -> None:
@@ -88,28 +132,33 @@ def _rounded_square(context: Any, x: float, y: float, radius: float, corner: flo
     context.close_path()
 
 
-def _legend_row(context: Any, row: dict[str, Any], style: dict[str, Any]) -> None:
+def _legend_row(context: Any, row: dict[str, Any], picture: dict[str, Any]) -> None:
+    style = picture["style"]
     size = style["swatch_size"]
     context.rectangle(style["legend_x"], row["swatch_y"], size, size)
-    _fill_with(context, row["colour"])
-    context.fill_preserve()
+    _fill_shape(context, row["fill"], style)
     context.set_line_width(style["swatch_outline_width"])
     _stroke(context, style["outline"]["land"], ())
-    _text(context, row["label"], style["legend_text_x"], row["text_y"], style["legend_font"], style["name_colour"],
+    _text(context, row["label"], style["legend_text_x"], row["text_y"], picture["legend_font"], style["name_colour"],
           style)
 
 
 def _text(context: Any, text: str, x: float, baseline: float, size: float, colour: str, style: dict[str, Any], *,
-          centred: bool = False, italic: bool = False) -> None:
-    """Text on its baseline, starting at x or (`centred`, SVG's `text-anchor="middle"`)
-    centred on it. Cairo's simple font API takes one family: the first of the style's,
-    which fontconfig replaces by a like font when it is not installed."""
+          italic: bool = False, halo: dict[str, Any] | None = None) -> None:
+    """Text on its baseline from x, over a halo of the background when asked (SVG's
+    `paint-order="stroke"`). Cairo's simple font API takes one family: the first of the
+    style's, which fontconfig replaces by a like font when it is not installed."""
     cairo = _cairo()
     context.select_font_face(style["font_families"][0], cairo.FONT_SLANT_ITALIC if italic else cairo.FONT_SLANT_NORMAL,
                              cairo.FONT_WEIGHT_NORMAL)
     context.set_font_size(size)
-    advance = context.text_extents(text)[4] if centred else 0
-    context.move_to(x - advance / 2, baseline)
+    context.move_to(x, baseline)
+    if halo:
+        context.text_path(text)
+        context.set_line_width(halo["width"])
+        context.set_line_join(cairo.LINE_JOIN_ROUND)
+        _stroke(context, halo["colour"], ())
+        context.move_to(x, baseline)
     _fill_with(context, colour)
     context.show_text(text)
     context.new_path()
@@ -131,9 +180,13 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 
 def _flat_colours(picture: dict[str, Any]) -> list[str]:
-    """The colours the map fills areas with: the background, each area's fill and the legend's swatches."""
-    return sorted({picture["style"]["background"], *(area["fill"] for area in picture["areas"]),
-                   *(row["colour"] for row in picture["legend"])})
+    """The colours the map fills shapes with: the background, each area's fill, the legend's
+    swatches, the moves' arrows and the events' marks."""
+    style = picture["style"]
+    return sorted({style["background"], *(area["fill"]["colour"] for area in picture["areas"]),
+                   *(row["fill"]["colour"] for row in picture["legend"]),
+                   *([style["move"]["stroke"]] if picture["moves"] else []),
+                   *(mark["colour"] for mark in picture["marks"])})
 
 
 def _palette_png(surface: Any, flat_colours: list[str]) -> bytes:
