@@ -67,6 +67,8 @@ class MapArea(BaseModel):
     controller: str | None = None
     units: list[str] = []
     synthetic: bool = False
+    fortress: bool = False
+    besieged_by: str | None = None  # the power besieging the area's fortress or city
 
 
 class MapLink(BaseModel):
@@ -108,6 +110,7 @@ class GameMap(BaseModel):
     links: list[MapLink] = []
     moves: list[MapMove] = []
     events: list[MapEvent] = []
+    focus: list[str] = []  # the reader's theatre, which the mailed picture is cropped to (none: all of it)
 
 
 class GameView(BaseModel):

@@ -33,6 +33,7 @@ WIDTH = 760
 PAD = 30
 PAD_X = 80  # room for a name beside an area at the frame's edge
 LEGIBLE_PX = 11  # the smallest text a phone reader should get, in CSS pixels
+PHONE_PX = 390  # a phone's screen width in CSS pixels
 NAME_FONT = 14
 SMALL_FONT = 13  # units, battles, the legend and notes: the smallest text on the map
 MIN_SHOWN = math.ceil(WIDTH * LEGIBLE_PX / SMALL_FONT)  # narrower than this, the HTML map scrolls instead
@@ -70,6 +71,8 @@ STYLE: dict[str, Any] = {
     "leader": {"stroke": "#777777", "width": 0.8},  # from an area to its name set further off
     "move": {"stroke": "#222222", "width": 2.5, "halo": 5, "head": 10},
     "mark_radius": 6,
+    "fortress": {"fill": "#333333", "size": 7},  # a small square at an area's lower right
+    "siege_ring": {"gap": 4, "width": 2, "dash": (4, 3)},  # around a besieged area, in the siege colour
     "note_colour": "#555555",
     "legend_x": 16,
     "legend_text_x": 36,
@@ -88,7 +91,7 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None) -> dict[str, Any
     unplaced = len(gmap.areas) - len(placed)
     if not placed:
         return {"width": WIDTH, "height": 60, "areas": [], "links": [], "moves": [], "labels": [], "leaders": [],
-                "marks": [], "patterns": [], "style": STYLE, "min_shown": MIN_SHOWN,
+                "marks": [], "patterns": [], "style": STYLE, "min_shown": MIN_SHOWN, "crop": None, "legend_top": 0,
                 **_legend(0, [], ["no area of this map has a position"])}
     points = _frame(placed)
     radius = max(6.0, min(12.0, 0.28 * _nearest(list(points.values()))))
@@ -104,10 +107,11 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None) -> dict[str, Any
             events.setdefault(event.area, []).append((event.kind, event.result))
     marks = [{"x": _r(points[area][0] + radius * 0.8), "y": _r(points[area][1] - radius * 0.8),
               "colour": _event_colour(happened[0][0])} for area, happened in sorted(events.items())]
-    labels, leaders, bottom = _place_labels(placed, points, radius, events)
+    labels, leaders, bottom = _place_labels(placed, points, radius, events, [_along(m) for m in moves])
     map_height = max(bottom, max(y for _, y in points.values()) + radius) + PAD / 2
     legend = [(fills[c], _controller(c, powers or {})) for c in controllers]
-    notes = ([SYNTHETIC_NOTE] if any(a.synthetic for a in placed) else []) + (
+    notes = ([_key(moves, marks, placed)] if moves or marks or any(a.fortress or a.besieged_by for a in placed)
+             else []) + ([SYNTHETIC_NOTE] if any(a.synthetic for a in placed) else []) + (
         [f"{unplaced} area(s) have no position and are not drawn"] if unplaced else [])
     rows = len(legend) + len(notes)
     return {
@@ -115,8 +119,32 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None) -> dict[str, Any
         "areas": areas, "links": links, "moves": moves, "marks": marks, "labels": labels, "leaders": leaders,
         "radius": _r(radius), "corner": _r(radius) / SEA_CORNER_DIVISOR, "style": STYLE, "min_shown": MIN_SHOWN,
         "patterns": sorted({f["colour"] for f in fills.values() if f["striped"]}),
+        "crop": _crop(gmap.focus, points, labels, radius, map_height), "legend_top": _r(map_height),
         **_legend(_r(map_height), legend, notes),
     }
+
+
+def _crop(focus: list[str], points: dict[str, tuple[float, float]], labels: list[dict], radius: float,
+          map_height: float) -> tuple[float, float, float, float] | None:
+    """The part of the map the mailed picture shows: the reader's theatre (the `focus`
+    areas and their labels) with a margin, or None for all of it; at least a phone's
+    width (`PHONE_PX`), which a phone shows without shrinking its text."""
+    inside = [points[a] for a in focus if a in points]
+    if not inside:
+        return None
+    boxes = [(x - radius, y - radius, x + radius, y + radius) for x, y in inside] + [
+        (t["x"], t["y"] - t["size"], t["x"] + text_width(t["text"], t["size"]), t["y"] + t["size"] * 0.3)
+        for t in labels if t["area"] in focus]
+    left, top = min(b[0] for b in boxes) - PAD / 2, min(b[1] for b in boxes) - PAD / 2
+    right, bottom = max(b[2] for b in boxes) + PAD / 2, max(b[3] for b in boxes) + PAD / 2
+    if right - left < PHONE_PX:
+        middle = (left + right) / 2
+        left, right = middle - PHONE_PX / 2, middle + PHONE_PX / 2
+    left, top = max(0.0, left), max(0.0, top)
+    right, bottom = min(float(WIDTH), max(right, left + PHONE_PX)), min(map_height, bottom)
+    if right - left >= WIDTH - 1 and bottom - top >= map_height - 1:
+        return None
+    return _r(left), _r(top), _r(right), _r(bottom)
 
 
 def _frame(placed: list[MapArea]) -> dict[str, tuple[float, float]]:
@@ -130,6 +158,14 @@ def _frame(placed: list[MapArea]) -> dict[str, tuple[float, float]]:
     scale_y = height / span_y if span_y else 0.0
     left = PAD_X if len(set(xs)) > 1 else WIDTH / 2
     return {a.id: (left + (a.x - min(xs)) * scale_x, PAD + (a.y - min(ys)) * scale_y) for a in placed}
+
+
+def _key(moves: list, marks: list, placed: list[MapArea]) -> str:
+    """The note telling what the turn's symbols mean, those on this map only."""
+    parts = (["arrow: moved"] if moves else []) + (["dot: battle (red) or siege (purple)"] if marks else []) + (
+        ["small square: fortress"] if any(a.fortress for a in placed) else []) + (
+        ["dashed ring: besieged"] if any(a.besieged_by for a in placed) else [])
+    return "Key — " + "; ".join(parts) + "."
 
 
 def _fill(index: int) -> dict[str, Any]:
@@ -163,11 +199,20 @@ def _lines(area: MapArea, events: list[tuple[str, str]]) -> list[dict[str, Any]]
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
+def _along(arrow: dict[str, Any]) -> list[Box]:
+    """Small boxes along an arrow, which a label had better not cover."""
+    x1, y1, (x2, y2) = arrow["x1"], arrow["y1"], arrow["head"][0]
+    steps = max(1, int(math.dist((x1, y1), (x2, y2)) // 6))
+    return [(x1 + (x2 - x1) * i / steps - 3, y1 + (y2 - y1) * i / steps - 3,
+             x1 + (x2 - x1) * i / steps + 3, y1 + (y2 - y1) * i / steps + 3) for i in range(steps + 1)]
+
+
 def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]], radius: float,
-                  events: dict[str, list[tuple[str, str]]]) -> tuple[list[dict], list[dict], float]:
+                  events: dict[str, list[tuple[str, str]]], arrows: list[list[Box]]) -> tuple[list[dict], list[dict], float]:
     """Each area's label (its name, units and events, one line each) where it covers no
-    area and no label placed before it: beside the area first, then further off with a
-    line leading to it. Crowded areas choose first."""
+    area and no label placed before it, nor an arrow if it can: beside the area first,
+    then further off with a line leading to it. Crowded areas choose first."""
+    soft = [box for arrow in arrows for box in arrow]
     taken: list[Box] = [(x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2) for x, y in points.values()]
     crowd = {a.id: sum(1 for other in points.values() if math.dist(points[a.id], other) < 90) for a in placed}
     labels: list[dict] = []
@@ -178,7 +223,7 @@ def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]],
         width = max(text_width(line["text"], line["size"]) for line in lines)
         height = sum(LINE * line["size"] for line in lines)
         x, y = points[area.id]
-        box, far = _free_spot(x, y, radius, width, height, taken)
+        box, far = _free_spot(x, y, radius, width, height, taken, soft)
         taken.append(box)
         bottom = max(bottom, box[3])
         top = box[1]
@@ -193,19 +238,18 @@ def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]],
     return labels, leaders, bottom
 
 
-def _free_spot(x: float, y: float, radius: float, width: float, height: float, taken: list[Box]) -> tuple[Box, bool]:
+def _free_spot(x: float, y: float, radius: float, width: float, height: float, taken: list[Box],
+               soft: list[Box]) -> tuple[Box, bool]:
     """The first box of `width` × `height` around (x, y) that stays in the frame and meets
-    nothing taken; failing all, the one that overlaps least."""
+    nothing taken nor `soft` (within a few steps); then nothing taken; failing all, the
+    one that overlaps least."""
+    for step in range(4):
+        for box in _spots(x, y, radius, width, height, step):
+            if not any(_overlap(box, other) for other in taken) and not any(_overlap(box, other) for other in soft):
+                return box, step > 0
     best: tuple[float, Box, bool] | None = None
     for step in range(12):
-        gap = 2 + step * 0.7 * SMALL_FONT
-        near, diagonal = radius + gap, (radius + gap) * 0.72
-        for left, top in ((x - width / 2, y + near), (x - width / 2, y - near - height),
-                          (x + near, y - height / 2), (x - near - width, y - height / 2),
-                          (x + diagonal, y + diagonal), (x - diagonal - width, y + diagonal),
-                          (x + diagonal, y - diagonal - height), (x - diagonal - width, y - diagonal - height)):
-            left, top = min(max(left, 2.0), WIDTH - 2 - width), max(top, 2.0)
-            box = (left, top, left + width, top + height)
+        for box in _spots(x, y, radius, width, height, step):
             cover = sum(_overlap(box, other) for other in taken)
             if cover == 0:
                 return box, step > 0
@@ -213,6 +257,20 @@ def _free_spot(x: float, y: float, radius: float, width: float, height: float, t
                 best = (cover, box, step > 0)
     assert best is not None
     return best[1], best[2]
+
+
+def _spots(x: float, y: float, radius: float, width: float, height: float, step: int) -> list[Box]:
+    """The boxes tried around (x, y) at a distance `step`: below, above, beside, then the diagonals."""
+    gap = 2 + step * 0.7 * SMALL_FONT
+    near, diagonal = radius + gap, (radius + gap) * 0.72
+    boxes = []
+    for left, top in ((x - width / 2, y + near), (x - width / 2, y - near - height),
+                      (x + near, y - height / 2), (x - near - width, y - height / 2),
+                      (x + diagonal, y + diagonal), (x - diagonal - width, y + diagonal),
+                      (x + diagonal, y - diagonal - height), (x - diagonal - width, y - diagonal - height)):
+        left, top = min(max(left, 2.0), WIDTH - 2 - width), max(top, 2.0)
+        boxes.append((left, top, left + width, top + height))
+    return boxes
 
 
 def _overlap(a: Box, b: Box) -> float:
@@ -256,13 +314,15 @@ def _area(area: MapArea, point: tuple[float, float], fills: dict[str, dict], pow
     units = ", ".join(area.units)
     sea = area.kind == "sea"
     owner = _controller(area.controller, powers) if area.controller else ""
-    title = " — ".join(p for p in (area.name or area.id, owner, units) if p)
+    siege = f"besieged by {_controller(area.besieged_by, powers)}" if area.besieged_by else ""
+    title = " — ".join(p for p in (area.name or area.id, owner, units, "fortress" if area.fortress else "", siege) if p)
     plain = {"colour": SEA if sea else NEUTRAL, "striped": False, "paint": SEA if sea else NEUTRAL}
     return {
         "id": area.id, "name": area.name or area.id, "x": _r(point[0]), "y": _r(point[1]), "sea": sea,
         "fill": fills.get(area.controller or "", plain),
         "stroke": STYLE["outline"]["sea" if sea else "land"],
         "dash": STYLE["synthetic_dash"] if area.synthetic else (), "title": title,
+        "fortress": area.fortress, "besieged": area.besieged_by is not None,
     }
 
 

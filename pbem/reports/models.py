@@ -305,7 +305,7 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
                      and (audience == "gm" or (audience == "player" and n.player == viewer))],
         owed=owed,
         order_form=order_form(viewer, data.campaign, owed) if owed else None,
-        map=turn_map(projection, who, since, view.map),
+        map=turn_map(projection, who, since, view),
         audit=_audit(projection, since) if audience == "gm" else None,
     )
 
@@ -365,20 +365,35 @@ def game_map(raw: Any) -> GameMap | None:
         raise ReportError(str(error)) from None
 
 
-def turn_map(projection: CampaignProjection, viewer: str, since: int, gmap: GameMap | None) -> GameMap | None:
+def turn_map(projection: CampaignProjection, viewer: str, since: int, view: GameView) -> GameMap | None:
     """The viewer's map with what happened since log version `since` drawn on it: the
     units that moved, as the viewer's own view showed them then and shows them now (so
-    nothing the viewer could not see), and the battles and sieges of the chronicle lines
-    the viewer may read."""
+    nothing the viewer could not see), the battles and sieges of the chronicle lines the
+    viewer may read, and the viewer's theatre (`theatre`)."""
+    gmap = view.map
     if gmap is None:
         return None
     events = [MapEvent(area=c.mark.area, kind=c.mark.kind, result=c.mark.result)
               for c in projection.chronicle(viewer, since) if c.mark is not None]
     before = game_map((projection.view_before(viewer, since) or {}).get("map"))
-    moves = moves_between(before, gmap) if before is not None else []
-    if not moves and not events:
+    moves = [*gmap.moves, *(moves_between(before, gmap) if before is not None else [])]
+    events = [*gmap.events, *events]
+    mine = {code for code, entry in view.powers.items() if entry.player == viewer}
+    focus = theatre(gmap, mine, moves, events)
+    if moves == gmap.moves and events == gmap.events and focus == gmap.focus:
         return gmap
-    return gmap.model_copy(update={"moves": [*gmap.moves, *moves], "events": [*gmap.events, *events]})
+    return gmap.model_copy(update={"moves": moves, "events": events, "focus": focus})
+
+
+def theatre(gmap: GameMap, powers: set[str], moves: list[MapMove], events: list[MapEvent]) -> list[str]:
+    """A reader's theatre: the areas their powers control, where units moved and battles
+    were fought, and the areas next to those; none for a reader without powers."""
+    if not powers:
+        return []
+    core = {a.id for a in gmap.areas if a.controller in powers} | {m.a for m in moves} | {m.b for m in moves} | {
+        e.area for e in events}
+    near = {link.b for link in gmap.links if link.a in core} | {link.a for link in gmap.links if link.b in core}
+    return sorted(core | near)
 
 
 def moves_between(before: GameMap, now: GameMap) -> list[MapMove]:

@@ -30,17 +30,30 @@ def _cairo() -> Any:
 
 
 def paint_png(picture: dict[str, Any]) -> bytes:
-    """The PNG of a map layout (`maps.layout`)."""
+    """The PNG of a map layout (`maps.layout`): cropped to its `crop` box (the reader's
+    theatre) when it has one, with the legend under it."""
     cairo = _cairo()
-    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, picture["width"], round(picture["height"]))
+    left, top, right, bottom = picture["crop"] or (0, 0, picture["width"], picture["legend_top"])
+    legend = picture["height"] - picture["legend_top"]
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, round(right - left), round(bottom - top + legend))
     context = cairo.Context(surface)
+    _fill_with(context, picture["style"]["background"])
+    context.paint()
+    context.save()
+    context.rectangle(0, 0, right - left, bottom - top)
+    context.clip()
+    context.translate(-left, -top)
     _paint(context, picture)
+    context.restore()
+    context.translate(0, bottom - top - picture["legend_top"])
+    _paint_legend(context, picture)
     surface.flush()
     return _palette_png(surface, _flat_colours(picture))
 
 
 def _paint(context: Any, picture: dict[str, Any]) -> None:
-    """The same picture as `map.svg.j2`, in the same order: later shapes cover earlier ones."""
+    """The same map as `map.svg.j2`, in the same order: later shapes cover earlier ones
+    (the legend and notes are painted by `_paint_legend`)."""
     style = picture["style"]
     _fill_with(context, style["background"])
     context.paint()
@@ -70,6 +83,10 @@ def _paint(context: Any, picture: dict[str, Any]) -> None:
     for label in picture["labels"]:
         _text(context, label["text"], label["x"], label["y"], label["size"], label["colour"], style,
               italic=label["italic"], halo=style["halo"])
+
+
+def _paint_legend(context: Any, picture: dict[str, Any]) -> None:
+    style = picture["style"]
     for row in picture["legend"]:
         _legend_row(context, row, picture)
     for note in picture["notes"]:
@@ -85,7 +102,8 @@ def _line(context: Any, line: dict[str, Any], colour: str, width: float, dash: t
 
 
 def _area(context: Any, area: dict[str, Any], picture: dict[str, Any]) -> None:
-    """A sea is a square with rounded corners, a land area a circle, in its fill."""
+    """A sea is a square with rounded corners, a land area a circle, in its fill; a fortress
+    is a small square at its lower right, a siege a dashed ring around it."""
     style, radius = picture["style"], picture["radius"]
     if area["sea"]:
         _rounded_square(context, area["x"], area["y"], radius, picture["corner"])
@@ -95,6 +113,17 @@ def _area(context: Any, area: dict[str, Any], picture: dict[str, Any]) -> None:
     _fill_shape(context, area["fill"], style)
     context.set_line_width(style["outline_width"])
     _stroke(context, area["stroke"], area["dash"])
+    if area["besieged"]:
+        ring = style["siege_ring"]
+        context.new_sub_path()
+        context.arc(area["x"], area["y"], radius + ring["gap"], 0, 2 * math.pi)
+        context.set_line_width(ring["width"])
+        _stroke(context, style["event_colour"]["siege"], ring["dash"])
+    if area["fortress"]:
+        size = style["fortress"]["size"]
+        context.rectangle(area["x"] + radius * 0.5, area["y"] + radius * 0.5, size, size)
+        _fill_with(context, style["fortress"]["fill"])
+        context.fill()
 
 
 def _fill_shape(context: Any, fill: dict[str, Any], style: dict[str, Any]) -> None:

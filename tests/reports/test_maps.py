@@ -119,3 +119,22 @@ def test_the_turn_is_drawn_moves_as_arrows_and_battles_with_their_results():
     assert png.getpixel((round(picture["marks"][0]["x"]), round(picture["marks"][0]["y"]))) == \
         rgb(STYLE["event_colour"]["battle"])
     assert "Battle: FRA beats SPA" in draw_map(turn.model_dump())
+
+
+def test_the_mailed_picture_is_cropped_to_the_readers_theatre():
+    """With a focus (the reader's theatre), the PNG shows those areas and not a far one;
+    the fortress and the siege are drawn and named in the key."""
+    areas = [{"id": f"a{i}", "name": f"Area {i}", "x": i * 10, "y": (i % 3) * 10, "controller": "X" if i < 3 else "Y",
+              "fortress": i == 1, "besieged_by": "Y" if i == 1 else None} for i in range(12)]
+    gmap = game_map({"areas": areas, "focus": ["a0", "a1", "a2"]})
+    picture = layout(gmap)
+    left, top, right, bottom = picture["crop"]
+    a0, a11 = picture["areas"][0], picture["areas"][11]
+    assert left <= a0["x"] <= right and not left <= a11["x"] <= right
+    png = picture_of(paint_png(picture))
+    assert png.size == (round(right - left), round(bottom - top + picture["height"] - picture["legend_top"]))
+    rgbpng = png.convert("RGB")
+    assert rgbpng.getpixel((round(a0["x"] - left), round(a0["y"] - top))) == rgb(a0["fill"]["colour"])
+    assert any("fortress" in note["text"] and "besieged" in note["text"] for note in picture["notes"])
+    whole = layout(game_map({"areas": areas}))
+    assert whole["crop"] is None and picture_of(paint_png(whole)).size == (whole["width"], round(whole["height"]))
