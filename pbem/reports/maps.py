@@ -18,13 +18,17 @@ scrolls and zooms instead), so on a 390-px phone every label is at least `LEGIBL
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from functools import lru_cache
 from typing import Any
 
 from pbem.core.view import GameMap, MapArea, by_identity
+from pbem.reports.boards import Board, BoardError, board_image, load_board
 from pbem.reports.models import ReportError, game_map
 from pbem.reports.raster import paint_png
 from pbem.reports.templating import environment, render
@@ -46,6 +50,8 @@ PALETTE = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#c
 SEA = "#cfe3f5"
 NEUTRAL = "#eeeeee"
 UNIT_CHARS = 28
+BOARD_RADIUS = 9.0  # an area's disc on a board's image
+BOARD_MARGIN = 60  # image pixels kept around the reader's theatre
 SEA_CORNER_DIVISOR = 3  # a sea is a square whose corners are rounded by a third of its radius
 SYNTHETIC_NOTE = "Dashed outline: invented (synthetic) data, not from the published game."
 EVENT_WORDS = {"battle": "Battle", "siege": "Siege"}
@@ -83,23 +89,31 @@ STYLE: dict[str, Any] = {
 """How the map is drawn, read by both the SVG template and the PNG painter."""
 
 
-def layout(gmap: GameMap, powers: dict[str, str] | None = None) -> dict[str, Any]:
+def layout(gmap: GameMap, powers: dict[str, str] | None = None, board: Board | None = None,
+           board_dir: str = "") -> dict[str, Any]:
     """Pixel positions, sizes, colours and the style for every placed area and link, the
     turn's moves and events, every label (a text line at its baseline, drawn from its x),
-    the legend and the notes under the map."""
-    placed = [a for a in gmap.areas if a.x is not None and a.y is not None]
-    unplaced = len(gmap.areas) - len(placed)
+    the legend and the notes under the map. With a `board` (the GM's VASSAL board, in
+    `board_dir`) the areas stand where the board has them, on its image cropped to the
+    reader's theatre; the image names the areas, so the labels tell units and events only."""
+    if board is not None:
+        placed = [a for a in gmap.areas if a.id in board.places]
+        points, background, unplaced = _on_board(board, board_dir, placed, gmap.focus) if placed else ({}, None, 0)
+        placed = [a for a in placed if a.id in points]
+        radius = BOARD_RADIUS
+    else:
+        placed = [a for a in gmap.areas if a.x is not None and a.y is not None]
+        points, background, unplaced = _frame(placed) if placed else {}, None, len(gmap.areas) - len(placed)
+        radius = max(6.0, min(12.0, 0.28 * _nearest(list(points.values())))) if placed else 0.0
     if not placed:
         return {"width": WIDTH, "height": 60, "areas": [], "links": [], "moves": [], "labels": [], "leaders": [],
                 "marks": [], "patterns": [], "style": STYLE, "min_shown": MIN_SHOWN, "crop": None, "legend_top": 0,
-                **_legend(0, [], ["no area of this map has a position"])}
-    points = _frame(placed)
-    radius = max(6.0, min(12.0, 0.28 * _nearest(list(points.values()))))
+                "background": None, **_legend(0, [], ["no area of this map has a position"])}
     controllers = sorted({a.controller for a in placed if a.controller})
     fills = {c: _fill(i) for i, c in enumerate(controllers)}
     areas = [_area(a, points[a.id], fills, powers or {}) for a in placed]
-    links = [_link(link.kind, points[link.a], points[link.b])
-             for link in gmap.links if link.a in points and link.b in points]
+    links = [] if board is not None else [_link(link.kind, points[link.a], points[link.b])
+                                          for link in gmap.links if link.a in points and link.b in points]
     moves = [_arrow(points[m.a], points[m.b], radius) for m in gmap.moves if m.a in points and m.b in points]
     events: dict[str, list[tuple[str, str]]] = {}
     for event in gmap.events:
@@ -107,19 +121,24 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None) -> dict[str, Any
             events.setdefault(event.area, []).append((event.kind, event.result))
     marks = [{"x": _r(points[area][0] + radius * 0.8), "y": _r(points[area][1] - radius * 0.8),
               "colour": _event_colour(happened[0][0])} for area, happened in sorted(events.items())]
-    labels, leaders, bottom = _place_labels(placed, points, radius, events, [_along(m) for m in moves])
+    labels, leaders, bottom = _place_labels(placed, points, radius, events, [_along(m) for m in moves],
+                                            named=board is None)
     map_height = max(bottom, max(y for _, y in points.values()) + radius) + PAD / 2
+    if background is not None:
+        map_height = max(map_height, background["height"])
     legend = [(fills[c], _controller(c, powers or {})) for c in controllers]
     notes = ([_key(moves, marks, placed)] if moves or marks or any(a.fortress or a.besieged_by for a in placed)
-             else []) + ([SYNTHETIC_NOTE] if any(a.synthetic for a in placed) else []) + (
-        [f"{unplaced} area(s) have no position and are not drawn"] if unplaced else [])
+             else []) + ([SYNTHETIC_NOTE] if any(a.synthetic for a in placed) and board is None else []) + (
+        [f"{unplaced} area(s) have no position and are not drawn"] if unplaced and board is None else []) + (
+        [f"Board: {board.name}, from the GM's VASSAL module {board.module}"] if board is not None else [])
     rows = len(legend) + len(notes)
     return {
         "width": WIDTH, "height": _r(map_height + rows * LEGEND_ROW + (8 if rows else 0)),
         "areas": areas, "links": links, "moves": moves, "marks": marks, "labels": labels, "leaders": leaders,
         "radius": _r(radius), "corner": _r(radius) / SEA_CORNER_DIVISOR, "style": STYLE, "min_shown": MIN_SHOWN,
         "patterns": sorted({f["colour"] for f in fills.values() if f["striped"]}),
-        "crop": _crop(gmap.focus, points, labels, radius, map_height), "legend_top": _r(map_height),
+        "crop": None if board is not None else _crop(gmap.focus, points, labels, radius, map_height),
+        "legend_top": _r(map_height), "background": background,
         **_legend(_r(map_height), legend, notes),
     }
 
@@ -145,6 +164,40 @@ def _crop(focus: list[str], points: dict[str, tuple[float, float]], labels: list
     if right - left >= WIDTH - 1 and bottom - top >= map_height - 1:
         return None
     return _r(left), _r(top), _r(right), _r(bottom)
+
+
+def _on_board(board: Board, board_dir: str, placed: list[MapArea], focus: list[str]
+              ) -> tuple[dict[str, tuple[float, float]], dict[str, Any], int]:
+    """Where the areas stand on the board's image, cropped to the reader's theatre (the
+    `focus` areas, or every area on the board) with a margin and scaled to the frame's
+    width; the cropped image; how many areas fall outside the crop."""
+    spots = {a.id: board.places[a.id] for a in placed}
+    shown = [spots[a] for a in focus if a in spots] or list(spots.values())
+    margin = max(BOARD_MARGIN, 0.08 * max(board.width, board.height))
+    left = max(0.0, min(x for x, _ in shown) - margin)
+    top = max(0.0, min(y for _, y in shown) - margin)
+    right = min(float(board.width), max(x for x, _ in shown) + margin)
+    bottom = min(float(board.height), max(y for _, y in shown) + margin)
+    scale = WIDTH / max(1.0, right - left)
+    points = {area: ((x - left) * scale, (y - top) * scale) for area, (x, y) in spots.items()
+              if left <= x <= right and top <= y <= bottom}
+    height = round((bottom - top) * scale)
+    picture = _board_picture(board_dir, board.image, (round(left), round(top), round(right), round(bottom)),
+                             (WIDTH, max(1, height)))
+    return points, {"href": "data:image/png;base64," + base64.b64encode(picture).decode(), "png": picture,
+                    "width": WIDTH, "height": max(1, height)}, len(spots) - len(points)
+
+
+@lru_cache(maxsize=32)
+def _board_picture(board_dir: str, image: str, box: tuple[int, int, int, int], size: tuple[int, int]) -> bytes:
+    """The part of the board's image a map shows, at the frame's size, as PNG."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(board_image(board_dir, image))) as picture:
+        part = picture.convert("RGB").crop(box).resize(size)
+    out = io.BytesIO()
+    part.save(out, "PNG")
+    return out.getvalue()
 
 
 def _frame(placed: list[MapArea]) -> dict[str, tuple[float, float]]:
@@ -184,9 +237,10 @@ def text_width(text: str, size: float) -> float:
     return ems * size * 1.04 + 2
 
 
-def _lines(area: MapArea, events: list[tuple[str, str]]) -> list[dict[str, Any]]:
+def _lines(area: MapArea, events: list[tuple[str, str]], named: bool) -> list[dict[str, Any]]:
     units = ", ".join(area.units)
-    lines = [{"text": area.name or area.id, "size": NAME_FONT, "colour": STYLE["name_colour"], "italic": False}]
+    lines = [{"text": area.name or area.id, "size": NAME_FONT, "colour": STYLE["name_colour"], "italic": False}
+             ] if named else []
     if units:
         lines.append({"text": units if len(units) <= UNIT_CHARS else units[: UNIT_CHARS - 1] + "…",
                       "size": SMALL_FONT, "colour": STYLE["units_colour"], "italic": True})
@@ -208,7 +262,8 @@ def _along(arrow: dict[str, Any]) -> list[Box]:
 
 
 def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]], radius: float,
-                  events: dict[str, list[tuple[str, str]]], arrows: list[list[Box]]) -> tuple[list[dict], list[dict], float]:
+                  events: dict[str, list[tuple[str, str]]], arrows: list[list[Box]], *,
+                  named: bool = True) -> tuple[list[dict], list[dict], float]:
     """Each area's label (its name, units and events, one line each) where it covers no
     area and no label placed before it, nor an arrow if it can: beside the area first,
     then further off with a line leading to it. Crowded areas choose first."""
@@ -219,7 +274,9 @@ def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]],
     leaders: list[dict] = []
     bottom = 0.0
     for area in sorted(placed, key=lambda a: (-crowd[a.id], a.id)):
-        lines = _lines(area, events.get(area.id, []))
+        lines = _lines(area, events.get(area.id, []), named)
+        if not lines:
+            continue
         width = max(text_width(line["text"], line["size"]) for line in lines)
         height = sum(LINE * line["size"] for line in lines)
         x, y = points[area.id]
@@ -351,27 +408,35 @@ def _r(value: float) -> float:
 
 @dataclass(frozen=True)
 class MapDrawing:
-    """A map and its legend's names as the content its pictures are cached by: the
-    players of a step, and most steps of a turn, share a map."""
+    """A map, its legend's names and the folder of the campaign's board (if any) as the
+    content its pictures are cached by: the players of a step, and most steps of a turn,
+    share a map."""
 
     map_json: str
     powers_json: str
+    board_dir: str = ""
 
     def svg(self) -> str:
-        return _draw(self.map_json, self.powers_json)
+        return _draw(self.map_json, self.powers_json, self.board_dir)
 
     def png(self) -> bytes:
-        """The `map.png` attachment of a report: the same picture as the SVG."""
-        return _paint(self.map_json, self.powers_json)
+        """The `map.png` attachment of a report: the same picture as the SVG (cropped to
+        the reader's theatre)."""
+        return _paint(self.map_json, self.powers_json, self.board_dir)
 
 
-def drawing(gmap: GameMap | dict, powers: dict[str, str] | None = None) -> MapDrawing:
+def drawing(gmap: GameMap | dict, powers: dict[str, str] | None = None, board_dir: Path | None = None) -> MapDrawing:
     """A map (a view's `map` dict or a validated `GameMap`) to draw; `powers` maps a
-    controller code to the name the legend shows."""
+    controller code to the name the legend shows; `board_dir`, a folder that may hold the
+    campaign's board (`boards.BOARD_FILE`, from the GM's VASSAL module)."""
     model = gmap if isinstance(gmap, GameMap) else game_map(gmap)
     if model is None:
         raise ReportError("there is no map to draw")
-    return MapDrawing(_content(model), json.dumps(powers or {}, sort_keys=True))
+    try:
+        board = load_board(board_dir) if board_dir is not None else None
+    except BoardError as error:
+        raise ReportError(str(error)) from None
+    return MapDrawing(_content(model), json.dumps(powers or {}, sort_keys=True), str(board_dir) if board else "")
 
 
 @by_identity
@@ -384,18 +449,22 @@ def draw_map(gmap: GameMap | dict, powers: dict[str, str] | None = None) -> str:
     return drawing(gmap, powers).svg()
 
 
-def _layout(map_json: str, powers_json: str) -> dict[str, Any]:
-    return layout(GameMap.model_validate_json(map_json), json.loads(powers_json))
+def _layout(map_json: str, powers_json: str, board_dir: str) -> dict[str, Any]:
+    try:
+        board = load_board(Path(board_dir)) if board_dir else None
+    except BoardError as error:
+        raise ReportError(str(error)) from None
+    return layout(GameMap.model_validate_json(map_json), json.loads(powers_json), board, board_dir)
 
 
 @lru_cache(maxsize=64)
-def _draw(map_json: str, powers_json: str) -> str:
-    return render(environment(), "map.svg.j2", _layout(map_json, powers_json))
+def _draw(map_json: str, powers_json: str, board_dir: str) -> str:
+    return render(environment(), "map.svg.j2", _layout(map_json, powers_json, board_dir))
 
 
 @lru_cache(maxsize=64)
-def _paint(map_json: str, powers_json: str) -> bytes:
-    return paint_png(_layout(map_json, powers_json))
+def _paint(map_json: str, powers_json: str, board_dir: str) -> bytes:
+    return paint_png(_layout(map_json, powers_json, board_dir))
 
 
 def scalable(svg: str) -> str:

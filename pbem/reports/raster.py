@@ -57,6 +57,10 @@ def _paint(context: Any, picture: dict[str, Any]) -> None:
     style = picture["style"]
     _fill_with(context, style["background"])
     context.paint()
+    if picture["background"]:
+        board = _cairo().ImageSurface.create_from_png(io.BytesIO(picture["background"]["png"]))
+        context.set_source_surface(board, 0, 0)
+        context.paint()
     context.set_line_width(style["link_width"])
     for link in picture["links"]:
         _line(context, link, link["stroke"], style["link_width"], link["dash"])
