@@ -73,7 +73,7 @@ STYLE: dict[str, Any] = {
     "name_colour": "#111111",
     "units_colour": "#444444",
     "event_colour": {"battle": "#b2182b", "siege": "#5e3c99"},
-    "halo": {"colour": "#fbfaf6", "width": 3},  # text drawn over a halo of the background stays readable on links
+    "plate": {"colour": "#fbfaf6", "opacity": 0.8},  # under each label, so links crossing it do not hide its text
     "leader": {"stroke": "#777777", "width": 0.8},  # from an area to its name set further off
     "move": {"stroke": "#222222", "width": 2.5, "halo": 5, "head": 10},
     "mark_radius": 6,
@@ -106,7 +106,7 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None, board: Board | N
         points, background, unplaced = _frame(placed) if placed else {}, None, len(gmap.areas) - len(placed)
         radius = max(6.0, min(12.0, 0.28 * _nearest(list(points.values())))) if placed else 0.0
     if not placed:
-        return {"width": WIDTH, "height": 60, "areas": [], "links": [], "moves": [], "labels": [], "leaders": [],
+        return {"width": WIDTH, "height": 60, "areas": [], "links": [], "moves": [], "labels": [], "leaders": [], "plates": [],
                 "marks": [], "patterns": [], "style": STYLE, "min_shown": MIN_SHOWN, "crop": None, "legend_top": 0,
                 "background": None, **_legend(0, [], ["no area of this map has a position"])}
     controllers = sorted({a.controller for a in placed if a.controller})
@@ -121,7 +121,7 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None, board: Board | N
             events.setdefault(event.area, []).append((event.kind, event.result))
     marks = [{"x": _r(points[area][0] + radius * 0.8), "y": _r(points[area][1] - radius * 0.8),
               "colour": _event_colour(happened[0][0])} for area, happened in sorted(events.items())]
-    labels, leaders, bottom = _place_labels(placed, points, radius, events, [_along(m) for m in moves],
+    labels, leaders, plates, bottom = _place_labels(placed, points, radius, events, [_along(m) for m in moves],
                                             named=board is None)
     map_height = max(bottom, max(y for _, y in points.values()) + radius) + PAD / 2
     if background is not None:
@@ -135,6 +135,7 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None, board: Board | N
     return {
         "width": WIDTH, "height": _r(map_height + rows * LEGEND_ROW + (8 if rows else 0)),
         "areas": areas, "links": links, "moves": moves, "marks": marks, "labels": labels, "leaders": leaders,
+        "plates": plates,
         "radius": _r(radius), "corner": _r(radius) / SEA_CORNER_DIVISOR, "style": STYLE, "min_shown": MIN_SHOWN,
         "patterns": sorted({f["colour"] for f in fills.values() if f["striped"]}),
         "crop": None if board is not None else _crop(gmap.focus, points, labels, radius, map_height),
@@ -263,15 +264,20 @@ def _along(arrow: dict[str, Any]) -> list[Box]:
 
 def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]], radius: float,
                   events: dict[str, list[tuple[str, str]]], arrows: list[list[Box]], *,
-                  named: bool = True) -> tuple[list[dict], list[dict], float]:
+                  named: bool = True) -> tuple[list[dict], list[dict], list[dict], float]:
     """Each area's label (its name, units and events, one line each) where it covers no
     area and no label placed before it, nor an arrow if it can: beside the area first,
     then further off with a line leading to it. Crowded areas choose first."""
-    soft = [box for arrow in arrows for box in arrow]
-    taken: list[Box] = [(x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2) for x, y in points.values()]
+    soft, taken = _Boxes(), _Boxes()
+    for arrow in arrows:
+        for box in arrow:
+            soft.add(box)
+    for x, y in points.values():
+        taken.add((x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2))
     crowd = {a.id: sum(1 for other in points.values() if math.dist(points[a.id], other) < 90) for a in placed}
     labels: list[dict] = []
     leaders: list[dict] = []
+    plates: list[dict] = []
     bottom = 0.0
     for area in sorted(placed, key=lambda a: (-crowd[a.id], a.id)):
         lines = _lines(area, events.get(area.id, []), named)
@@ -281,7 +287,9 @@ def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]],
         height = sum(LINE * line["size"] for line in lines)
         x, y = points[area.id]
         box, far = _free_spot(x, y, radius, width, height, taken, soft)
-        taken.append(box)
+        taken.add(box)
+        plates.append({"x": _r(box[0] - 1), "y": _r(box[1]), "width": _r(box[2] - box[0] + 2),
+                       "height": _r(box[3] - box[1])})
         bottom = max(bottom, box[3])
         top = box[1]
         for line in lines:
@@ -292,22 +300,44 @@ def _place_labels(placed: list[MapArea], points: dict[str, tuple[float, float]],
             length = math.dist((x, y), (near_x, near_y)) or 1.0
             leaders.append({"x1": _r(x + (near_x - x) * radius / length), "y1": _r(y + (near_y - y) * radius / length),
                             "x2": _r(near_x), "y2": _r(near_y)})
-    return labels, leaders, bottom
+    return labels, leaders, plates, bottom
 
 
-def _free_spot(x: float, y: float, radius: float, width: float, height: float, taken: list[Box],
-               soft: list[Box]) -> tuple[Box, bool]:
+class _Boxes:
+    """Boxes filed by the cells of a coarse grid they touch, so a box meets only its neighbours."""
+
+    CELL = 48
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+
+    def _cells(self, box: Box) -> list[tuple[int, int]]:
+        return [(cx, cy) for cx in range(int(box[0] // self.CELL), int(box[2] // self.CELL) + 1)
+                for cy in range(int(box[1] // self.CELL), int(box[3] // self.CELL) + 1)]
+
+    def add(self, box: Box) -> None:
+        for cell in self._cells(box):
+            self.cells.setdefault(cell, []).append(box)
+
+    def cover(self, box: Box) -> float:
+        """How much of `box` the boxes filed cover (each counted once)."""
+        near = {other for cell in self._cells(box) for other in self.cells.get(cell, ())}
+        return sum(_overlap(box, other) for other in near)
+
+
+def _free_spot(x: float, y: float, radius: float, width: float, height: float, taken: _Boxes,
+               soft: _Boxes) -> tuple[Box, bool]:
     """The first box of `width` × `height` around (x, y) that stays in the frame and meets
     nothing taken nor `soft` (within a few steps); then nothing taken; failing all, the
     one that overlaps least."""
     for step in range(4):
         for box in _spots(x, y, radius, width, height, step):
-            if not any(_overlap(box, other) for other in taken) and not any(_overlap(box, other) for other in soft):
+            if not taken.cover(box) and not soft.cover(box):
                 return box, step > 0
     best: tuple[float, Box, bool] | None = None
     for step in range(12):
         for box in _spots(x, y, radius, width, height, step):
-            cover = sum(_overlap(box, other) for other in taken)
+            cover = taken.cover(box)
             if cover == 0:
                 return box, step > 0
             if best is None or cover < best[0]:
@@ -465,6 +495,13 @@ def _draw(map_json: str, powers_json: str, board_dir: str) -> str:
 @lru_cache(maxsize=64)
 def _paint(map_json: str, powers_json: str, board_dir: str) -> bytes:
     return paint_png(_layout(map_json, powers_json, board_dir))
+
+
+def fresh_pictures(pictures: MapDrawing) -> tuple[str, bytes]:
+    """The SVG and PNG of a map drawn anew, past the caches that let players of a step
+    share one drawing: what a map costs at most (`pbem bench report`)."""
+    picture = _layout(pictures.map_json, pictures.powers_json, pictures.board_dir)
+    return render(environment(), "map.svg.j2", picture), paint_png(picture)
 
 
 def scalable(svg: str) -> str:

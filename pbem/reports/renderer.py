@@ -25,7 +25,7 @@ from pbem.reports.templating import Verbatim, environment, render
 Format = Literal["text", "html", "json"]
 
 
-def _map_drawing(report: Report, boards: Path | None = None) -> MapDrawing | None:
+def map_drawing(report: Report, boards: Path | None = None) -> MapDrawing | None:
     """The report's map with its legend naming the powers, if it has one, on the campaign's
     board when `boards` holds one for it (`<boards>/<campaign>/board.toml`)."""
     if report.map is None:
@@ -51,7 +51,7 @@ def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Pa
     """The HTML report. The map's SVG carries its own styling, so it is kept out of the
     CSS inliner's way (`Verbatim`)."""
     if svg is None:
-        pictures = _map_drawing(report, boards)
+        pictures = map_drawing(report, boards)
         svg = pictures.svg() if pictures else None
     return render(_env(templates_dir, ruleset), "report.html.j2", data or report,
                   map_svg=Verbatim(scalable(svg) if svg else ""))
@@ -96,7 +96,7 @@ class MailRenderer:
     def report(self, projection: CampaignProjection, viewer: str, *, since_version: int, key: str) -> OutgoingMail:
         report = build_report(projection, viewer, since_version=since_version, from_address=self.from_address)
         ruleset = projection.data.ruleset
-        pictures = _map_drawing(report, self.boards)
+        pictures = map_drawing(report, self.boards)
         svg = pictures.svg() if pictures else None
         attachments = [Attachment(filename="report.json", content_type="application/json",
                                   data=report.model_dump_json().encode())]
