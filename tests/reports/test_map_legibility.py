@@ -16,13 +16,14 @@ import pytest
 
 from pbem.reports.maps import LEGIBLE_PX
 from pbem.tools.demo import run_demo
+from pbem.tools.examples import EXAMPLES as EXAMPLES_DIR
 from tests.reports.helpers import CHROMIUM
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
                                 reason="chromium not installed (apt-get install -y chromium)")
 
-EXAMPLES = [("ratio-regis", "demo"), ("ratio-regis", "war-demo"), ("ratio-regis", "playbook"),
-            ("ratio-regis", "queued"), ("ratio-regis", "campaign"), ("empires-in-arms", "demo")]
+# every example campaign pbem ships (each folder's directory of a ruleset's examples)
+EXAMPLES = sorted((path.parent.parent.name, path.parent.name) for path in EXAMPLES_DIR.glob("*/*/campaign.toml"))
 PHONE = 390
 
 # every label's box on the screen, map by map; the wrapper is the report's own (`scalable`)
