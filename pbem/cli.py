@@ -603,8 +603,8 @@ def case_run(paths: list[Path] = typer.Argument(..., help="Case files or directo
 def scenario_map_import_vassal(
         module: Path,
         board: str = typer.Option(..., "--board", help="The board's name in the module."),
-        campaign: Optional[str] = typer.Option(None, "--campaign",
-                                               help="Match the campaign's areas; the board goes to <home>/boards/<campaign>."),
+        campaign: Optional[str] = typer.Option(
+            None, "--campaign", help="Match the campaign's areas; the board goes to <home>/boards/<campaign>."),
         scenario: Optional[Path] = typer.Option(None, "--scenario", help="Or match this scenario file's areas."),
         ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The scenario file's ruleset."),
         out: Optional[Path] = typer.Option(None, "--out", help="Where to write the board (default: the campaign's)."),

@@ -106,7 +106,8 @@ def layout(gmap: GameMap, powers: dict[str, str] | None = None, board: Board | N
         points, background, unplaced = _frame(placed) if placed else {}, None, len(gmap.areas) - len(placed)
         radius = max(6.0, min(12.0, 0.28 * _nearest(list(points.values())))) if placed else 0.0
     if not placed:
-        return {"width": WIDTH, "height": 60, "areas": [], "links": [], "moves": [], "labels": [], "leaders": [], "plates": [],
+        return {"width": WIDTH, "height": 60, "areas": [], "links": [], "moves": [], "labels": [], "leaders": [],
+                "plates": [],
                 "marks": [], "patterns": [], "style": STYLE, "min_shown": MIN_SHOWN, "crop": None, "legend_top": 0,
                 "background": None, **_legend(0, [], ["no area of this map has a position"])}
     controllers = sorted({a.controller for a in placed if a.controller})
@@ -402,7 +403,8 @@ def _area(area: MapArea, point: tuple[float, float], fills: dict[str, dict], pow
     sea = area.kind == "sea"
     owner = _controller(area.controller, powers) if area.controller else ""
     siege = f"besieged by {_controller(area.besieged_by, powers)}" if area.besieged_by else ""
-    title = " — ".join(p for p in (area.name or area.id, owner, units, "fortress" if area.fortress else "", siege) if p)
+    fortress = "fortress" if area.fortress else ""
+    title = " — ".join(p for p in (area.name or area.id, owner, units, fortress, siege) if p)
     plain = {"colour": SEA if sea else NEUTRAL, "striped": False, "paint": SEA if sea else NEUTRAL}
     return {
         "id": area.id, "name": area.name or area.id, "x": _r(point[0]), "y": _r(point[1]), "sea": sea,
@@ -510,5 +512,6 @@ def scalable(svg: str) -> str:
     its labels below `LEGIBLE_PX`. Only there: SVG tools such as cairo read this CSS as a
     zero size and draw a blank picture, so the file `pbem scenario check --draw` writes
     goes without it."""
-    shown = svg.replace("<svg ", f'<svg style="width: 100%; min-width: {MIN_SHOWN}px; height: auto; display: block;" ', 1)
+    style = f"width: 100%; min-width: {MIN_SHOWN}px; height: auto; display: block;"
+    shown = svg.replace("<svg ", f'<svg style="{style}" ', 1)
     return f'<div class="map-frame" style="overflow-x: auto; max-width: 100%;">{shown}</div>'

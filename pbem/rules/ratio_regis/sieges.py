@@ -105,7 +105,8 @@ def assault(state: GameState, scenario: Scenario, power: str, order: Assault, ru
     if result.capitulated:
         status.besieger, status.siege_casualties = None, 0
         text += f"; {fortress.power} capitulates (§13.4.5)"
-        run.judge.say(text, rule="§13.4.5", mark=MapMark(area=area, kind="siege", result=f"{fortress.power} capitulates"))
+        run.judge.say(text, rule="§13.4.5",
+                      mark=MapMark(area=area, kind="siege", result=f"{fortress.power} capitulates"))
         take_control(state, scenario, run.judge, power, area, "capitulation, §13.4.5")
         return text
     status.siege_casualties = result.siege_casualties
