@@ -74,6 +74,8 @@ def test_example_maps_are_legible_on_a_phone(tmp_path, ruleset, example):
     run_demo(ruleset, out, example)
     maps = mailed_maps(out)
     assert maps, "the example mailed no map"
+    if example == "war-demo" or ruleset == "empires-in-arms":  # the two wars: the turn is on the map
+        assert any('class="move"' in m for m in maps) and any(">Battle: " in m for m in maps)
     for labels in measure(maps):
         assert labels
         for label in labels:
