@@ -34,7 +34,7 @@ def build_service(home: Path | None = None, *, from_address: str | None = None,
     home = home_dir(home)
     store = open_store(home, create=create)
     renderer = MailRenderer(from_address=from_address or os.environ.get("PBEM_FROM", "pbem@localhost"),
-                            campaign_templates=home / "templates")
+                            campaign_templates=home / "templates", boards=home / "boards")
     return CampaignService(store, renderer, clock)
 
 

@@ -5,6 +5,7 @@ capitulation and the end of a siege. The combat itself is the engine's (`combat/
 
 from __future__ import annotations
 
+from pbem.core.engine import MapMark
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, land_combat, minimaps
 from pbem.rules.ratio_regis.actions import ImpulseRun
@@ -49,7 +50,7 @@ def plant(state: GameState, judge: DecisionPort, power: str, area: str) -> str:
     inside = garrison(state, area, fortress)
     text = f"{power} besieges the fortress {fortress.id} in {area}" + \
         (f", held by {', '.join(t.id for t in inside)}" if inside else "") + " (§13.4.1)"
-    judge.say(text, rule="§13.4.1")
+    judge.say(text, rule="§13.4.1", mark=MapMark(area=area, kind="siege", result=f"besieged by {power}"))
     return text
 
 
@@ -103,12 +104,13 @@ def assault(state: GameState, scenario: Scenario, power: str, order: Assault, ru
     if result.capitulated:
         status.besieger, status.siege_casualties = None, 0
         text += f"; {fortress.power} capitulates (§13.4.5)"
-        run.judge.say(text, rule="§13.4.5")
+        run.judge.say(text, rule="§13.4.5",
+                      mark=MapMark(area=area, kind="siege", result=f"{fortress.power} capitulates"))
         take_control(state, scenario, run.judge, power, area, "capitulation, §13.4.5")
         return text
     status.siege_casualties = result.siege_casualties
     text += f"; siege casualties {status.siege_casualties}"
-    run.judge.say(text, rule="§13.4.2")
+    run.judge.say(text, rule="§13.4.2", mark=battles.mark(combat, result, "siege"))
     return text
 
 
@@ -132,7 +134,7 @@ def sortie(state: GameState, scenario: Scenario, power: str, order: Sortie, run:
         mini_map=minimaps.on_mini_map(scenario, area), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"sortie from {area}")
     run.ledger.acted.update(t.id for t in inside)
-    run.judge.say(text, rule="§13.3.1")
+    run.judge.say(text, rule="§13.3.1", mark=battles.mark(combat, result, "siege"))
     if result.winner == cm.ATTACKER:
         retreat(state, scenario, run.judge, besiegers(state, area), area, None, why=f"the sortie from {area}")
     lift_ended_sieges(state, run.judge)

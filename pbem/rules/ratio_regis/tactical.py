@@ -313,7 +313,7 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,
         mini_map=minimaps.on_mini_map(scenario, there), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"field battle in {there}")
-    run.judge.say(text, rule="§13.3")
+    run.judge.say(text, rule="§13.3", mark=battles.mark(combat, result))
     if result.winner == cm.ATTACKER:
         beaten = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
         retreat(state, scenario, run.judge, beaten, there, here, why=f"the battle of {there}")
@@ -471,7 +471,7 @@ def _subjugation(state: GameState, scenario: Scenario, power: str, area: str, tr
         home_area=minimaps.home_area(scenario, area),
         options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"subjugation of {area}")
-    run.judge.say(text, rule="§13.5")
+    run.judge.say(text, rule="§13.5", mark=battles.mark(combat, result))
     if result.control_to == cm.ATTACKER:
         how = "subjugation won" if result.winner == cm.ATTACKER else "troops dispersed to take it, §13.5.4"
         take_control(state, scenario, run.judge, power, area, how)
