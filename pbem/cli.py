@@ -281,24 +281,35 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
 
 
 @app.command()
-def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
-    """Replay the whole log and check every recorded state hash; says which steps another
-    engine version (an earlier pbem) resolved."""
-    from pbem.core.dice import commitment
+def verify(campaign: str,
+           jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Processes replaying segments of the "
+                                              "log side by side (default: the machine's cores; 1: one replay)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Replay the whole log and check every recorded state hash, split at stored snapshots
+    across processes (each segment must end on the snapshot the next starts from); says
+    which steps another engine version (an earlier pbem) resolved."""
+    from pbem.core.verify import verify_campaign
 
-    service = build_service(home)
-    projection = _replayed(service, campaign, use_snapshots=False)
-    if commitment(projection.secret) != projection.data.commitment:
-        _fail(f"{campaign}: the dice secret does not match the published commitment")
-    if projection.divergences:
-        first = projection.divergences[0]
-        _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
-              f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
-    typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
-    others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)
-    for engine, count in sorted(others.items()):
-        typer.echo(f"  {count} of them resolved by {engine}: replayed by {projection.engine_version}, "
-                   f"their recorded hashes stand")
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(f"verifying {campaign}", total=None)
+
+            def advance(facts: int, total: int) -> None:
+                progress.update(task, total=total, advance=facts)
+
+            verdict = verify_campaign(home_dir(home), campaign, jobs, advance)
+    else:
+        verdict = verify_campaign(home_dir(home), campaign, jobs)
+    if verdict.failure is not None:
+        _fail(verdict.failure)
+    typer.echo(f"{campaign}: {verdict.steps} steps verified, state hash {verdict.last_hash}")
+    for engine, count in sorted(verdict.engines.items()):
+        if engine != verdict.engine:
+            typer.echo(f"  {count} of them resolved by {engine}: replayed by {verdict.engine}, "
+                       f"their recorded hashes stand")
 
 
 @app.command()
