@@ -543,11 +543,27 @@ def gm_reveal(campaign: str, reason: str = ReasonOption, home: Optional[Path] = 
 
 
 @dice_app.command("verify")
-def dice_verify(campaign: str, secret: str = typer.Option(..., "--secret", help="The revealed secret (hex)."),
+def dice_verify(campaign: Optional[str] = typer.Argument(None, help="A campaign of the home (with --secret)."),
+                secret: Optional[str] = typer.Option(None, "--secret", help="The revealed secret (hex)."),
+                log: Optional[Path] = typer.Option(None, "--log", help="A public log (`pbem export C --public`) "
+                                                   "instead of the home: no store needed."),
                 home: Optional[Path] = HomeOption) -> None:
     """Recompute every roll from the revealed secret and check the commitment."""
     from pbem.core.dice import commitment, recompute
 
+    if log is not None:
+        from pbem.resources.verify_dice import check
+
+        try:
+            ok, lines = check(json.loads(log.read_text(encoding="utf-8")))
+        except (ValueError, KeyError, TypeError, LookupError) as error:
+            _fail(f"{log}: {error}")
+        if not ok:
+            _fail(f"{log}: {lines[0]}")
+        typer.echo("\n".join(lines))
+        return
+    if campaign is None or secret is None:
+        _fail("give a CAMPAIGN and --secret HEX, or --log FILE")
     try:
         key = bytes.fromhex(secret)
     except ValueError:
@@ -565,6 +581,27 @@ def dice_verify(campaign: str, secret: str = typer.Option(..., "--secret", help=
                 _fail(f"roll {roll.key} in step {step.step} does not follow from the secret")
             checked += 1
     typer.echo(f"{campaign}: the secret matches the commitment; {checked} rolls recomputed, all match")
+
+
+@app.command()
+def export(campaign: str,
+           public: bool = typer.Option(False, "--public", help="The public record: results, dice records, "
+                                       "commitment, and the secret once revealed."),
+           out: Optional[Path] = typer.Option(None, "--out", help="Write it here (default: standard output)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Export a campaign's public log, for any player to check the dice without the GM's store
+    (`pbem dice verify --log FILE`, or pbem/resources/verify_dice.py with plain Python)."""
+    from pbem.core.public_log import public_log
+
+    if not public:
+        _fail("only the public log can be exported: pbem export CAMPAIGN --public")
+    text = json.dumps(public_log(build_service(home).loader.load(campaign, use_snapshots=False)),
+                      indent=1, ensure_ascii=False) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    out.write_text(text, encoding="utf-8")
+    typer.echo(f"{campaign}: public log written to {out}")
 
 
 @case_app.command("run")
