@@ -118,3 +118,29 @@ def test_a_snapshot_unlike_the_facts_before_it_fails_the_segment_that_ends_there
     assert verdict.failure is not None
     assert f"the replay up to log version {cut}" in verdict.failure
     assert "does not end on the stored snapshot" in verdict.failure
+
+
+def test_a_rollback_across_the_cuts_verifies_in_parallel_as_in_one_replay(home):
+    from datetime import timedelta
+
+    from pbem.core.gm import GameMaster
+    from pbem.core.service import CampaignService
+    from pbem.tools.replay_bench import _orders_for
+
+    clock = _Clock()
+    clock.now += timedelta(days=3650)  # after every deadline the bench campaign set
+    service = CampaignService(open_store(home), clock=clock)
+    history = service.loader.load(NAME, use_snapshots=False)
+    # Back before two snapshots: the facts they were taken on are superseded, not deleted.
+    back_to = [r for r in history.resolved if r.version < EVENTS - 250][-1].step
+    GameMaster(service).rollback(NAME, back_to, "a disputed turn")
+    n = 0
+    while service.live(NAME).data.version < EVENTS + 250:
+        n += 1
+        for player, text in _orders_for(service, n):
+            service.submit(NAME, player, text)
+    service.store.close()
+
+    verdict = verify_campaign(home, NAME, jobs=2)
+    assert verdict.failure is None
+    assert (verdict.steps, verdict.last_hash) == serial_hash(home)
