@@ -9,7 +9,6 @@ import os
 import sqlite3
 import sys
 import time
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import metadata
@@ -310,28 +309,40 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
 
 
 @app.command()
-def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
-    """Replay the whole log and check every recorded state hash; says which steps another
-    engine version (an earlier pbem) resolved."""
-    from pbem.core.dice import commitment
+def verify(campaign: str,
+           jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Processes replaying segments of the "
+                                              "log side by side (default: the machine's cores; 1: one replay)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Replay the whole log and check every recorded state hash, split at stored snapshots
+    across processes (each segment must end on the snapshot the next starts from); says
+    which steps another engine version (an earlier pbem) resolved."""
+    from pbem.core.verify import verify_campaign
 
-    service = _existing(home)
-    projection = _replayed(service, campaign, use_snapshots=False)
-    if commitment(projection.secret) != projection.data.commitment:
-        _fail(f"{campaign}: the dice secret does not match the published commitment")
-    if projection.divergences:
-        first = projection.divergences[0]
-        _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
-              f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
-    if not projection.data.steps_resolved:
+    _existing(home).store.close()  # refuses a home with no campaigns, as every reading command does
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(f"verifying {campaign}", total=None)
+
+            def advance(facts: int, total: int) -> None:
+                progress.update(task, total=total, advance=facts)
+
+            verdict = verify_campaign(home_dir(home), campaign, jobs, advance)
+    else:
+        verdict = verify_campaign(home_dir(home), campaign, jobs)
+    if verdict.failure is not None:
+        _fail(verdict.failure)
+    if not verdict.steps:
         typer.echo(f"{campaign}: 0 steps verified (none is resolved yet, so there is no state hash to check); the "
                    "log replays and the dice secret matches its commitment")
         return
-    typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
-    others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)
-    for engine, count in sorted(others.items()):
-        typer.echo(f"  {count} of them resolved by {engine}: replayed by {projection.engine_version}, "
-                   f"their recorded hashes stand")
+    typer.echo(f"{campaign}: {verdict.steps} steps verified, state hash {verdict.last_hash}")
+    for engine, count in sorted(verdict.engines.items()):
+        if engine != verdict.engine:
+            typer.echo(f"  {count} of them resolved by {engine}: replayed by {verdict.engine}, "
+                       f"their recorded hashes stand")
 
 
 @app.command()
@@ -590,11 +601,27 @@ def gm_reveal(campaign: str, reason: str = ReasonOption, home: Optional[Path] = 
 
 
 @dice_app.command("verify")
-def dice_verify(campaign: str, secret: str = typer.Option(..., "--secret", help="The revealed secret (hex)."),
+def dice_verify(campaign: Optional[str] = typer.Argument(None, help="A campaign of the home (with --secret)."),
+                secret: Optional[str] = typer.Option(None, "--secret", help="The revealed secret (hex)."),
+                log: Optional[Path] = typer.Option(None, "--log", help="A public log (`pbem export C --public`) "
+                                                   "instead of the home: no store needed."),
                 home: Optional[Path] = HomeOption) -> None:
     """Recompute every roll from the revealed secret and check the commitment."""
     from pbem.core.dice import commitment, recompute
 
+    if log is not None:
+        from pbem.resources.verify_dice import check
+
+        try:
+            ok, lines = check(json.loads(log.read_text(encoding="utf-8")))
+        except (ValueError, KeyError, TypeError, LookupError) as error:
+            _fail(f"{log}: {error}")
+        if not ok:
+            _fail(f"{log}: {lines[0]}")
+        typer.echo("\n".join(lines))
+        return
+    if campaign is None or secret is None:
+        _fail("give a CAMPAIGN and --secret HEX, or --log FILE")
     try:
         key = bytes.fromhex(secret)
     except ValueError:
@@ -612,6 +639,27 @@ def dice_verify(campaign: str, secret: str = typer.Option(..., "--secret", help=
                 _fail(f"roll {roll.key} in step {step.step} does not follow from the secret")
             checked += 1
     typer.echo(f"{campaign}: the secret matches the commitment; {checked} rolls recomputed, all match")
+
+
+@app.command()
+def export(campaign: str,
+           public: bool = typer.Option(False, "--public", help="The public record: results, dice records, "
+                                       "commitment, and the secret once revealed."),
+           out: Optional[Path] = typer.Option(None, "--out", help="Write it here (default: standard output)."),
+           home: Optional[Path] = HomeOption) -> None:
+    """Export a campaign's public log, for any player to check the dice without the GM's store
+    (`pbem dice verify --log FILE`, or pbem/resources/verify_dice.py with plain Python)."""
+    from pbem.core.public_log import public_log
+
+    if not public:
+        _fail("only the public log can be exported: pbem export CAMPAIGN --public")
+    text = json.dumps(public_log(_existing(home).loader.load(campaign, use_snapshots=False)),
+                      indent=1, ensure_ascii=False) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    out.write_text(text, encoding="utf-8")
+    typer.echo(f"{campaign}: public log written to {out}")
 
 
 @case_app.command("run")

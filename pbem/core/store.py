@@ -273,6 +273,33 @@ class ProjectionLoader:
                 continue
             projection.apply(event)
 
+    def load_segment(self, name: str, start: int, upto: int | None) -> CampaignProjection:
+        """The projection after the facts up to `upto`, folded from the stored snapshot at log
+        version `start` (from the campaign's creation when `start` is 0), keeping the steps it
+        resolves; rollbacks inside are replayed from the creation (`pbem verify`'s segments)."""
+        projection = self.fresh(name)
+        if start:
+            stored = self.snapshot_at(name, projection.engine_version, start)
+            if stored is None:
+                raise ValueError(f"no snapshot of {name} at log version {start}")
+            projection.reset(decode_snapshot(stored))
+            projection.history_from = start
+        self._fold(projection, name, upto, use_snapshots=False)
+        projection.current()  # fills the fields a run derives, as before any snapshot is saved
+        return projection
+
+    def snapshot_version(self, name: str, engine: str, upto: int) -> int | None:
+        """The log version of the newest snapshot of `engine` at or before `upto`."""
+        snapshot = self._newest_snapshot(name, engine, upto)
+        return None if snapshot is None else snapshot.originator_version
+
+    def snapshot_at(self, name: str, engine: str, version: int) -> bytes | None:
+        """The stored snapshot of `engine` at exactly log version `version`, as its bytes."""
+        snapshot = self._newest_snapshot(name, engine, version)
+        if snapshot is None or snapshot.originator_version != version:
+            return None
+        return snapshot.data.encode()
+
     def _newest_snapshot(self, name: str, engine: str, upto: int | None) -> ProjectionSnapshot | None:
         if self.store.snapshots is None:
             return None
@@ -281,6 +308,10 @@ class ProjectionLoader:
     def save_snapshot(self, projection: CampaignProjection) -> None:
         if self.store.snapshots is None:
             return
+        # The current step's key is kept in the data when the step is run: run it, so a
+        # snapshot never depends on whether someone asked before it was taken (`pbem verify`
+        # compares a replay's data with the snapshots byte for byte).
+        projection.current()
         snapshot = ProjectionSnapshot(
             originator_id=snapshot_id(projection.data.campaign, projection.engine_version),
             originator_version=projection.data.version,

@@ -9,11 +9,14 @@ on a SQLite store in a temporary home, then measures:
   events from the store as the replay reads them (a page at a time) — the floor (target
   ≤ 3); each time is the fastest of `TIMINGS` reads and replays taken in turn, so a burst
   of load on the machine does not decide it;
+- `verify_parallel_to_read_ratio`: `pbem verify` as run (the log split at snapshots, one
+  process per core of this machine, `verify_jobs`), wall clock over the same read (target ≤ 3);
 - `append_ms`: accepting one more order set in a fresh process-like service at the end
   (the median of `APPENDS`, run on through a few turns), and `append_growth`: that against
   the same measured at about 1,000 events (target ≤ 1.5: the cost follows the new events,
   not the history);
-- `peak_mb`: the process's peak resident memory (target ≤ 300 MB).
+- `peak_mb`: the process's peak resident memory (target ≤ 300 MB), and
+  `verify_worker_peak_mb` the largest of the verify's worker processes.
 
 A ruleset shapes the traffic through two optional hooks: `bench_scenario()` (a scenario
 long enough to play) and `bench_orders(request, state, scenario, n)` (order lines that
@@ -22,17 +25,20 @@ answer a request the way a player would); without them the default order forms a
 
 from __future__ import annotations
 
+import os
 import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.core import ruleset as rulesets
 from pbem.core.decisions import kinds_of
 from pbem.core.service import CampaignService, PlayerSpec
-from pbem.core.store import open_store
+from pbem.core.store import ProjectionLoader, open_store
+from pbem.core.verify import verify_campaign
 
 NAME = "bench"
 PLAYERS = ("p1", "p2", "p3")
@@ -89,41 +95,58 @@ def _append_ms(home: Path, clock: _Clock, n: int, repeats: int = APPENDS) -> flo
     return statistics.median(timings) if timings else float("nan")
 
 
-def run_replay_bench(ruleset_name: str, events: int) -> dict:
+def play_bench_campaign(home: Path, ruleset_name: str, events: int, clock: _Clock,
+                        on_turn: Callable[[CampaignService, int], None] | None = None) -> int:
+    """Play campaign `NAME` of `ruleset_name`'s bench scenario in `home` until its log holds
+    `events` facts (snapshots stored as the service stores them); `on_turn(service, n)` runs
+    before each order round. How many rounds were played."""
     ruleset = rulesets.load(ruleset_name)
     scenario = ruleset.bench_scenario() if hasattr(ruleset, "bench_scenario") else None
     if scenario is None:
         raise ValueError(f"ruleset {ruleset_name} has no bench scenario")
+    service = CampaignService(open_store(home), clock=clock)
+    players = [PlayerSpec(id=p, address=f"{p}@bench.invalid", token=p) for p in PLAYERS]
+    service.create(NAME, ruleset_name, scenario, players, secret=bytes(32))
+    for player, text in getattr(ruleset, "bench_policies", lambda: [])():
+        service.submit(NAME, player, text)
+    n = 0
+    while service.live(NAME).data.version < events:
+        n += 1
+        if on_turn is not None:
+            on_turn(service, n)
+        sets = _orders_for(service, n)
+        if not sets:
+            raise RuntimeError("the bench campaign ended before reaching the requested size")
+        if n % 7 == 0:  # now and then a player misses the deadline and defaults answer
+            clock.now += timedelta(days=10)
+            service.tick(clock.now)
+            continue
+        for player, text in sets:
+            service.submit(NAME, player, text)
+        clock.now += timedelta(hours=6)
+    service.store.close()
+    return n
+
+
+def run_replay_bench(ruleset_name: str, events: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
         home = Path(tmp)
         clock = _Clock()
-        service = CampaignService(open_store(home), clock=clock)
-        players = [PlayerSpec(id=p, address=f"{p}@bench.invalid", token=p) for p in PLAYERS]
-        service.create(NAME, ruleset_name, scenario, players, secret=bytes(32))
-        for player, text in getattr(ruleset, "bench_policies", lambda: [])():
-            service.submit(NAME, player, text)
         append_small = None
-        n = 0
-        generation_start = time.perf_counter()
-        while service.live(NAME).data.version < events:
-            n += 1
+
+        def measure_small(service: CampaignService, n: int) -> None:
+            nonlocal append_small
             if append_small is None and service.live(NAME).data.version >= 1000:
                 append_small = _append_ms(home, clock, n)
-            sets = _orders_for(service, n)
-            if not sets:
-                raise RuntimeError("the bench campaign ended before reaching the requested size")
-            if n % 7 == 0:  # now and then a player misses the deadline and defaults answer
-                clock.now += timedelta(days=10)
-                service.tick(clock.now)
-                continue
-            for player, text in sets:
-                service.submit(NAME, player, text)
-            clock.now += timedelta(hours=6)
-        generation_s = time.perf_counter() - generation_start
-        total = service.live(NAME).data.version
-        service.store.close()
 
-        read_s, replay_s = float("inf"), float("inf")
+        generation_start = time.perf_counter()
+        n = play_bench_campaign(home, ruleset_name, events, clock, measure_small)
+        generation_s = time.perf_counter() - generation_start
+        store = open_store(home)
+        total = ProjectionLoader(store).length(NAME)
+        store.close()
+
+        read_s, replay_s, verify_s = float("inf"), float("inf"), float("inf")
         for _ in range(TIMINGS):  # the least disturbed of a few: one timing on a shared machine swings ±50%
             reader = CampaignService(open_store(home))
             start = time.perf_counter()
@@ -139,8 +162,15 @@ def run_replay_bench(ruleset_name: str, events: int) -> dict:
             if projection.divergences:
                 raise RuntimeError(f"replay diverged at {projection.divergences[0].step}")
 
+            start = time.perf_counter()
+            verdict = verify_campaign(home, NAME)
+            verify_s = min(verify_s, time.perf_counter() - start)
+            if verdict.failure is not None:
+                raise RuntimeError(f"the parallel verify failed: {verdict.failure}")
+
         append_large = _append_ms(home, clock, n + 100)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    worker_peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {
         "ruleset": ruleset_name,
         "events": total,
@@ -150,8 +180,13 @@ def run_replay_bench(ruleset_name: str, events: int) -> dict:
         "replay_s": round(replay_s, 3),
         "events_per_s": round(read / replay_s),
         "replay_to_read_ratio": round(replay_s / read_s, 2),
+        "verify_s": round(verify_s, 3),
+        "verify_jobs": os.cpu_count(),
+        "verify_segments": verdict.segments,
+        "verify_parallel_to_read_ratio": round(verify_s / read_s, 2),
         "append_ms": round(append_large, 2),
         "append_ms_at_1000": round(append_small, 2) if append_small else None,
         "append_growth": round(append_large / append_small, 2) if append_small else None,
         "peak_mb": round(peak_mb, 1),
+        "verify_worker_peak_mb": round(worker_peak_mb, 1),
     }
