@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from pbem.tools.demo import run_demo
+from pbem.tools.examples import EXAMPLES as examples_root
 from tests.reports.helpers import CHROMIUM, browser_measure
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
                                 reason="chromium not installed (apt-get install -y chromium)")
 
-EXAMPLES = [("ratio-regis", "demo"), ("ratio-regis", "war-demo"), ("ratio-regis", "playbook"),
-            ("ratio-regis", "queued"), ("ratio-regis", "war-queued"), ("ratio-regis", "campaign"),
-            ("empires-in-arms", "demo")]
+# Every example campaign shipped, so a new one is checked too.
+EXAMPLES = sorted((c.parent.parent.name, c.parent.name) for c in examples_root.glob("*/*/campaign.toml"))
 SHOTS = Path(os.environ["PBEM_SCREENSHOTS"]) if os.environ.get("PBEM_SCREENSHOTS") else None
 
 
