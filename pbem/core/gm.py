@@ -89,9 +89,12 @@ class GameMaster:
         def work() -> Outcome:
             with self.service.session(name) as session:
                 self._mark_done(session)
+                was = _deadline(session.projection)
                 words = apply(session) or announce
+                now = _deadline(session.projection)
                 if words:
-                    session.outcome.mail.extend(self._announce(session.projection, words, session.before))
+                    session.outcome.mail.extend(self._announce(session.projection, words, session.before,
+                                                               deadline=now if now != was else None))
             return session.outcome
         return self.service.retrying(name, work)
 
@@ -101,12 +104,15 @@ class GameMaster:
             session.saved_with.append(LineDone(mail_id=mail_id, number=number, reply=reply, before=session.before,
                                                cause=work_cause(session.name, session.before)))
 
-    def _announce(self, projection: CampaignProjection, text: str, version: int) -> list:
+    def _announce(self, projection: CampaignProjection, text: str, version: int, *,
+                  deadline: str | None = None) -> list:
+        """The GM's announcement to every player; a deadline the command moved is told
+        in each reader's own zone."""
         renderer = self.service.renderer
         if renderer is None:
             return []
-        return [renderer.press(projection, player.id, "the GM", text,
-                               key=f"gm:{projection.data.campaign}:{version}:{player.id}")
+        return [renderer.announcement(projection, player.id, text, new_deadline=deadline,
+                                      key=f"gm:{projection.data.campaign}:{version}:{player.id}")
                 for player in projection.data.players.values()]
 
     def execute(self, name: str, line: str) -> tuple[str, Outcome]:
@@ -147,7 +153,7 @@ class GameMaster:
                 raise CommandError(f"{name} has no deadline running")
             at = (datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)).isoformat()
             session.record(session.campaign.change_deadline, step=step, at=at, reason=reason, by="GM")
-            return f"The deadline is now {at} (UTC): {reason}."
+            return f"The deadline is {'extended' if hours >= 0 else 'shortened'} by {abs(hours)} hours: {reason}."
         return self._command(name, "", apply)
 
     def process(self, name: str, reason: str) -> Outcome:
@@ -377,6 +383,11 @@ def _address(value: str) -> str:
 
 def _now(session: CampaignSession) -> datetime:
     return session.now.replace(microsecond=0)
+
+
+def _deadline(projection: CampaignProjection) -> str | None:
+    """The step in progress's deadline (ISO UTC), if one runs."""
+    return projection.data.deadlines.get(projection.step or "")
 
 
 def _dict_changes(before: Any, after: Any, path: str = "") -> list[str]:

@@ -7,6 +7,7 @@ Every game's orders travel inside the same envelope:
     READY                                   (done for this step: process early)
     ABSENT <from> <to>                      (ISO dates: deadlines wait for you)
     EXPLAIN <step>                          (ask how a step was resolved)
+    EXPLAIN POLICIES                        (ask for your standing policies in force)
     GM <verb> …                             (the GM's commands, from the GM only)
     POLICY [FOR <power>] <KIND> [WHEN <field><op><value> [AND …]] DO <answer>
     POLICY CLEAR <id|ALL>

@@ -79,6 +79,9 @@ class Renderer(Protocol):
     def notice(self, to: str, subject: str, title: str, text: str, *, key: str,
                in_reply_to: str | None = None) -> OutgoingMail: ...
 
+    def announcement(self, projection: CampaignProjection, to_player: str, text: str, *,
+                     new_deadline: str | None, key: str) -> OutgoingMail: ...
+
     def reminder(self, projection: CampaignProjection, player: str, *, key: str) -> OutgoingMail: ...
 
 

@@ -474,12 +474,23 @@ class CampaignService:
         address = history.data.players[player].address
         mail = []
         for number, step in parts.explain:
+            key = f"explain:{name}:{mail_id}:{number}"
+            if step.upper() == "POLICIES":  # reports fold the standing policies to a count and point here
+                mail.append(self.renderer.notice(address, f"[{name}] your standing policies", "Your standing policies",
+                                                 self._policies_text(history, player), key=key))
+                continue
             resolved = next((r for r in reversed(history.resolved) if r.step.lower() == step.lower()), None)
             text = ("\n".join(explain(resolved, player)) if resolved is not None
                     else f"no resolved step {step!r} in {name}; the reports name each step in brackets")
             mail.append(self.renderer.notice(address, f"[{name}] how step {step} was resolved",
-                                             f"Step {step}", text, key=f"explain:{name}:{mail_id}:{number}"))
+                                             f"Step {step}", text, key=key))
         return mail
+
+    @staticmethod
+    def _policies_text(projection: CampaignProjection, player: str) -> str:
+        mine = [f"{p.id}: {p.text}" for p in projection.data.policies if p.player == player]
+        return "\n".join(mine + ["", "POLICY CLEAR <id|ALL> removes them."]) if mine else (
+            "None. A line like POLICY <KIND> [WHEN ...] DO <answer> sets one.")
 
     def _press(self, projection: CampaignProjection, facts: Iterable) -> list[OutgoingMail]:
         """The press among `facts`, relayed as the campaign's press option says (`none`,

@@ -95,6 +95,15 @@ class UsedDecision(_Model):
     answer: str | None = None
 
 
+class Waiting(_Model):
+    """A player the step in progress still waits for, and for which of their powers:
+    who, never what (what they owe is theirs)."""
+
+    player: str
+    name: str
+    powers: list[str] = []
+
+
 class PolicyInForce(_Model):
     id: str
     player: str
@@ -200,6 +209,7 @@ class Report(_Model):
     queued: list[QueuedInForce] = []
     queue_notes: list[str] = []  # queued blocks used or dropped since the last report
     owed: list[OwedDecision] = []
+    waiting: list[Waiting] = []  # who else the step in progress waits for (a player's, the gazette's)
     order_form: str | None = None
     map: GameMap | None = None
     audit: Audit | None = None
@@ -304,6 +314,7 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
         queue_notes=[n.text for n in data.queue_notes if n.version > since
                      and (audience == "gm" or (audience == "player" and n.player == viewer))],
         owed=owed,
+        waiting=[] if finished or audience == "gm" else _waiting(projection, viewer),
         order_form=order_form(viewer, data.campaign, owed) if owed else None,
         map=turn_map(projection, who, since, view),
         audit=_audit(projection, since) if audience == "gm" else None,
@@ -501,6 +512,21 @@ def _decisions(projection: CampaignProjection, viewer: str, audience: Audience, 
                 answer=_answer_line(projection, request, item.answer.value) if full else None,
             ))
     return used
+
+
+def _waiting(projection: CampaignProjection, viewer: str) -> list[Waiting]:
+    """Everybody but `viewer` who still owes the step in progress, in the order the
+    rules asked them, with the powers they answer for."""
+    players = projection.data.players
+    found: dict[str, list[str]] = {}
+    for request in projection.pending():
+        if request.player == viewer:
+            continue
+        powers = found.setdefault(request.player, [])
+        if request.power and request.power not in powers:
+            powers.append(request.power)
+    return [Waiting(player=pid, name=players[pid].name if pid in players else pid, powers=powers)
+            for pid, powers in found.items()]
 
 
 def _owed(projection: CampaignProjection, request: Request) -> OwedDecision:

@@ -143,6 +143,21 @@ class MailRenderer:
         return self._note(note, to=record.address if record else to_player,
                           subject=f"[{projection.data.campaign}] press from {name}", key=key, in_reply_to=None)
 
+    def announcement(self, projection: CampaignProjection, to_player: str, text: str, *,
+                     new_deadline: str | None, key: str) -> OutgoingMail:
+        """A GM command told to a player: the GM's own mail, not press (the rules did not
+        write it, but the campaign's log holds it), a moved deadline in the reader's zone."""
+        campaign = projection.data.campaign
+        record = projection.data.players.get(to_player)
+        due = deadline(new_deadline, record.timezone if record else "UTC")
+        if due is not None:
+            when = due.local if due.local == due.utc_text else f"{due.local} ({due.utc_text})"
+            text = f"{text}\n\nThe deadline is now {when}{'; ' + due.note if due.note else ''}."
+        note = Note(title="From the game master", text=text, campaign=campaign, from_address=self.from_address,
+                    footer="The game master's decision, recorded in the campaign's log.")
+        return self._note(note, to=record.address if record else to_player,
+                          subject=f"[{campaign}] from the game master", key=key, in_reply_to=None)
+
     def notice(self, to: str, subject: str, title: str, text: str, *, key: str,
                in_reply_to: str | None = None) -> OutgoingMail:
         """A short note: the GM's receipt, an explanation asked for by mail."""

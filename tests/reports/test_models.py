@@ -83,3 +83,37 @@ def test_a_map_handed_out_again_is_checked_once_and_an_equal_copy_again():
     assert game_map(raw) is game_map(raw)
     copied = copy.deepcopy(raw)
     assert game_map(copied) is not game_map(raw) and game_map(copied) == game_map(raw)
+
+
+def test_report_opens_with_what_is_owed_or_whom_the_campaign_waits_for(toy_campaign):
+    service = toy_campaign.service
+    owing = render_report(service.projection("toy-demo"), "p1", "text")
+    assert owing.index("What you owe next") < owing.index("What happened") < owing.index("Your standing policies")
+    assert "waiting for" not in owing  # p1 owes: their own duty comes first, not everybody else's
+    service.submit("toy-demo", "p1", "BID 1")
+    projection = service.projection("toy-demo")
+    report = build_report(projection, "p1")
+    assert not report.owed and [(w.name, w.powers) for w in report.waiting] == [("Bob", ["BLU"])]
+    text = render_report(projection, "p1", "text")
+    html = render_report(projection, "p1", "html")
+    # Bob's deadline, in Alice's zone (Paris), before anything else the report tells.
+    line = "Turn 2, bid phase: waiting for Bob (BLU) until Mon 23 Nov 2026, 13:00 CET your time."
+    assert line in " ".join(text.split())
+    assert text.index("You owe nothing now") < text.index("What happened")
+    assert "waiting for <strong>Bob</strong> (BLU) until <strong>Mon 23 Nov 2026, 13:00 CET</strong> your time" in html
+    assert build_report(projection, "p2").waiting == []  # Bob owes: he reads what, not whom
+
+
+def test_standing_policies_are_folded_to_a_count_and_listed_on_request(toy_campaign):
+    service = toy_campaign.service
+    projection = service.projection("toy-demo")
+    assert [p.text for p in projection.data.policies if p.player == "p1"] == ["POLICY PLAY DO PLAY Storm"]
+    text = render_report(projection, "p1", "text")
+    assert "1 standing policy in force: send EXPLAIN POLICIES to list them." in text
+    assert "DO PLAY Storm" not in text
+    outcome = service.submit("toy-demo", "p1", "EXPLAIN POLICIES")
+    [answer] = [m for m in outcome.mail if m.subject.endswith("your standing policies")]
+    assert answer.to == "alice@example.org" and "P1: POLICY PLAY DO PLAY Storm" in answer.text
+    nothing = service.submit("toy-demo", "p2", "EXPLAIN POLICIES")
+    [none] = [m for m in nothing.mail if m.subject.endswith("your standing policies")]
+    assert "None. A line like POLICY" in none.text and "Storm" not in none.text

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.core.gm import GameMaster
 from pbem.reports.models import Note
 from pbem.reports.renderer import MailRenderer
 from pbem.reports.templating import TemplateProblem, environment, render
@@ -32,6 +33,23 @@ def test_html_escapes_player_text(toy_campaign):
     mail = MailRenderer().press(projection, "p2", "p1", "<script>alert(1)</script> & hi", key="k")
     assert "<script>" not in mail.html and "&lt;script&gt;" in mail.html
     assert mail.subject == "[toy-demo] press from Alice" and mail.to == "bob@example.org"
+
+
+def test_gm_announcements_are_the_gms_own_mail_with_the_deadline_in_each_readers_zone(toy_campaign):
+    master = GameMaster(toy_campaign.service)
+    mail = {m.to: m for m in master.extend("toy-demo", 24, "holidays").mail}
+    alice, bob = mail["alice@example.org"], mail["bob@example.org"]
+    assert alice.subject == "[toy-demo] from the game master"
+    assert "The deadline is extended by 24 hours: holidays." in alice.text
+    # Paris and New York each read the new deadline (Tue 24 Nov 12:00 UTC) in their own time.
+    assert "The deadline is now Tue 24 Nov 2026, 13:00 CET (Tue 24 Nov 2026, 12:00 UTC)" in " ".join(alice.text.split())
+    assert "The deadline is now Tue 24 Nov 2026, 07:00 EST" in " ".join(bob.text.split())
+    assert "+00:00" not in alice.text and "13:00 CET" in alice.html
+    for sent in (alice, bob):
+        assert "press" not in sent.subject.lower() and "rules do not check" not in sent.text
+    paused = master.pause("toy-demo", "a dispute about the map").mail
+    assert {m.subject for m in paused} == {"[toy-demo] from the game master"}
+    assert all("The deadline is now" not in m.text for m in paused)  # pausing moves no deadline
 
 
 def test_once_renders_a_block_once_per_value(tmp_path):
