@@ -2,7 +2,9 @@
 
 Phone clients and webmail often send only HTML. Block elements become line breaks and
 `<blockquote>` content becomes `> ` lines, so the quote stripper treats a quoted report in HTML
-exactly like a quoted report in plain text. Stdlib only: no layout, no links, no tables.
+exactly like a quoted report in plain text. A table row is a line and its cells are
+words apart (an order typed into a table, or pasted from the report's, reads as the line it
+is). Stdlib only: no layout, no links.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ _BLOCK = {
     "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav",
     "ol", "p", "pre", "section", "table", "tr", "ul",
 }
+_CELL = {"td", "th"}
 _SKIP = {"head", "script", "style", "title", "template"}
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
 
@@ -43,6 +46,8 @@ class _TextExtractor(HTMLParser):
             self._skip += 1
         elif tag == "br":
             self._break(blank=True)
+        elif tag in _CELL and self._line.strip() and not self._line.endswith(" "):
+            self._line += " "
         elif tag in _BLOCK:
             self._break()
             if tag == "blockquote":

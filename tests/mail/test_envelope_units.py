@@ -68,6 +68,13 @@ def test_html_blocks_breaks_and_blockquotes() -> None:
     assert html_to_text("<pre>A  1\nB  2</pre>") == "A  1\nB  2"
 
 
+def test_html_table_cells_stay_apart() -> None:
+    """Issue 25 item 10: an order typed into a table's cells reads as the line it is."""
+    html = ("<table><tr><td>SIGNON</td><td>fra</td><td>c1</td><td>tok</td></tr>\n"
+            "<tr><td>FRA</td><td>I</td><td>MOVE</td></tr>\n<tr><th>a</th> <th><b>b</b></th></tr></table>")
+    assert html_to_text(html) == "SIGNON fra c1 tok\nFRA I MOVE\na b"
+
+
 def test_html_only_mail_and_unknown_charset() -> None:
     body = "<div>" + ORDERS.replace("\n", "<br>") + "</div>"
     html = mail("From: a@b.c\nContent-Type: text/html; charset=utf-8", body)
