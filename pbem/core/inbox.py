@@ -18,8 +18,8 @@ from pbem.core.dispatch import Dispatch, LineDone, dispatch, mail_cause
 from pbem.core.gm import GameMaster, read_line
 from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
-from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
-                              split_orders, with_json_orders)
+from pbem.core.jsonorders import mail_order_text
+from pbem.core.orders import OrderText, outside_problem, signon_blocks, split_orders
 from pbem.core.outcomes import CommandError, Outcome, Receipt, reply_subject
 from pbem.core.service import CONFLICT_RETRIES, CampaignService, authenticate
 from pbem.core.store import CampaignNotFound
@@ -81,12 +81,7 @@ def _handle_once(service: CampaignService, envelope: Envelope) -> MailOutcome:
     legacy = _recorded(service, legacy_mail_id(envelope))
     if legacy is not None:  # recorded by an older pbem: answered as it was then
         return replay_mail(service, legacy, envelope)
-    text, json_problem = envelope.text, envelope.json_problem
-    if envelope.json_orders is not None:
-        try:
-            text = with_json_orders(orders_from_json(envelope.json_orders), envelope.text)
-        except JsonOrdersError as error:
-            json_problem = str(error)
+    text, json_problem = mail_order_text(envelope)
     blocks = signon_blocks(text)
     if len(blocks) == 1 or json_problem:
         return handle_block(service, envelope, text, split_orders(text), digest, json_problem)

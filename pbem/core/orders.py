@@ -413,38 +413,3 @@ def unknown_name(kind: str, word: str, candidates: Iterable[str]) -> str:
     """A one-line message for an unknown name, with a suggestion when one is close."""
     hint = suggest(word, candidates)
     return f"unknown {kind} {word!r}" + (f"; did you mean {hint}?" if hint else "")
-
-
-class JsonOrdersError(ValueError):
-    """A JSON attachment that does not have the shape of an order set."""
-
-
-def orders_from_json(data: object) -> str:
-    """A JSON attachment as envelope text, for clients that generate orders:
-    `["line", …]`, or `{"signon": "<player> <campaign> <token>" | {"player", "campaign",
-    "token"}, "orders": ["line", …], "policies": ["POLICY …", …],
-    "press": [{"to": "ALL", "text": "…"}]}`."""
-    if isinstance(data, list):
-        data = {"orders": data}
-    if not isinstance(data, dict):
-        raise JsonOrdersError("the JSON attachment must be a list of order lines or an object with \"orders\"")
-    unknown = sorted(set(data) - {"signon", "orders", "policies", "press"})
-    if unknown:
-        raise JsonOrdersError(f"unknown key {unknown[0]!r} in the JSON attachment (known: signon, orders, policies, "
-                              "press)")
-    lines: list[str] = []
-    signon = data.get("signon")
-    if isinstance(signon, dict):
-        signon = " ".join(str(signon.get(k, "")) for k in ("player", "campaign", "token"))
-    if signon is not None:
-        lines.append(f"SIGNON {signon}")
-    for key in ("orders", "policies"):
-        values = data.get(key, [])
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise JsonOrdersError(f"\"{key}\" must be a list of lines (strings)")
-        lines += [v.replace("\n", " ") for v in values]
-    for press in data.get("press", []):
-        if not isinstance(press, dict) or not isinstance(press.get("text"), str):
-            raise JsonOrdersError("each press item is {\"to\": \"ALL\", \"text\": \"…\"}")
-        lines += [f"PRESS TO {press.get('to', 'ALL')}", press["text"], "ENDPRESS"]
-    return "\n".join(lines)

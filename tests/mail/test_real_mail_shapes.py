@@ -132,7 +132,8 @@ def test_a_txt_attachment_of_orders_is_read() -> None:
 
 
 def test_text_after_a_json_attachment_is_not_more_orders() -> None:
-    from pbem.core.orders import orders_from_json, with_json_orders
+    from pbem.core.jsonorders import orders_from_json
+    from pbem.core.orders import with_json_orders
 
     mail_text = "SIGNON fra ratio-demo s3cret\nsee attached\nBest, Jean"
     text = with_json_orders(orders_from_json(["FRA I BUILD TROOP Q2 AT Paris"]), mail_text)
