@@ -136,6 +136,11 @@ class DecisionKind:
         """Read the lines this kind claimed (`InBlock`) as one answer to `request`."""
         raise NotImplementedError(f"{self.name} reads no block of lines")
 
+    def ends_block(self, text: str) -> bool:
+        """Whether this line of the kind's block is its last (an impulse's DONE): what
+        follows it in the order set, a name or a closing, is not read as the block's."""
+        return False
+
     def answer_policy(self, text: str, request: Request) -> Any | None:
         """The answer a policy's (or a conditional line's) answer text gives to
         `request`, or None when it does not fit it."""
@@ -228,6 +233,8 @@ class DecisionKinds:
         reading = OrderReading()
         answered_by: dict[str, int] = {}  # request key -> index of the verdict that answered it
         blocks: dict[str, list[tuple[int, str]]] = {}
+        ended: tuple[int, str] | None = None  # the line that ended a block
+        after_end: list[int] = []  # the lines after it that answer nothing
         for number, text in lines:
             conditional = _CONDITIONAL.match(text)
             if conditional is not None:
@@ -236,8 +243,13 @@ class DecisionKinds:
             read = self._read_line(text, requests, reading.answers)
             if isinstance(read, InBlock) and not any(r.kind == read.kind for r in requests):
                 read = Refused(not_owed(read.kind, requests))
+            if ended is not None and isinstance(read, (InBlock, Refused)):
+                after_end.append(number)
+                continue
             if isinstance(read, InBlock):
                 blocks.setdefault(read.kind, []).append((number, text))
+                if self.kinds[read.kind].ends_block(text):
+                    ended = (number, text)
             elif isinstance(read, Answered):
                 key = read.request.key
                 if key in answered_by:
@@ -249,6 +261,11 @@ class DecisionKinds:
                 reading.verdicts.append(verdict(number, text, True, read.understood))
             else:
                 reading.verdicts.append(verdict(number, text, False, read.understood, read.reason))
+        if ended is not None and after_end:
+            count = len(after_end)
+            reading.verdicts.append(verdict(after_end[0], f"({count} line{'s' if count > 1 else ''} after "
+                                                          f"{ended[1].strip()})", False,
+                                            reason=f"not read as orders: line {ended[0]} ends the block"))
         for name, block in blocks.items():
             request = next(r for r in requests if r.kind == name)
             result = self.kinds[name].read_block(block, request, state, scenario, player)

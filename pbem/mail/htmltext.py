@@ -4,12 +4,16 @@ Phone clients and webmail often send only HTML. Block elements become line break
 `<blockquote>` content becomes `> ` lines, so the quote stripper treats a quoted report in HTML
 exactly like a quoted report in plain text. A table row is a line and its cells are
 words apart (an order typed into a table, or pasted from the report's, reads as the line it
-is). Stdlib only: no layout, no links.
+is). A signature the client marks (Thunderbird's `moz-signature`, Gmail's `gmail_signature`,
+Outlook's `id="Signature"`) is not the text: it is kept apart, so that the same signature at
+the end of the plain alternative, where such clients write no `-- `, is not read as orders
+either. Stdlib only: no layout, no links.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
 
 _BLOCK = {
@@ -20,12 +24,24 @@ _BLOCK = {
 _CELL = {"td", "th"}
 _SKIP = {"head", "script", "style", "title", "template"}
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
+_SIGNATURE_CLASSES = {"moz-signature", "gmail_signature"}
+_SIGNATURE_IDS = {"signature", "divtagdefaultwrapper-signature"}
+
+
+def _is_signature(attrs: list[tuple[str, str | None]]) -> bool:
+    values = dict(attrs)
+    return bool(_SIGNATURE_CLASSES & set((values.get("class") or "").split())
+                or (values.get("id") or "").lower() in _SIGNATURE_IDS)
 
 
 class _TextExtractor(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lines: list[str] = []
+        self.signature: list[str] = []
+        self._text = self.lines  # where lines go: the text, or the signature while inside it
+        self._signature_tag = ""
+        self._signature_depth = 0
         self._line = ""
         self._line_depth = 0
         self._depth = 0
@@ -35,13 +51,18 @@ class _TextExtractor(HTMLParser):
     def _break(self, *, blank: bool = False) -> None:
         """End the current line; a `<br>` on an empty line (`blank`) gives an empty line."""
         if self._line.strip(" \t\r\n"):  # a non-breaking space counts as content (`<p>&nbsp;</p>`)
-            self.lines.append("> " * self._line_depth + self._line.replace("\xa0", " ").strip())
-        elif blank and self.lines and self.lines[-1] != "":
-            self.lines.append("> " * self._depth if self._depth else "")
+            self._text.append("> " * self._line_depth + self._line.replace("\xa0", " ").strip())
+        elif blank and self._text and self._text[-1] != "":
+            self._text.append("> " * self._depth if self._depth else "")
         self._line = ""
         self._line_depth = self._depth
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._signature_tag == tag:
+            self._signature_depth += 1
+        elif not self._signature_tag and _is_signature(attrs):
+            self._break()
+            self._signature_tag, self._signature_depth, self._text = tag, 1, self.signature
         if tag in _SKIP:
             self._skip += 1
         elif tag == "br":
@@ -61,6 +82,11 @@ class _TextExtractor(HTMLParser):
             self._break(blank=tag == "br")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == self._signature_tag:
+            self._signature_depth -= 1
+            if not self._signature_depth:
+                self._break()
+                self._signature_tag, self._text = "", self.lines
         if tag in _SKIP:
             self._skip = max(0, self._skip - 1)
         elif tag in _BLOCK:
@@ -87,9 +113,26 @@ class _TextExtractor(HTMLParser):
 
 
 def html_to_text(html: str) -> str:
-    """Visible text of `html`, one block per line, blockquotes as `> ` lines."""
+    """Visible text of `html`, one block per line, blockquotes as `> ` lines; without the
+    signature the client marked."""
+    return _extract(html).lines
+
+
+def html_signature(html: str) -> list[str]:
+    """The lines of the signature `html` marks (none when it marks none)."""
+    return [line for line in _extract(html).signature if line.strip()]
+
+
+@dataclass(frozen=True)
+class _Extracted:
+    lines: str
+    signature: list[str]
+
+
+def _extract(html: str) -> _Extracted:
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
     parser._break()
-    return "\n".join(line.rstrip() for line in parser.lines).strip("\n")
+    return _Extracted("\n".join(line.rstrip() for line in parser.lines).strip("\n"),
+                      [line.rstrip() for line in parser.signature])

@@ -1,0 +1,89 @@
+"""Issue 25, players' mail: what a player's mail says is read as they meant it, and the answer
+says exactly what happened. The example Ratio Regis campaign, by mail, through the service."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.core.inbox import handle_mail
+from pbem.core.messages import MailOutcome
+from pbem.core.service import CampaignService
+from pbem.core.store import open_store
+from pbem.mail.envelope import parse_mail
+from pbem.reports.renderer import MailRenderer
+from pbem.resources import examples_dir
+from pbem.tools.demo import as_mail
+from pbem.tools.examples import deliver_example
+
+DEMO = examples_dir() / "ratio-regis" / "demo"
+SIGNON = "SIGNON p1 ratio-demo fleur-de-lys"
+SCRIPT = "PLAY 5 POINTS FRA=2\nFRA I BUILD TROOP Q2 AT Paris\nFRA C5 REGROUP T5 AT Rouen PATH Rouen>Paris\nDONE"
+
+
+def at_first_impulse(**settings: object) -> CampaignService:
+    """The demo campaign by mail, up to p1's first impulse (p1 owes it)."""
+    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
+                              MailRenderer(from_address="gm@example.org"),
+                              clock=lambda: datetime(2026, 1, 5, 9, tzinfo=timezone.utc))
+    for delivery in deliver_example(service, DEMO, upto=7, settings=dict(settings) or None):
+        assert not delivery.refused
+    assert [r.kind for r in service.projection("ratio-demo").pending_for("p1")] == ["impulse"]
+    return service
+
+
+def mail(service: CampaignService, body: str, number: int = 1) -> MailOutcome:
+    return handle_mail(service, parse_mail(as_mail(body, sender="anne@example.org", to="gm@example.org",
+                                                   number=100 + number, name="ratio-demo")))
+
+
+def receipt(outcome: MailOutcome) -> str:
+    return next(m.text for m in outcome.replies if m.key.startswith(("receipt", "refusal")))
+
+
+def built(service: CampaignService) -> bool:
+    """Whether p1's impulse script was taken (the demo's ends it and hands the turn on)."""
+    return not service.projection("ratio-demo").pending_for("p1")
+
+
+# item 6: lines after a block's end are not orders
+
+@pytest.mark.parametrize("closing", ["Un abrazo\nEnrique", "Enrique", "Un abrazo,\n\nEnrique\nMadrid"])
+def test_a_closing_after_done_without_signoff_leaves_the_script_whole(closing: str) -> None:
+    service = at_first_impulse()
+    outcome = mail(service, f"{SIGNON}\n{SCRIPT}\n\n{closing}\n")
+    assert built(service), receipt(outcome)
+    assert any("orders received" in m.subject for m in outcome.replies)
+    assert "Enrique" not in receipt(outcome).replace("(1 line after DONE)", "")
+
+
+def test_an_order_after_done_is_not_carried_out_and_the_receipt_says_so() -> None:
+    service = at_first_impulse()
+    outcome = mail(service, f"{SIGNON}\n{SCRIPT}\nFRA II BUILD TROOP Q2 AT Paris\nSIGNOFF\n")
+    assert built(service)
+    text = " ".join(receipt(outcome).split())
+    assert "(1 line after DONE)" in text and "not read as orders: line 5 ends the block" in text
+
+
+def thunderbird(plain: str, html: str) -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "anne@example.org", "gm@example.org", "impulse"
+    message["Message-ID"] = "<tb-1@example.org>"
+    message.set_content(plain)
+    message.add_alternative(html, subtype="html")
+    return bytes(message)
+
+
+def test_a_signature_the_html_part_marks_is_not_read_from_the_plain_part() -> None:
+    """Thunderbird writes the signature into the plain part without `-- ` and marks it in the
+    HTML part (`<div class="moz-signature">`)."""
+    plain = f"{SIGNON}\n{SCRIPT}\n\nEnrique Pérez\nCapitán de la Liga\n"
+    html = ("<html><body><p>" + f"{SIGNON}\n{SCRIPT}".replace("\n", "<br>") + "</p>"
+            '<div class="moz-signature"><div>Enrique Pérez</div><div>Capitán de la Liga</div></div></body></html>')
+    envelope = parse_mail(thunderbird(plain, html))
+    assert envelope.text == f"{SIGNON}\n{SCRIPT}"
+    service = at_first_impulse()
+    outcome = handle_mail(service, envelope)
+    assert built(service) and "Capitán" not in receipt(outcome)
