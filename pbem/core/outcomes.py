@@ -57,10 +57,12 @@ class Receipt(BaseModel):
     policies: list[str] = []
     queued: list[str] = []
     press: list[str] = []
+    explained: list[str] = []
     owed: list[Owed] = []
     deadline: str | None = None
     step: str | None = None
     steps_resolved: int = 0
+    report_follows: bool = False  # a report to this player goes out with the receipt
 
 
 class Renderer(Protocol):

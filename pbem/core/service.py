@@ -200,6 +200,8 @@ class CampaignService:
             parts = split or split_orders(text)
             session.outcome.receipt = self._read(session, player, parts, mail_id)
             session.outcome.mail.extend(self._explanations(name, player, parts, mail_id))
+            session.outcome.receipt.explained = [f"EXPLAIN {step}: answered in a separate mail"
+                                                 for _, step in parts.explain if self.renderer is not None]
             session.inbound = inbound
             session.reply = (f"receipt:{name}:{mail_id or session.before}", in_reply_to)
         return session.outcome
@@ -269,9 +271,13 @@ class CampaignService:
         requests = projection.answerable_for(player)
         reading = kinds_of(ruleset).read_orders(parts.orders, requests, state, projection.scenario, player,
                                                 projection.step)
-        receipt.verdicts.extend(reading.verdicts)
         lines = [line for _, line in parts.orders]
-        if not reading.accepted:
+        if reading.accepted:
+            receipt.verdicts.extend(reading.verdicts)
+        else:  # a line read as legal in a set refused whole is not carried out either
+            receipt.verdicts.extend(v.model_copy(update={"accepted": False, "reason": f"{v.understood}, but not "
+                                                         "carried out: the order set was refused whole"})
+                                    if v.accepted else v for v in reading.verdicts)
             receipt.accepted = False
             receipt.reason = reading.reject_all or "no line of this order set could be used"
             session.record(campaign.reject_orders, player=player, step=projection.step, mail_id=mail_id,
@@ -412,10 +418,12 @@ class CampaignService:
         if self.renderer is None:
             return []
         mail = self._press(projection, facts)
+        recipients = report_recipients(projection, before, outcome.steps_resolved)
         if outcome.receipt is not None and reply is not None:
             key, in_reply_to = reply
+            outcome.receipt.report_follows = any(player == outcome.receipt.player for player, _ in recipients)
             mail.append(self.renderer.receipt(outcome.receipt, key=key, in_reply_to=in_reply_to))
-        mail.extend(self.batch_reports(projection, before, outcome.steps_resolved, unsaved=facts))
+        mail.extend(self._reports(projection, recipients, projection.data.version, facts))
         return mail
 
     def _explanations(self, name: str, player: str, parts: OrderText, mail_id: str | None) -> list[OutgoingMail]:
@@ -466,14 +474,6 @@ class CampaignService:
         """A report to everybody, telling what happened since `since_version` (a new
         campaign, a rollback, a rerun: whatever the mailing setting)."""
         return self._reports(projection, [(p, since_version) for p in projection.data.players], version, unsaved)
-
-    def batch_reports(self, projection: CampaignProjection, before: int, resolved: int,
-                      unsaved: Sequence = ()) -> list[OutgoingMail]:
-        """The reports after one piece of work (a mail, a clock tick, a GM command) that
-        began at log version `before` and resolved `resolved` steps, as the campaign's
-        `reports` setting says."""
-        return self._reports(projection, report_recipients(projection, before, resolved), projection.data.version,
-                             unsaved)
 
     def remembering(self, projection: CampaignProjection, since: int, unsaved: Sequence = ()) -> CampaignProjection:
         """`projection`, or the same one reloaded with its history from log version `since`

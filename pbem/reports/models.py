@@ -220,6 +220,8 @@ class ReceiptReport(_Model):
     policies: list[str] = []
     queued: list[str] = []
     press: list[str] = []
+    explained: list[str] = []
+    report_follows: bool = False
     owed: list[OwedDecision] = []
     order_form: str | None = None
     deadline: Deadline | None = None
@@ -318,7 +320,7 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
         lines=list(receipt.verdicts[:ECHO_LIMIT]),
         not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), queued=list(receipt.queued),
-        press=list(receipt.press),
+        press=list(receipt.press), explained=list(receipt.explained), report_follows=receipt.report_follows,
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
 

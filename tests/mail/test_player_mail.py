@@ -87,3 +87,37 @@ def test_a_signature_the_html_part_marks_is_not_read_from_the_plain_part() -> No
     service = at_first_impulse()
     outcome = handle_mail(service, envelope)
     assert built(service) and "Capitán" not in receipt(outcome)
+
+
+# item 7: a receipt says exactly what happened
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_a_refused_script_marks_no_line_as_carried_out_and_says_what_else_was_done() -> None:
+    service = at_first_impulse()
+    outcome = mail(service, f"{SIGNON}\nPLAY 5 POINTS FRA=2\nFRA I BUILD TROOP Q2 AT Paris\n"
+                            "FRA I BUILD TROOP Q2 AT Nowhere\nDONE\nPRESS TO ALL\nGreetings.\nENDPRESS\n"
+                            "EXPLAIN t1/start\nSIGNOFF\n")
+    text = receipt(outcome)
+    assert not built(service)
+    assert "ok:" not in text
+    assert "NOT USED: FRA builds T13 (Q2) at Paris, but not carried out: the order set was refused whole" in flat(text)
+    assert "Your order lines for campaign ratio-demo were NOT used: your impulse script was refused" in flat(text)
+    assert "The rest of your mail was read as below." in flat(text)
+    assert "press to ALL relayed" in text and "EXPLAIN t1/start: answered in a separate mail" in flat(text)
+    assert [m.key.split(":")[0] for m in outcome.replies].count("press") == 2
+    assert any(m.key.startswith("explain:") for m in outcome.replies)
+
+
+@pytest.mark.parametrize("reports", ["when-owed", "every-step"])
+def test_a_receipt_promises_a_report_only_when_one_is_mailed(reports: str) -> None:
+    service = at_first_impulse(reports=reports)
+    outcome = mail(service, f"{SIGNON}\n{SCRIPT}\nSIGNOFF\n")
+    assert built(service)
+    mailed = any(m.key.startswith("report:") and m.key.endswith(":p1") for m in outcome.replies)
+    assert mailed == (reports == "every-step")
+    text, html = next((m.text, m.html) for m in outcome.replies if m.key.startswith("receipt"))
+    assert ("Your report follows in a separate mail." in flat(text)) == mailed
+    assert ("Your report follows in a separate mail." in html) == mailed
