@@ -24,13 +24,19 @@ def home_dir(home: Path | None = None) -> Path:
 
 def build_service(home: Path | None = None, *, from_address: str | None = None,
                   clock: Callable[[], datetime] = utc_now) -> CampaignService:
-    """The campaign service of a home, with the report renderer."""
+    """The campaign service of a home, with the report renderer; the mail it writes names
+    the address orders go to as the home's mail settings give it (`from`), unless told."""
+    from pbem.mail.settings import MailSettingsError, load_settings
     from pbem.reports.renderer import MailRenderer
 
     home = home_dir(home)
     store = open_store(home)
-    renderer = MailRenderer(from_address=from_address or os.environ.get("PBEM_FROM", "pbem@localhost"),
-                            campaign_templates=home / "templates")
+    if from_address is None:
+        try:
+            from_address = load_settings(home).from_address
+        except MailSettingsError:  # the mail commands say what is wrong; the others need no address
+            from_address = os.environ.get("PBEM_FROM", "pbem@localhost")
+    renderer = MailRenderer(from_address=from_address, campaign_templates=home / "templates")
     return CampaignService(store, renderer, clock)
 
 

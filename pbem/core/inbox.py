@@ -16,6 +16,7 @@ from eventsourcing.persistence import IntegrityError
 from pbem.core.campaign import Campaign, InboundMail
 from pbem.core.dispatch import Dispatch, LineDone, dispatch, mail_cause
 from pbem.core.gm import GameMaster, read_line
+from pbem.core.helpdesk import help_note
 from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.core.jsonorders import mail_order_text
@@ -126,6 +127,11 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
         except IntegrityError:
             pass
         return MailOutcome(campaign=name)
+    if parts.signon is None and not parts.signon_error and parts.asks and not json_problem:
+        seats = service.seats_of(envelope.sender)
+        if seats:
+            return help_mail(service, envelope, help_note(seats, [ask for _, ask in parts.asks]), inbound("help", []),
+                             mail_uuid)
     refusal = json_problem or refusal_reason(parts, envelope)
     player, copy_to, role = "", None, ""
     if not refusal:
@@ -153,10 +159,31 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
         return _recorded_again(service, mail_uuid, name, envelope)
     return MailOutcome(campaign=name, replies=tuple(outcome.mail))
 
+def help_mail(service: CampaignService, envelope: Envelope, text: str, record: InboundMail,
+              mail_uuid: UUID) -> MailOutcome:
+    """Answer a mail of HELP and LIST lines without SIGNON; recorded with its answer, so the
+    same mail again is answered alike."""
+    subject = reply_subject(envelope.subject, "help")
+    if service.renderer is None:
+        answer = OutgoingMail(key=f"help:{mail_uuid}", to=envelope.sender, subject=subject, text=text + "\n",
+                              in_reply_to=envelope.message_id)
+    else:
+        answer = service.renderer.notice(envelope.sender, subject, "Your campaigns", text, key=f"help:{mail_uuid}",
+                                         in_reply_to=envelope.message_id)
+    try:
+        service.store.save(record, dispatch(mail_cause(record.id), None, [answer]))
+    except IntegrityError:
+        return _recorded_again(service, mail_uuid, None, envelope)
+    return MailOutcome(replies=(answer,))
+
+
 def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
     if parts.signon_error:
         return parts.signon_error
     if parts.signon is None:
+        if parts.asks:
+            return (f"{envelope.sender} plays in no campaign here, so there is nothing to list or explain; a player "
+                    "starts their orders with SIGNON <player> <campaign> <token>")
         if envelope.json_orders is not None:
             return "a JSON attachment must come with a SIGNON line in the mail"
         return ("this mail has no SIGNON line; start your orders with "

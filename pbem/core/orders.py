@@ -7,6 +7,8 @@ Every game's orders travel inside the same envelope:
     READY                                   (done for this step: process early)
     ABSENT <from> <to>                      (ISO dates: deadlines wait for you)
     EXPLAIN <step>                          (ask how a step was resolved)
+    HELP                                    (the lines that answer what you owe)
+    LIST                                    (the campaigns your address plays in)
     GM <verb> …                             (the GM's commands, from the GM only)
     POLICY [FOR <power>] <KIND> [WHEN <field><op><value> [AND …]] DO <answer>
     POLICY CLEAR <id|ALL>
@@ -34,7 +36,18 @@ from dataclasses import dataclass, field
 import msgspec
 
 ENVELOPE_KEYWORDS = ("SIGNON", "SIGNOFF", "READY", "ABSENT", "EXPLAIN", "GM", "POLICY", "PRESS", "ENDPRESS",
-                     "QUEUE", "ENDQUEUE")
+                     "QUEUE", "ENDQUEUE", "HELP", "LIST")
+#: The envelope as HELP tells it (the game's own lines come from its decision kinds).
+ENVELOPE_HELP = (
+    "SIGNON <player> <campaign> <token> … SIGNOFF: your orders go between these two lines",
+    "POLICY [FOR <power>] <kind> [WHEN <field><op><value> [AND …]] DO <answer>: a standing order; "
+    "POLICY CLEAR <id|ALL> removes one",
+    "IF <kind> [WHEN …] THEN <answer>: a conditional line, for this step only",
+    "QUEUE [FOR <power>] <kind> [TURN <n>] … ENDQUEUE: orders for a later decision of yours",
+    "PRESS TO <power|player|ALL> … ENDPRESS: a letter to the other players",
+    "READY: you are done with this step; ABSENT 2027-07-01 2027-07-15: deadlines wait for you",
+    "EXPLAIN <step>: how a step was resolved; LIST: the campaigns your address plays in; HELP: this help",
+)
 _CONDITION = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*(<=|>=|!=|==|=|<|>|\s(?i:HAS)\s)\s*(\S+)\s*$")
 
 
@@ -131,6 +144,7 @@ class OrderText:
     ready: bool = False
     absences: list[tuple[int, str, str]] = field(default_factory=list)  # (line, from, to)
     explain: list[tuple[int, str]] = field(default_factory=list)
+    asks: list[tuple[int, str]] = field(default_factory=list)  # (line, HELP or LIST)
     gm: list[tuple[int, str]] = field(default_factory=list)
     queued: list[QueueLine] = field(default_factory=list)
     problems: list[tuple[int, str, str]] = field(default_factory=list)  # (line, text, reason)
@@ -305,6 +319,9 @@ def split_orders(text: str, *, first_line: int = 1) -> OrderText:
                 result.explain.append((number, words[1]))
             else:
                 result.problems.append((number, line, "EXPLAIN needs the step, as the report names it"))
+            continue
+        if keyword in ("HELP", "LIST") and len(words) == 1:
+            result.asks.append((number, keyword))
             continue
         if keyword == "GM":
             result.gm.append((number, line))

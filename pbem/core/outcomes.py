@@ -58,6 +58,9 @@ class Receipt(BaseModel):
     queued: list[str] = []
     press: list[str] = []
     explained: list[str] = []
+    asks: list[str] = []  # HELP, LIST: answered in the receipt
+    help: list[str] = []
+    campaigns: list[str] = []
     owed: list[Owed] = []
     deadline: str | None = None
     step: str | None = None

@@ -28,7 +28,8 @@ from pbem.core.dice import commitment, new_secret
 from pbem.core.dispatch import dispatch, mail_cause, work_cause
 from pbem.core.engine import Policy
 from pbem.core.messages import OutgoingMail
-from pbem.core.orders import OrderText, QueueLine, split_orders, unknown_name
+from pbem.core.helpdesk import campaign_line, owed_help, players_of
+from pbem.core.orders import ENVELOPE_HELP, OrderText, QueueLine, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
 from pbem.core.queues import conditional_records
@@ -244,6 +245,9 @@ class CampaignService:
             receipt.policies.append("marked READY for this step")
         for number, step in parts.gm:
             receipt.verdicts.append(verdict(number, step, False, reason="GM commands are taken only from the GM"))
+        for number, ask in parts.asks:
+            receipt.asks.append(ask)
+            receipt.verdicts.append(verdict(number, ask, True, "answered below"))
         receipt.verdicts.sort(key=lambda v: v.number)
         return receipt
 
@@ -409,6 +413,20 @@ class CampaignService:
                         for r in projection.pending_for(receipt.player)]
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
+        if "HELP" in receipt.asks:
+            receipt.help = [*owed_help(projection, receipt.player), *ENVELOPE_HELP]
+        if "LIST" in receipt.asks:
+            receipt.campaigns = [campaign_line(p, player) for p, player in self.seats_of(receipt.to, projection)]
+
+    def seats_of(self, address: str, current: CampaignProjection | None = None
+                 ) -> list[tuple[CampaignProjection, str]]:
+        """Each campaign and player the address plays as (`current`: a campaign as a piece of
+        work in progress holds it)."""
+        seats = []
+        for name in self.names():
+            projection = current if current is not None and name == current.data.campaign else self.live(name)
+            seats += [(projection, player) for player in players_of(projection, address)]
+        return seats
 
     def mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, facts: Sequence,
                  reply: tuple[str, str | None] | None) -> list[OutgoingMail]:

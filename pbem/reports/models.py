@@ -221,6 +221,8 @@ class ReceiptReport(_Model):
     queued: list[str] = []
     press: list[str] = []
     explained: list[str] = []
+    help: list[str] = []
+    campaigns: list[str] = []
     report_follows: bool = False
     owed: list[OwedDecision] = []
     order_form: str | None = None
@@ -321,6 +323,7 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
         not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), queued=list(receipt.queued),
         press=list(receipt.press), explained=list(receipt.explained), report_follows=receipt.report_follows,
+        help=list(receipt.help), campaigns=list(receipt.campaigns),
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 
+from pbem.app import build_service
 from pbem.core.inbox import handle_mail
 from pbem.core.messages import MailOutcome
 from pbem.core.service import CampaignService
@@ -16,7 +18,7 @@ from pbem.mail.envelope import parse_mail
 from pbem.reports.renderer import MailRenderer
 from pbem.resources import examples_dir
 from pbem.tools.demo import as_mail
-from pbem.tools.examples import deliver_example
+from pbem.tools.examples import create_example, deliver_example
 
 DEMO = examples_dir() / "ratio-regis" / "demo"
 SIGNON = "SIGNON p1 ratio-demo fleur-de-lys"
@@ -121,3 +123,51 @@ def test_a_receipt_promises_a_report_only_when_one_is_mailed(reports: str) -> No
     text, html = next((m.text, m.html) for m in outcome.replies if m.key.startswith("receipt"))
     assert ("Your report follows in a separate mail." in flat(text)) == mailed
     assert ("Your report follows in a separate mail." in html) == mailed
+
+
+# item 8: HELP, LIST, a negative bid, the address orders go to
+
+def test_help_and_list_without_signon_answer_the_players_campaigns_and_what_they_owe() -> None:
+    service = at_first_impulse()
+    outcome = mail(service, "HELP\nLIST\n")
+    (note,) = outcome.replies
+    assert note.key.startswith("help:") and note.to == "anne@example.org"
+    text = flat(note.text)
+    assert "ratio-demo (ratio-regis): you are p1; at t6/impulse-1; you owe: Your impulse" in text
+    assert "ratio-demo, impulse: your whole impulse as a script of PLAY, action and DONE lines (§8.2.2)" in text
+    assert "EXPLAIN <step>" in text and "keywords" not in text
+    again = mail(service, "HELP\nLIST\n")
+    assert again.duplicate and [m.text for m in again.replies] == [note.text]
+
+
+def test_help_in_an_order_block_is_answered_in_the_receipt() -> None:
+    service = at_first_impulse()
+    text = flat(receipt(mail(service, f"{SIGNON}\nHELP\nLIST\nSIGNOFF\n")))
+    assert "2 HELP ok: answered below" in text and "3 LIST ok: answered below" in text
+    assert "Help: the lines that answer what you owe" in text and "ratio-demo, impulse: your whole impulse" in text
+    assert "Your campaigns" in text and "you are p1; at t6/impulse-1" in text
+
+
+def test_list_from_an_address_that_plays_nowhere_is_refused_as_such() -> None:
+    service = at_first_impulse()
+    outcome = handle_mail(service, parse_mail(as_mail("LIST\n", sender="stranger@example.net", to="gm@example.org",
+                                                      number=300, name="x")))
+    (refusal,) = outcome.replies
+    assert refusal.key.startswith("refusal:") and "stranger@example.net plays in no campaign here" in flat(
+        refusal.text)
+
+
+def test_a_negative_bid_is_refused_as_negative() -> None:
+    service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
+                              MailRenderer(from_address="gm@example.org"))
+    list(deliver_example(service, DEMO, upto=0))
+    text = flat(receipt(mail(service, f"{SIGNON}\nBID -4\nSIGNOFF\n")))
+    assert "NOT USED: a bid cannot be negative (-4); write 0 or more" in text
+
+
+def test_the_mail_names_the_address_the_home_takes_orders_at(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text('[mail]\nfrom = "orders@guild.example"\n')
+    service = build_service(tmp_path)
+    _, _, created = create_example(service, DEMO)
+    assert created.mail and all("Orders to orders@guild.example." in m.text for m in created.mail)
+    assert not any("pbem@localhost" in m.text for m in created.mail)
