@@ -20,7 +20,7 @@ from email.utils import getaddresses
 from pbem.core.mailidentity import synthetic_message_id
 from pbem.core.messages import Envelope
 from pbem.mail.flowed import is_hard_wrapped, unflow, unwrap
-from pbem.mail.htmltext import html_signature, html_to_text
+from pbem.mail.htmltext import read_html
 from pbem.mail.replytext import strip_reply
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
@@ -124,11 +124,11 @@ def body_text(msg: Message) -> str:
     from the plain part too, where the client wrote it without `-- `."""
     plain, html = _alternative(msg, "plain"), _alternative(msg, "html")
     plain_text = _plain_text(plain) if plain is not None else ""
-    html_text = _decoded_text(html) if html is not None else ""
-    if html_text:
-        plain_text = without_signature(plain_text, html_signature(html_text))
-    if html is not None and (not plain_text.strip() or is_hard_wrapped(plain_text)):
-        text = html_to_text(html_text)
+    html_text = read_html(_decoded_text(html)) if html is not None else None
+    if html_text is not None:
+        plain_text = without_signature(plain_text, html_text.signature)
+    if html_text is not None and (not plain_text.strip() or is_hard_wrapped(plain_text)):
+        text = html_text.text
     elif plain is not None:
         text = plain_text if _is_flowed(plain) else unwrap(plain_text)
     else:

@@ -112,27 +112,18 @@ class _TextExtractor(HTMLParser):
         self._line += _SPACE.sub(" ", data)
 
 
-def html_to_text(html: str) -> str:
-    """Visible text of `html`, one block per line, blockquotes as `> ` lines; without the
-    signature the client marked."""
-    return _extract(html).lines
-
-
-def html_signature(html: str) -> list[str]:
-    """The lines of the signature `html` marks (none when it marks none)."""
-    return [line for line in _extract(html).signature if line.strip()]
-
-
 @dataclass(frozen=True)
-class _Extracted:
-    lines: str
-    signature: list[str]
+class HtmlText:
+    text: str
+    signature: list[str]  # the non-blank lines of the signature the client marked
 
 
-def _extract(html: str) -> _Extracted:
+def read_html(html: str) -> HtmlText:
+    """`html`'s visible text, one block per line, blockquotes as `> ` lines, without the
+    signature the client marked; and that signature's lines."""
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
     parser._break()
-    return _Extracted("\n".join(line.rstrip() for line in parser.lines).strip("\n"),
-                      [line.rstrip() for line in parser.signature])
+    return HtmlText("\n".join(line.rstrip() for line in parser.lines).strip("\n"),
+                    [line.rstrip() for line in parser.signature if line.strip()])

@@ -4,7 +4,6 @@ says exactly what happened. The example Ratio Regis campaign, by mail, through t
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from pbem.reports.renderer import MailRenderer
 from pbem.resources import examples_dir
 from pbem.tools.demo import as_mail
 from pbem.tools.examples import create_example, deliver_example
+from tests.mail.test_real_mail_shapes import alternative
 
 DEMO = examples_dir() / "ratio-regis" / "demo"
 SIGNON = "SIGNON p1 ratio-demo fleur-de-lys"
@@ -69,22 +69,13 @@ def test_an_order_after_done_is_not_carried_out_and_the_receipt_says_so() -> Non
     assert "(1 line after DONE)" in text and "not read as orders: line 5 ends the block" in text
 
 
-def thunderbird(plain: str, html: str) -> bytes:
-    message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = "anne@example.org", "gm@example.org", "impulse"
-    message["Message-ID"] = "<tb-1@example.org>"
-    message.set_content(plain)
-    message.add_alternative(html, subtype="html")
-    return bytes(message)
-
-
 def test_a_signature_the_html_part_marks_is_not_read_from_the_plain_part() -> None:
     """Thunderbird writes the signature into the plain part without `-- ` and marks it in the
     HTML part (`<div class="moz-signature">`)."""
     plain = f"{SIGNON}\n{SCRIPT}\n\nEnrique Pérez\nCapitán de la Liga\n"
     html = ("<html><body><p>" + f"{SIGNON}\n{SCRIPT}".replace("\n", "<br>") + "</p>"
             '<div class="moz-signature"><div>Enrique Pérez</div><div>Capitán de la Liga</div></div></body></html>')
-    envelope = parse_mail(thunderbird(plain, html))
+    envelope = parse_mail(alternative(plain, html, sender="anne@example.org"))
     assert envelope.text == f"{SIGNON}\n{SCRIPT}"
     service = at_first_impulse()
     outcome = handle_mail(service, envelope)
