@@ -53,6 +53,7 @@ class Receipt(BaseModel):
     accepted: bool
     reason: str = ""
     verdicts: list[LineVerdict] = []
+    unused: list[int] = []  # lines read as legal in an order set refused whole: not carried out
     answered: list[str] = []
     policies: list[str] = []
     queued: list[str] = []

@@ -275,13 +275,10 @@ class CampaignService:
         requests = projection.answerable_for(player)
         reading = kinds_of(ruleset).read_orders(parts.orders, requests, state, projection.scenario, player,
                                                 projection.step)
+        receipt.verdicts.extend(reading.verdicts)
         lines = [line for _, line in parts.orders]
-        if reading.accepted:
-            receipt.verdicts.extend(reading.verdicts)
-        else:  # a line read as legal in a set refused whole is not carried out either
-            receipt.verdicts.extend(v.model_copy(update={"accepted": False, "reason": f"{v.understood}, but not "
-                                                         "carried out: the order set was refused whole"})
-                                    if v.accepted else v for v in reading.verdicts)
+        if not reading.accepted:  # a line read as legal in a set refused whole is not carried out either
+            receipt.unused = [v.number for v in reading.verdicts if v.accepted]
             receipt.accepted = False
             receipt.reason = reading.reject_all or "no line of this order set could be used"
             session.record(campaign.reject_orders, player=player, step=projection.step, mail_id=mail_id,

@@ -216,6 +216,7 @@ class ReceiptReport(_Model):
     steps_resolved: int = 0
     from_address: str = ""
     lines: list[LineVerdict] = []
+    unused: list[int] = []
     answered: list[str] = []
     policies: list[str] = []
     queued: list[str] = []
@@ -319,7 +320,7 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
     return ReceiptReport(
         campaign=receipt.campaign, player=receipt.player, accepted=receipt.accepted, reason=receipt.reason,
         step=receipt.step, steps_resolved=receipt.steps_resolved, from_address=from_address,
-        lines=list(receipt.verdicts[:ECHO_LIMIT]),
+        lines=list(receipt.verdicts[:ECHO_LIMIT]), unused=list(receipt.unused),
         not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), queued=list(receipt.queued),
         press=list(receipt.press), explained=list(receipt.explained), report_follows=receipt.report_follows,

@@ -96,7 +96,8 @@ def test_a_refused_script_marks_no_line_as_carried_out_and_says_what_else_was_do
     text = receipt(outcome)
     assert not built(service)
     assert "ok:" not in text
-    assert "NOT USED: FRA builds T13 (Q2) at Paris, but not carried out: the order set was refused whole" in flat(text)
+    assert ("NOT CARRIED OUT: read as FRA builds T13 (Q2) at Paris, but the order set was refused whole"
+            in flat(text))
     assert "Your order lines for campaign ratio-demo were NOT used: your impulse script was refused" in flat(text)
     assert "The rest of your mail was read as below." in flat(text)
     assert "press to ALL relayed" in text and "EXPLAIN t1/start: answered in a separate mail" in flat(text)
