@@ -17,13 +17,18 @@ from pbem.core.projection import CampaignProjection
 
 
 def owed_help(projection: CampaignProjection, player: str) -> list[str]:
-    """One line per kind of decision `player` owes: the kind and how a line answers it."""
-    kinds = kinds_of(projection.ruleset).kinds
-    owed = dict.fromkeys(r.kind for r in projection.pending_for(player))
+    """One line per kind of decision `player` owes: the kind, how a line answers it, and the
+    lines that would answer the first such request with its default."""
+    kinds = kinds_of(projection.ruleset)
+    owed = {}
+    for request in projection.pending_for(player):
+        owed.setdefault(request.kind, request)
     if not owed:
         return [f"{projection.data.campaign}: you owe nothing now"]
-    return [f"{projection.data.campaign}, {kind}: " + (kinds[kind].description if kind in kinds else kind)
-            for kind in owed]
+    return [f"{projection.data.campaign}, {kind}: "
+            + (kinds.kinds[kind].description if kind in kinds.kinds else kind)
+            + f"; by default: {' / '.join(kinds.order_form(request).splitlines())}"
+            for kind, request in owed.items()]
 
 
 def players_of(projection: CampaignProjection, address: str) -> list[str]:

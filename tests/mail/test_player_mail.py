@@ -126,7 +126,8 @@ def test_help_and_list_without_signon_answer_the_players_campaigns_and_what_they
     assert note.key.startswith("help:") and note.to == "anne@example.org"
     text = flat(note.text)
     assert "ratio-demo (ratio-regis): you are p1; at t6/impulse-1; you owe: Your impulse" in text
-    assert "ratio-demo, impulse: your whole impulse as a script of PLAY, action and DONE lines (§8.2.2)" in text
+    assert ("ratio-demo, impulse: your whole impulse as a script of PLAY, action and DONE lines (§8.2.2); "
+            "by default: PLAY 5 POINTS FRA=2 / DONE") in text
     assert "EXPLAIN <step>" in text and "keywords" not in text
     again = mail(service, "HELP\nLIST\n")
     assert again.duplicate and [m.text for m in again.replies] == [note.text]
