@@ -111,7 +111,7 @@ def submit_file(home: Path | None, campaign: str, path: Path, sender: str | None
                       None)
         if sender is None and signon is None:
             raise SubmitRefused(f"{path}: no SIGNON line (start the orders with SIGNON <player> {campaign} <token>)")
-        if sender is None and signon is not None and signon.campaign == campaign:
+        if sender is None and signon.campaign == campaign:  # a file has no sender: its player's address
             record = service.projection(campaign).data.players.get(signon.player)
             sender = record.address if record else "unknown@invalid"
         raw = as_mail(text, sender=sender or "", to=settings.from_address, subject=path.name,

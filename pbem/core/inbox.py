@@ -17,9 +17,9 @@ from pbem.core.campaign import Campaign, InboundMail
 from pbem.core.dispatch import Dispatch, LineDone, dispatch, mail_cause
 from pbem.core.gm import GameMaster, read_line
 from pbem.core.helpdesk import help_note
+from pbem.core.jsonorders import mail_order_text
 from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
-from pbem.core.jsonorders import mail_order_text
 from pbem.core.orders import OrderText, outside_problem, signon_blocks, split_orders
 from pbem.core.outcomes import CommandError, Outcome, Receipt, reply_subject
 from pbem.core.service import CONFLICT_RETRIES, CampaignService, authenticate
@@ -158,6 +158,7 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
     except IntegrityError:
         return _recorded_again(service, mail_uuid, name, envelope)
     return MailOutcome(campaign=name, replies=tuple(outcome.mail))
+
 
 def help_mail(service: CampaignService, envelope: Envelope, text: str, record: InboundMail,
               mail_uuid: UUID) -> MailOutcome:

@@ -200,9 +200,11 @@ class CampaignService:
             session.receipt_copy_to = copy_to
             parts = split or split_orders(text)
             session.outcome.receipt = self._read(session, player, parts, mail_id)
-            session.outcome.mail.extend(self._explanations(name, player, parts, mail_id))
-            session.outcome.receipt.explained = [f"EXPLAIN {step}: answered in a separate mail"
-                                                 for _, step in parts.explain if self.renderer is not None]
+            explanations = self._explanations(name, player, parts, mail_id)
+            session.outcome.mail.extend(explanations)
+            if explanations:
+                session.outcome.receipt.explained = [f"EXPLAIN {step}: answered in a separate mail"
+                                                     for _, step in parts.explain]
             session.inbound = inbound
             session.reply = (f"receipt:{name}:{mail_id or session.before}", in_reply_to)
         return session.outcome
