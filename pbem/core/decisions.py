@@ -175,6 +175,8 @@ class LineKind(DecisionKind):
     parse: Callable[[str], Any]
     form: Callable[[Any], str]
     check: Callable[[Request, Any], Any] = lambda request, value: value
+    #: When the rules ask this kind, with the rule: told to whoever sends one unasked.
+    asked: str = ""
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         try:
@@ -185,7 +187,8 @@ class LineKind(DecisionKind):
             return None
         request = next((r for r in owed if r.kind == self.name), None)
         if request is None:
-            return Refused(not_owed(self.name, owed), self.form(value))
+            why = not_owed(self.name, owed)
+            return Refused(f"{why}: {self.asked}" if self.asked else why, self.form(value))
         try:
             checked = self.check(request, value)
         except Refusal as error:

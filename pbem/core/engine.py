@@ -24,6 +24,9 @@ import msgspec
 from pbem.core.dice import Roll, keyed_streams
 
 ALL = "*"
+#: The forced-dice purpose whose last value is the face of every die (not draw or shuffle)
+#: of a purpose with no forced value left: a case's default face for dice it does not care about.
+DEFAULT_FACE = "*"
 
 
 class Request(msgspec.Struct, frozen=True):
@@ -290,7 +293,7 @@ class StepContext(KeyedRequests):
     def roll(self, purpose: str, *, sides: int = 6, rule: str = "") -> int:
         """One die of `sides` faces for `purpose`, logged with the rule it serves."""
         self.interrupts += 1
-        return self._draw(purpose, sides, rule)
+        return self._draw(purpose, sides, rule, die=True)
 
     def draw_index(self, purpose: str, bound: int, *, rule: str = "") -> int:
         """An unbiased index in [0, bound), logged like a die of `bound` faces."""
@@ -310,16 +313,21 @@ class StepContext(KeyedRequests):
             deck[i], deck[j] = deck[j], deck[i]
         return deck
 
-    def _draw(self, purpose: str, sides: int, rule: str) -> int:
-        return self._roll(f"{self.campaign}|" + self._next_key("roll", purpose), purpose, sides, rule)
+    def _draw(self, purpose: str, sides: int, rule: str, *, die: bool = False) -> int:
+        return self._roll(f"{self.campaign}|" + self._next_key("roll", purpose), purpose, sides, rule, die=die)
 
-    def _roll(self, key: str, purpose: str, sides: int, rule: str) -> int:
+    def _roll(self, key: str, purpose: str, sides: int, rule: str, *, die: bool = False) -> int:
         queue = self._forced.get(purpose)
+        default = self._forced.get(DEFAULT_FACE) if die else None
         if queue:
             value = queue.pop(0)
             if not 1 <= value <= sides:
                 raise StepError(f"forced die {value} for {purpose} is not between 1 and {sides}")
             roll = Roll(key, purpose, rule, sides, value, forced=True)
+        elif default:
+            # A die no forced value was given for shows the default face (a case's `@dice * N`),
+            # as near as its faces allow; draws and shuffles keep their keyed streams.
+            roll = Roll(key, purpose, rule, sides, max(1, min(default[-1], sides)), forced=True)
         else:
             roll = Roll(key, purpose, rule, sides, self._streams.draw_below(key, sides) + 1)
         self._rolls.append(roll)

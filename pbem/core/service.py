@@ -181,7 +181,7 @@ class CampaignService:
         tokens: dict[str, str] = {}
         for spec in players:
             tokens[spec.id] = spec.token or secrets_module.token_urlsafe(8)
-            campaign.join(player=spec.id, name=spec.name or spec.id, address=spec.address.lower(),
+            campaign.join(player=spec.id, name=spec.name or spec.id, address=spec.address,
                           token_hash=token_hash(name, spec.id, tokens[spec.id]), timezone=spec.timezone,
                           role=spec.role)
         self.store.save(campaign, vault)

@@ -56,14 +56,18 @@ def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Pa
 
 
 def render_report(projection: CampaignProjection, viewer: str, fmt: Format = "text", *,
-                  since_version: int | None = None, templates_dir: Path | None = None) -> str:
+                  since_version: int | None = None, templates_dir: Path | None = None,
+                  heading: str | None = None) -> str:
     """One report as text, HTML or JSON (for `pbem report`). Without `since_version` it
-    tells the last resolved step and the one in progress; the GM's tells everything."""
+    tells the last resolved step and the one in progress; the GM's tells everything.
+    `heading` replaces the view's turn label (a report of a past turn names that turn)."""
     if fmt not in ("text", "html", "json"):
         raise ReportError(f"unknown format {fmt!r} (text, html or json)")
     if since_version is None and viewer == "gm":
         since_version = 0
     report = build_report(projection, viewer, since_version=since_version)
+    if heading is not None:
+        report = report.model_copy(update={"turn_label": heading})
     if fmt == "json":
         return report.model_dump_json(indent=2) + "\n"
     if fmt == "html":

@@ -23,7 +23,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
 from pbem.rules.empires_in_arms.cities import leave_city, occupy, retire_into_city, surrender_city
-from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
+from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_over_shipped, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
 from pbem.rules.empires_in_arms.combat.models import Battle as Combat
@@ -63,7 +63,7 @@ def check_scenario(scenario: Scenario) -> list[str]:
     data, problems = scenario.data, []
     if data.combat_charts:
         try:
-            charts_from(data.combat_charts, "combat_charts")
+            charts_over_shipped(data.combat_charts)
         except ChartError as error:
             problems.append(str(error))
     try:
@@ -95,8 +95,7 @@ def battle_options(state: GameState, scenario: Scenario) -> Options:
 
 
 def combat_charts(scenario: Scenario) -> Charts:
-    return charts_from(scenario.data.combat_charts, "combat_charts") if scenario.data.combat_charts \
-        else synthetic_charts()
+    return charts_over_shipped(scenario.data.combat_charts) if scenario.data.combat_charts else synthetic_charts()
 
 
 # -- a power's standing loss order ----------------------------------------------------------

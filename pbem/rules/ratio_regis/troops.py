@@ -14,6 +14,7 @@ from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import Convoy, plan_route, resolve_area
 from pbem.rules.ratio_regis.orders import BuildTroop, Home, Regroup, StratTroop
+from pbem.rules.ratio_regis.recruitment import elite_refusal
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.sea_moves import travel
 from pbem.rules.ratio_regis.state import GameState, Troop, regular_quality
@@ -41,28 +42,11 @@ def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTr
     if status.rebellion:
         raise IllegalOrder(f"{area} is in revolt ({status.rebellion}): no troop can be recruited there until the "
                            f"rebellion is put down (§18.3)")
-    if counter == "3-4":
-        _check_elite_area(state, scenario, power, area)
+    if counter == "3-4" and (refusal := elite_refusal(state, scenario, power, area)):
+        raise IllegalOrder(refusal)
     troop = state.new_troop(power, counter, regular_quality(counter), area=area)
     built = f"{power} builds {troop.id} (Q{troop.quality}) at {area}"
     return _then_move(state, scenario, troop, order.path, run, built)
-
-
-def _check_elite_area(state: GameState, scenario: Scenario, power: str, area: str) -> None:
-    if state.options.elite_build == "home-areas":
-        if area not in scenario.powers[power].home_areas:
-            raise IllegalOrder(f"{power} builds 3-4 troops only in its home areas (§9 table; option elite_build)")
-        return
-    province = scenario.home_province(power) if state.options.variant == "v2.1" else None
-    if province is not None:
-        if scenario.areas[area].province != province:
-            raise IllegalOrder(f"{power} builds 3-4 troops only in {province}, the province with most of its home "
-                               f"areas (v2.1 §9.1)")
-        return
-    theater = scenario.home_theater(power)
-    if scenario.areas[area].theater != theater:
-        raise IllegalOrder(f"{power} builds 3-4 troops only in {theater}, the theater with most of its home "
-                           f"areas (§9.1)")
 
 
 @register(Regroup)
