@@ -41,7 +41,8 @@ def build_service(home: Path | None = None, *, from_address: str | None = None,
             from_address = load_settings(home).from_address
         except MailSettingsError:  # the mail commands say what is wrong; the others need no address
             from_address = os.environ.get("PBEM_FROM", "pbem@localhost")
-    renderer = MailRenderer(from_address=from_address, campaign_templates=home / "templates")
+    renderer = MailRenderer(from_address=from_address, campaign_templates=home / "templates",
+                            boards=home / "boards")
     return CampaignService(store, renderer, clock)
 
 

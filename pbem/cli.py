@@ -50,6 +50,9 @@ def _group(name: str, help: str) -> typer.Typer:
 
 case_app = _group("case", "Run plain-text adjudication cases.")
 scenario_app = _group("scenario", "Check scenario data files.")
+scenario_map_app = typer.Typer(help="The board a campaign's reports draw their map on.", no_args_is_help=True,
+                               rich_markup_mode=PLAIN_HELP)
+scenario_app.add_typer(scenario_map_app, name="map")
 bench_app = _group("bench", "Benchmarks (speed and memory are measured here, never in tests).")
 gm_app = _group("gm", "The game master's powers: each one a fact with a reason, announced to the players.")
 dice_app = _group("dice", "Check the dice of a campaign.")
@@ -412,7 +415,7 @@ def report(campaign: str,
         viewer = holder
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")
-    typer.echo(render_report(projection, viewer, fmt, heading=heading))
+    typer.echo(render_report(projection, viewer, fmt, heading=heading, boards=home_dir(home) / "boards"))
 
 
 def _master(home: Optional[Path]):
@@ -609,6 +612,43 @@ def case_run(paths: list[Path] = typer.Argument(..., help="Case files or directo
     typer.echo(f"{passed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)
+
+
+@scenario_map_app.command("import-vassal")
+def scenario_map_import_vassal(
+        module: Path,
+        board: str = typer.Option(..., "--board", help="The board's name in the module."),
+        campaign: Optional[str] = typer.Option(
+            None, "--campaign", help="Match the campaign's areas; the board goes to <home>/boards/<campaign>."),
+        scenario: Optional[Path] = typer.Option(None, "--scenario", help="Or match this scenario file's areas."),
+        ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The scenario file's ruleset."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Where to write the board (default: the campaign's)."),
+        review: Optional[Path] = typer.Option(None, "--review", help="The review file with the GM's matches."),
+        home: Optional[Path] = HomeOption) -> None:
+    """Read a VASSAL module's board (its regions and zones, and its image), match them to
+    the areas by name, write the board file and its image, and print the review table;
+    edit the review file for the areas left unmatched and run again with --review."""
+    from pbem.reports.boards import REVIEW_FILE, BoardError, import_board  # the reports' own boards
+    from pbem.reports.models import game_map
+
+    if (campaign is None) == (scenario is None):
+        _fail("say whose areas to match: --campaign NAME or --scenario FILE")
+    if campaign is not None:
+        projection = build_service(home).projection(campaign)
+        areas, target = projection.ruleset.scenario_map(projection.scenario), home_dir(home) / "boards" / campaign
+    else:
+        game = rulesets.load(ruleset)
+        areas, target = game.scenario_map(game.load_scenario(load_data_file(scenario))), None
+    folder = out or target
+    if folder is None:
+        _fail("say where to write the board: --out DIR (a campaign's is <home>/boards/<campaign>)")
+    try:
+        table = import_board(module, board, game_map(areas), folder, review)
+    except BoardError as error:
+        _fail(str(error))
+    typer.echo(table)
+    typer.echo(f"board written to {folder}; edit {folder / REVIEW_FILE} for the unmatched areas and run again "
+               f"with --review {folder / REVIEW_FILE}")
 
 
 @scenario_app.command("check")

@@ -144,14 +144,25 @@ class StepError(Exception):
     """A rules procedure met input it cannot use (a bug or a corrupt log)."""
 
 
+class MapMark(msgspec.Struct, frozen=True):
+    """Where on the map a chronicle line happened, for the reports' map: a `kind` of event
+    (`battle`, `siege` …) in an area, and its result in a few words."""
+
+    area: str
+    kind: str
+    result: str = ""
+
+
 class ChronicleEntry(msgspec.Struct, frozen=True):
-    """One line of what happened, with who may see it (`ALL` or player ids)."""
+    """One line of what happened, with who may see it (`ALL` or player ids), and where on
+    the map when the rules say so (a battle, a siege: drawn on the reader's map)."""
 
     step: str
     text: str
     visible_to: tuple[str, ...] = (ALL,)
     rule: str = ""
     rolls: tuple[dict, ...] = ()
+    mark: MapMark | None = None
 
     def visible(self, viewer: str) -> bool:
         return viewer == "gm" or ALL in self.visible_to or viewer in self.visible_to
@@ -335,13 +346,14 @@ class StepContext(KeyedRequests):
         return roll.value
 
     # -- chronicle --------------------------------------------------------
-    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
+    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True,
+            mark: MapMark | None = None) -> None:
         """Add a chronicle line; by default it carries the rolls made since the last line."""
         rolls: tuple[dict, ...] = ()
         if with_rolls and self._pending_rolls:
             rolls = tuple(map(Roll.as_dict, self._pending_rolls))
             self._pending_rolls = []
-        self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls))
+        self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls, mark))
 
     def result(self, completed: bool, pending: Sequence[Request] = (), batch: Sequence[Request] = ()) -> StepResult:
         return StepResult(

@@ -105,8 +105,9 @@ len(state.players) = 2
 def test_a_setup_path_the_state_does_not_have_names_the_line_and_the_known_fields(tmp_path):
     result = run(tmp_path, HEAD + "@setup\nscore = 1\nscroe = 2\n@expect\nscore = 1\n")
     assert not result.passed
-    assert result.failures == ["{}:7: @setup scroe = 2: the state has no field 'scroe' at the top "
-                               "(known fields bids, leader, players, round, score)".format(tmp_path / "mini.case")]
+    assert result.failures == ["{}:7: @setup scroe = 2: the state has no field 'scroe' at the top (known fields bids, "
+                               "leader, ordered, pace, players, queued, round, score, tallies)".format(
+                                   tmp_path / "mini.case")]
 
 
 def test_a_setup_value_the_state_does_not_accept_names_the_line_and_why(tmp_path):
@@ -124,7 +125,8 @@ def test_a_setup_line_that_is_not_an_edit_is_a_format_error(tmp_path):
 
 
 @pytest.mark.parametrize("line, reason", [
-    ("state.scroe = 1", "no field 'scroe' at state: known fields bids, leader, players, round, score"),
+    ("state.scroe = 1", "no field 'scroe' at state: known fields bids, leader, ordered, pace, players, queued, round, "
+                        "score, tallies"),
     ("players.zed.bid = 1", "no field 'zed' at players: known fields ann, bob"),
     ("state.players.5 = 1", "no entry 5 at state.players: it has 2 entries"),
     ("len(state.score) = 1", "state.score is 7, which has no length"),

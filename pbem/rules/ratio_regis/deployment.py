@@ -166,6 +166,7 @@ class DeploymentKind(DecisionKind):
 
     name: str = KIND
     description: str = "a power's deployment by points (§7.2, §24): DEPLOY <power> <purchase>; <purchase> …"
+    keywords: tuple[str, ...] = (KEYWORD,)
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         words = text.split(None, 2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import resolve_area
 from pbem.rules.ratio_regis.orders import Fort
@@ -15,7 +15,6 @@ from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import Fortress, GameState
 
 
-@register(Fort)
 def fortress(state: GameState, scenario: Scenario, power: str, order: Fort, run: ImpulseRun) -> str:
     """START: an under-construction fortress in an area the power controls, not in revolt,
     one per area. FINISH: a fortress that was under construction at the start of the

@@ -21,7 +21,7 @@ from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import automatic, collapse, french_wars, independents
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.objectives import counts_as_key
 from pbem.rules.ratio_regis.orders import PeaceTalks
@@ -248,7 +248,6 @@ def may_ask(state: GameState, scenario: Scenario, power: str) -> bool:
     return morale_lost(state, power) >= needed
 
 
-@register(PeaceTalks)
 def ask_for_peace(state: GameState, scenario: Scenario, power: str, order: PeaceTalks, run: ImpulseRun) -> str:
     """§21.4.1: at the start of its impulse (`F`), a power that has lost at least half its
     morale to its enemies opens negotiations with any of them; it may do so again while the
@@ -370,7 +369,8 @@ def _form_negotiate(value: str) -> str:
 
 NEGOTIATE_KIND = LineKind("negotiate", "the enemy you open forced peace negotiations with (§21.4.2): "
                                        "NEGOTIATE WITH <power> | NEGOTIATE AUTO",
-                          parse=_parse_negotiate, form=_form_negotiate, check=_check_negotiate)
+                          parse=_parse_negotiate, form=_form_negotiate, check=_check_negotiate,
+                          keywords=("NEGOTIATE",))
 
 
 

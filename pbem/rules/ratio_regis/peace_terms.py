@@ -144,7 +144,7 @@ def _place(term: Term, context: Mapping[str, Any]) -> str:
 TERMS_KIND = LineKind("terms", "the conditions of peace you take as the winner (§21.5.3): TERMS VP <n>, "
                                "UNREST <n>, DOMAIN <area>, LOOT <area>, ELIMINATE <tc>, REPLACE <tc>, BREAK <minor>, "
                                "ALLY <minor> | TERMS NONE | TERMS AUTO",
-                      parse=parse_terms, form=form_terms, check=check_terms)
+                      parse=parse_terms, form=form_terms, check=check_terms, keywords=("TERMS",))
 
 
 # -- what may be asked -----------------------------------------------------------------

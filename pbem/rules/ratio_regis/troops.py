@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register, route_text
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, route_text
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import Convoy, plan_route, resolve_area
 from pbem.rules.ratio_regis.orders import BuildTroop, Home, Regroup, StratTroop
@@ -25,7 +25,6 @@ def counter_for(quality: int) -> str:
     return {2: "2-3", 3: "3-4"}.get(quality, "")
 
 
-@register(BuildTroop)
 def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTroop, run: ImpulseRun) -> str:
     """§9.1: a counter from the power's pool; 2-3 troops on their 2 side in any controlled
     possession, not in revolt (§18.3), 3-4 troops on their 3 side in the theater with most
@@ -49,7 +48,6 @@ def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTr
     return _then_move(state, scenario, troop, order.path, run, built)
 
 
-@register(Regroup)
 def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, run: ImpulseRun) -> str:
     """§9.5: a troop dispersed at the start of the impulse goes to a controlled area of its
     dispersion box's theater (WE has two boxes), not in revolt (§18.3); it may then move
@@ -80,7 +78,6 @@ def _then_move(state: GameState, scenario: Scenario, troop: Troop, path, run: Im
     return text
 
 
-@register(StratTroop)
 def strategic_troop(state: GameState, scenario: Scenario, power: str, order: StratTroop,
                     run: ImpulseRun) -> str:
     """§10.2: one troop (with its leader, once leaders exist) along a path."""
@@ -112,7 +109,6 @@ def strategic_move(state: GameState, scenario: Scenario, troop: Troop, path: Seq
     return travel(state, scenario, run, convoy, route, [troop])
 
 
-@register(Home)
 def move_home(state: GameState, scenario: Scenario, power: str, order: Home, run: ImpulseRun) -> str:
     """§8.2.2 / §18.1 (RR-I2): one unit to the dispersion box of the power's home theater."""
     troop = own_troop(state, power, order.troop)
