@@ -16,6 +16,7 @@ from pbem.core.inbox import handle_mail
 from pbem.core.service import CampaignService, utc_now
 from pbem.core.store import CampaignStore, StoreDamaged, default_home, open_store
 from pbem.mail.daemon import RunStats
+from pbem.mail.intake import Received
 from pbem.mail.locks import FileLock
 
 logger = logging.getLogger("pbem.app")
@@ -28,13 +29,20 @@ def home_dir(home: Path | None = None) -> Path:
 def build_service(home: Path | None = None, *, from_address: str | None = None,
                   clock: Callable[[], datetime] = utc_now, create: bool = True) -> CampaignService:
     """The campaign service of a home, with the report renderer; without `create`, only of
-    a home that has a store (`HomeNotFound` otherwise)."""
+    a home that has a store (`HomeNotFound` otherwise). The mail it writes names the address
+    orders go to as the home's mail settings give it (`from`), unless told."""
+    from pbem.mail.settings import MailSettingsError, load_settings
     from pbem.reports.renderer import MailRenderer
 
     home = home_dir(home)
     store = open_store(home, create=create)
-    renderer = MailRenderer(from_address=from_address or os.environ.get("PBEM_FROM", "pbem@localhost"),
-                            campaign_templates=home / "templates", boards=home / "boards")
+    if from_address is None:
+        try:
+            from_address = load_settings(home).from_address
+        except MailSettingsError:  # the mail commands say what is wrong; the others need no address
+            from_address = os.environ.get("PBEM_FROM", "pbem@localhost")
+    renderer = MailRenderer(from_address=from_address, campaign_templates=home / "templates",
+                            boards=home / "boards")
     return CampaignService(store, renderer, clock)
 
 
@@ -84,6 +92,54 @@ def queue_mail(home: Path | None, mail: list) -> None:
     now = time.time()
     Outbox(settings.mail_state).enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail],
                                         now=now)
+
+
+class SubmitRefused(Exception):
+    """A file `pbem submit` cannot take for the campaign named (the message says why)."""
+
+
+def submit_file(home: Path | None, campaign: str, path: Path, sender: str | None = None) -> Received:
+    """`pbem submit`: a mail (or a plain order file, sent as the mail its player would send)
+    taken through the daemon's intake — auto-replies ignored, oversize mail refused, a JSON
+    attachment read, the answers queued — as if it had arrived for `campaign`."""
+    import hashlib
+    import time
+
+    from pbem.core.jsonorders import mail_order_text
+    from pbem.core.orders import signon_blocks, split_orders
+    from pbem.mail.envelope import parse_mail
+    from pbem.mail.intake import Intake, as_mail
+    from pbem.mail.outbox import Outbox
+    from pbem.mail.settings import load_settings
+    from pbem.mail.sources import IncomingMail
+
+    home = home_dir(home)
+    settings = load_settings(home)
+    service = build_service(home, from_address=settings.from_address, create=False)
+    raw = path.read_bytes()
+    head = raw[:2000].decode("utf-8", "replace").splitlines()[:20]
+    if not any(line.lower().startswith(("from:", "message-id:", "subject:", "received:")) for line in head):
+        text = raw.decode("utf-8", "replace")
+        signon = next((parts.signon for parts in (split_orders(b.text) for b in signon_blocks(text)) if parts.signon),
+                      None)
+        if sender is None and signon is None:
+            raise SubmitRefused(f"{path}: no SIGNON line (start the orders with SIGNON <player> {campaign} <token>)")
+        if sender is None and signon.campaign == campaign:  # a file has no sender: its player's address
+            record = service.projection(campaign).data.players.get(signon.player)
+            sender = record.address if record else "unknown@invalid"
+        raw = as_mail(text, sender=sender or "", to=settings.from_address, subject=path.name,
+                      message_id=f"<{hashlib.sha256(raw).hexdigest()[:24]}@submit.pbem>")
+    text, _ = mail_order_text(parse_mail(raw, max_bytes=settings.max_mail_bytes))
+    for block in signon_blocks(text):
+        signon = split_orders(block.text).signon
+        if signon is not None and signon.campaign != campaign:
+            raise SubmitRefused(f"{path}: the SIGNON names campaign {signon.campaign!r}, not {campaign!r}")
+    intake = Intake(settings, partial(handle_mail, service), Outbox(settings.state_path), time.time)
+    # each submit is a delivery of its own, so the same file again is a second copy: a duplicate
+    received = intake.receive(IncomingMail(f"submit:{time.time_ns()}", raw, None), sender=sender)
+    if received is None:
+        raise RuntimeError(f"{path}: the campaign service failed on this mail; see the log above")
+    return received
 
 
 class HomeBusy(Exception):

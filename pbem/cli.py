@@ -3,7 +3,6 @@ line and a non-zero exit, never a traceback (set PBEM_DEBUG=1 to see one)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -20,13 +19,12 @@ from eventsourcing.persistence import PersistenceError
 from pydantic import ValidationError
 
 from pbem import __version__
-from pbem.app import HomeBusy, RestoreRefused, backup_home, build_service, home_dir, queue_mail, restore_home, serve
+from pbem.app import (HomeBusy, RestoreRefused, SubmitRefused, backup_home, build_service, home_dir, queue_mail,
+                      restore_home, serve, submit_file)
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
 from pbem.core.datafile import DataFileError, load_data_file
-from pbem.core.inbox import handle_mail
-from pbem.core.messages import Envelope
 from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
 from pbem.core.service import CampaignService, CommandError, PlayerSpec
@@ -172,46 +170,24 @@ def new(campaign: str = typer.Argument(..., help="Name of the new campaign (one 
         typer.echo(f"  SIGNON {player} {campaign} {token}")
 
 
-def _envelope_from_file(path: Path, sender: str | None) -> Envelope:
-    from pbem.mail.envelope import parse_mail
-
-    raw = path.read_bytes()
-    head = raw[:2000].decode("utf-8", "replace")
-    looks_like_mail = any(line.lower().startswith(("from:", "message-id:", "subject:", "received:"))
-                          for line in head.splitlines()[:20])
-    if looks_like_mail:
-        envelope = parse_mail(raw)
-        return envelope.model_copy(update={"sender": sender}) if sender else envelope
-    digest = hashlib.sha256(raw).hexdigest()[:24]
-    return Envelope(sender=sender or "", message_id=f"<{digest}@submit.pbem>", subject=path.name,
-                    text=raw.decode("utf-8", "replace"), raw=raw)
-
-
 @app.command()
 def submit(campaign: str = typer.Argument(..., help="The campaign the orders are for."),
            file: Path = typer.Argument(..., help="A mail (.eml) or a plain-text order file."),
            sender: Optional[str] = typer.Option(None, "--from", help="Sender address (default: the player's own)."),
            home: Optional[Path] = HomeOption) -> None:
-    """Take a mail or text file as if it had arrived by mail, and print the answer."""
-    from pbem.core.orders import split_orders
-
-    service = _existing(home)
-    envelope = _envelope_from_file(file, sender)
-    parts = split_orders(envelope.text)
-    if parts.signon is None:
-        _fail(f"{file}: no SIGNON line (start the orders with SIGNON <player> {campaign} <token>)")
-    if parts.signon.campaign != campaign:
-        _fail(f"{file}: the SIGNON names campaign {parts.signon.campaign!r}, not {campaign!r}")
-    if not envelope.sender:
-        projection = service.projection(campaign)
-        record = projection.data.players.get(parts.signon.player)
-        envelope = envelope.model_copy(update={"sender": record.address if record else "unknown@invalid"})
-    outcome = handle_mail(service, envelope)
-    queue_mail(home, list(outcome.replies))
-    if outcome.duplicate:
+    """Take a mail or text file as if it had arrived by mail (the daemon's intake: an
+    auto-reply is not answered, an oversize mail is refused), and print the answer."""
+    try:
+        received = submit_file(home, campaign, file, sender)
+    except SubmitRefused as error:
+        _fail(str(error))
+    if received.disposition.startswith("ignored:"):
+        _fail(f"{file}: not taken, as the mail daemon would not take it: "
+              f"{received.disposition.removeprefix('ignored:')} mail is never answered (docs/mail.md)")
+    if received.disposition == "duplicate":
         typer.echo("this mail was already received; nothing changed (the same answer follows)")
-    for reply in outcome.replies:
-        if reply.key.startswith(("receipt", "refusal")):
+    for reply in received.replies:
+        if reply.key.startswith(("receipt", "refusal", "mail-refused", "help")):
             typer.echo(reply.text)
 
 

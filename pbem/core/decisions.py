@@ -147,6 +147,11 @@ class DecisionKind:
         """Read the lines this kind claimed (`InBlock`) as one answer to `request`."""
         raise NotImplementedError(f"{self.name} reads no block of lines")
 
+    def ends_block(self, text: str) -> bool:
+        """Whether this line of the kind's block is its last (an impulse's DONE): what
+        follows it in the order set, a name or a closing, is not read as the block's."""
+        return False
+
     def power_of(self, text: str, state: Any, scenario: Any) -> str | None:
         """The power a block line is for, told by what it names (a corps of that power), when
         the player owes blocks of this kind for several powers; None: not told."""
@@ -348,11 +353,14 @@ class DecisionKinds:
         owed = requests
         waiting: list[tuple[int, str]] | None = None  # the lines of a power that owes nothing now
         later: list[tuple[QueueLine, list[tuple[int, str]]]] = []
+        ended: tuple[int, str] | None = None  # the line that ended a block (up to the next FOR)
+        after_end: list[tuple[tuple[int, str], list[int]]] = []  # each such line, and the lines after it
         for number, text in lines:
             power = _addressed(text)
             if power is not None:
                 owed, understood, reason = _for_power(power, requests)
                 waiting = None
+                ended = None  # a FOR starts another power's lines: a block may begin again
                 if reason:
                     waiting = []
                     later.append((QueueLine(number, text, power=power), waiting))
@@ -369,9 +377,15 @@ class DecisionKinds:
             read = self._read_line(text, owed, reading.answers)
             if isinstance(read, InBlock) and not any(r.kind == read.kind for r in owed):
                 read = Refused(not_owed(read.kind, owed))
+            if ended is not None and isinstance(read, (InBlock, Refused)):
+                after_end[-1][1].append(number)
+                continue
             if isinstance(read, InBlock):
                 request = self._block_request(read.kind, text, owed, state, scenario)
                 blocks.setdefault(request.key, []).append((number, text))
+                if self.kinds[read.kind].ends_block(text):
+                    ended = (number, text)
+                    after_end.append((ended, []))
             elif isinstance(read, Answered):
                 key = read.request.key
                 if key in answered_by:
@@ -383,6 +397,12 @@ class DecisionKinds:
                 reading.verdicts.append(verdict(number, text, True, read.understood))
             else:
                 reading.verdicts.append(verdict(number, text, False, read.understood, read.reason))
+        for (end_number, end_text), after in after_end:
+            if after:
+                count = len(after)
+                reading.verdicts.append(verdict(after[0], f"({count} line{'s' if count > 1 else ''} after "
+                                                          f"{end_text.strip()})", False,
+                                                reason=f"not read as orders: line {end_number} ends the block"))
         reading.later = [self._waiting(queued, waited) for queued, waited in later]
         by_key = {r.key: r for r in requests}
         for key, block in blocks.items():

@@ -16,10 +16,11 @@ from eventsourcing.persistence import IntegrityError
 from pbem.core.campaign import Campaign, InboundMail
 from pbem.core.dispatch import Dispatch, LineDone, dispatch, mail_cause
 from pbem.core.gm import GameMaster, read_line
+from pbem.core.helpdesk import help_note
+from pbem.core.jsonorders import mail_order_text
 from pbem.core.mailidentity import content_digest, legacy_digest, synthetic_message_id
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
-from pbem.core.orders import (JsonOrdersError, OrderText, orders_from_json, outside_problem, signon_blocks,
-                              split_orders, with_json_orders)
+from pbem.core.orders import OrderText, outside_problem, signon_blocks, split_orders
 from pbem.core.outcomes import CommandError, Outcome, Receipt, reply_subject
 from pbem.core.service import CONFLICT_RETRIES, CampaignService, authenticate
 from pbem.core.store import CampaignNotFound
@@ -81,12 +82,7 @@ def _handle_once(service: CampaignService, envelope: Envelope) -> MailOutcome:
     legacy = _recorded(service, legacy_mail_id(envelope))
     if legacy is not None:  # recorded by an older pbem: answered as it was then
         return replay_mail(service, legacy, envelope)
-    text, json_problem = envelope.text, envelope.json_problem
-    if envelope.json_orders is not None:
-        try:
-            text = with_json_orders(orders_from_json(envelope.json_orders), envelope.text)
-        except JsonOrdersError as error:
-            json_problem = str(error)
+    text, json_problem = mail_order_text(envelope)
     blocks = signon_blocks(text)
     if len(blocks) == 1 or json_problem:
         return handle_block(service, envelope, text, split_orders(text), digest, json_problem)
@@ -132,6 +128,11 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
         except IntegrityError:
             pass
         return MailOutcome(campaign=name)
+    if parts.signon is None and not parts.signon_error and parts.asks and not json_problem:
+        seats = service.seats_of(envelope.sender)
+        if seats:
+            return help_mail(service, envelope, help_note(seats, [ask for _, ask in parts.asks]), inbound("help", []),
+                             mail_uuid)
     refusal = json_problem or refusal_reason(parts, envelope)
     player, copy_to, role = "", None, ""
     if not refusal:
@@ -159,10 +160,32 @@ def handle_block(service: CampaignService, envelope: Envelope, text: str, parts:
         return _recorded_again(service, mail_uuid, name, envelope)
     return MailOutcome(campaign=name, replies=tuple(outcome.mail))
 
+
+def help_mail(service: CampaignService, envelope: Envelope, text: str, record: InboundMail,
+              mail_uuid: UUID) -> MailOutcome:
+    """Answer a mail of HELP and LIST lines without SIGNON; recorded with its answer, so the
+    same mail again is answered alike."""
+    subject = reply_subject(envelope.subject, "help")
+    if service.renderer is None:
+        answer = OutgoingMail(key=f"help:{mail_uuid}", to=envelope.sender, subject=subject, text=text + "\n",
+                              in_reply_to=envelope.message_id)
+    else:
+        answer = service.renderer.notice(envelope.sender, subject, "Your campaigns", text, key=f"help:{mail_uuid}",
+                                         in_reply_to=envelope.message_id)
+    try:
+        service.store.save(record, dispatch(mail_cause(record.id), None, [answer]))
+    except IntegrityError:
+        return _recorded_again(service, mail_uuid, None, envelope)
+    return MailOutcome(replies=(answer,))
+
+
 def refusal_reason(parts: OrderText, envelope: Envelope) -> str:
     if parts.signon_error:
         return parts.signon_error
     if parts.signon is None:
+        if parts.asks:
+            return (f"{envelope.sender} plays in no campaign here, so there is nothing to list or explain; a player "
+                    "starts their orders with SIGNON <player> <campaign> <token>")
         if envelope.json_orders is not None:
             return "a JSON attachment must come with a SIGNON line in the mail"
         return ("this mail has no SIGNON line; start your orders with "

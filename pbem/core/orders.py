@@ -8,6 +8,8 @@ Every game's orders travel inside the same envelope:
     ABSENT <from> <to>                      (ISO dates: deadlines wait for you)
     EXPLAIN <step>                          (ask how a step was resolved)
     EXPLAIN POLICIES                        (ask for your standing policies in force)
+    HELP                                    (the lines that answer what you owe)
+    LIST                                    (the campaigns your address plays in)
     GM <verb> …                             (the GM's commands, from the GM only)
     POLICY [FOR <power>] <KIND> [WHEN <field><op><value> [AND …]] DO <answer>
     POLICY CLEAR <id|ALL>
@@ -36,7 +38,18 @@ from dataclasses import dataclass, field
 import msgspec
 
 ENVELOPE_KEYWORDS = ("SIGNON", "SIGNOFF", "READY", "ABSENT", "EXPLAIN", "GM", "POLICY", "PRESS", "ENDPRESS",
-                     "QUEUE", "ENDQUEUE")
+                     "QUEUE", "ENDQUEUE", "HELP", "LIST")
+#: The envelope as HELP tells it (the game's own lines come from its decision kinds).
+ENVELOPE_HELP = (
+    "SIGNON <player> <campaign> <token> … SIGNOFF: your orders go between these two lines",
+    "POLICY [FOR <power>] <kind> [WHEN <field><op><value> [AND …]] DO <answer>: a standing order; "
+    "POLICY CLEAR <id|ALL> removes one",
+    "IF <kind> [WHEN …] THEN <answer>: a conditional line, for this step only",
+    "QUEUE [FOR <power>] <kind> [TURN <n>] … ENDQUEUE: orders for a later decision of yours",
+    "PRESS TO <power|player|ALL> … ENDPRESS: a letter to the other players",
+    "READY: you are done with this step; ABSENT 2027-07-01 2027-07-15: deadlines wait for you",
+    "EXPLAIN <step>: how a step was resolved; LIST: the campaigns your address plays in; HELP: this help",
+)
 _CONDITION = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*(<=|>=|!=|==|=|<|>|\s(?i:HAS)\s)\s*(\S+)\s*$")
 
 
@@ -133,6 +146,7 @@ class OrderText:
     ready: bool = False
     absences: list[tuple[int, str, str]] = field(default_factory=list)  # (line, from, to)
     explain: list[tuple[int, str]] = field(default_factory=list)
+    asks: list[tuple[int, str]] = field(default_factory=list)  # (line, HELP or LIST)
     gm: list[tuple[int, str]] = field(default_factory=list)
     queued: list[QueueLine] = field(default_factory=list)
     problems: list[tuple[int, str, str]] = field(default_factory=list)  # (line, text, reason)
@@ -308,6 +322,9 @@ def split_orders(text: str, *, first_line: int = 1) -> OrderText:
             else:
                 result.problems.append((number, line, "EXPLAIN needs the step, as the report names it"))
             continue
+        if keyword in ("HELP", "LIST") and len(words) == 1:
+            result.asks.append((number, keyword))
+            continue
         if keyword == "GM":
             result.gm.append((number, line))
             continue
@@ -415,38 +432,3 @@ def unknown_name(kind: str, word: str, candidates: Iterable[str]) -> str:
     """A one-line message for an unknown name, with a suggestion when one is close."""
     hint = suggest(word, candidates)
     return f"unknown {kind} {word!r}" + (f"; did you mean {hint}?" if hint else "")
-
-
-class JsonOrdersError(ValueError):
-    """A JSON attachment that does not have the shape of an order set."""
-
-
-def orders_from_json(data: object) -> str:
-    """A JSON attachment as envelope text, for clients that generate orders:
-    `["line", …]`, or `{"signon": "<player> <campaign> <token>" | {"player", "campaign",
-    "token"}, "orders": ["line", …], "policies": ["POLICY …", …],
-    "press": [{"to": "ALL", "text": "…"}]}`."""
-    if isinstance(data, list):
-        data = {"orders": data}
-    if not isinstance(data, dict):
-        raise JsonOrdersError("the JSON attachment must be a list of order lines or an object with \"orders\"")
-    unknown = sorted(set(data) - {"signon", "orders", "policies", "press"})
-    if unknown:
-        raise JsonOrdersError(f"unknown key {unknown[0]!r} in the JSON attachment (known: signon, orders, policies, "
-                              "press)")
-    lines: list[str] = []
-    signon = data.get("signon")
-    if isinstance(signon, dict):
-        signon = " ".join(str(signon.get(k, "")) for k in ("player", "campaign", "token"))
-    if signon is not None:
-        lines.append(f"SIGNON {signon}")
-    for key in ("orders", "policies"):
-        values = data.get(key, [])
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise JsonOrdersError(f"\"{key}\" must be a list of lines (strings)")
-        lines += [v.replace("\n", " ") for v in values]
-    for press in data.get("press", []):
-        if not isinstance(press, dict) or not isinstance(press.get("text"), str):
-            raise JsonOrdersError("each press item is {\"to\": \"ALL\", \"text\": \"…\"}")
-        lines += [f"PRESS TO {press.get('to', 'ALL')}", press["text"], "ENDPRESS"]
-    return "\n".join(lines)

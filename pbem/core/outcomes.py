@@ -54,14 +54,20 @@ class Receipt(BaseModel):
     accepted: bool
     reason: str = ""
     verdicts: list[LineVerdict] = []
+    unused: list[int] = []  # lines read as legal in an order set refused whole: not carried out
     answered: list[str] = []
     policies: list[str] = []
     queued: list[str] = []
     press: list[str] = []
+    explained: list[str] = []
+    asks: list[str] = []  # HELP, LIST: answered in the receipt
+    help: list[str] = []
+    campaigns: list[str] = []
     owed: list[Owed] = []
     deadline: str | None = None
     step: str | None = None
     steps_resolved: int = 0
+    report_follows: bool = False  # a report to this player goes out with the receipt
 
 
 class Renderer(Protocol):

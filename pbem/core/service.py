@@ -28,7 +28,8 @@ from pbem.core.dice import commitment, new_secret
 from pbem.core.dispatch import dispatch, mail_cause, work_cause
 from pbem.core.engine import Policy
 from pbem.core.messages import OutgoingMail
-from pbem.core.orders import OrderText, QueueLine, split_orders, unknown_name
+from pbem.core.helpdesk import campaign_line, owed_help, players_of
+from pbem.core.orders import ENVELOPE_HELP, OrderText, QueueLine, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
 from pbem.core.queues import conditional_records
@@ -202,7 +203,11 @@ class CampaignService:
             session.receipt_copy_to = copy_to
             parts = split or split_orders(text)
             session.outcome.receipt = self._read(session, player, parts, mail_id)
-            session.outcome.mail.extend(self._explanations(name, player, parts, mail_id))
+            explanations = self._explanations(name, player, parts, mail_id)
+            session.outcome.mail.extend(explanations)
+            if explanations:
+                session.outcome.receipt.explained = [f"EXPLAIN {step}: answered in a separate mail"
+                                                     for _, step in parts.explain]
             session.inbound = inbound
             session.reply = (f"receipt:{name}:{mail_id or session.before}", in_reply_to)
         return session.outcome
@@ -246,6 +251,9 @@ class CampaignService:
             receipt.policies.append("marked READY for this step")
         for number, step in parts.gm:
             receipt.verdicts.append(verdict(number, step, False, reason="GM commands are taken only from the GM"))
+        for number, ask in parts.asks:
+            receipt.asks.append(ask)
+            receipt.verdicts.append(verdict(number, ask, True, "answered below"))
         receipt.verdicts.sort(key=lambda v: v.number)
         return receipt
 
@@ -277,7 +285,8 @@ class CampaignService:
                                                 projection.step)
         receipt.verdicts.extend(reading.verdicts)
         lines = [line for _, line in parts.orders]
-        if not reading.accepted:
+        if not reading.accepted:  # a line read as legal in a set refused whole is not carried out either
+            receipt.unused = [v.number for v in reading.verdicts if v.accepted]
             receipt.accepted = False
             receipt.reason = reading.reject_all or "no line of this order set could be used"
             session.record(campaign.reject_orders, player=player, step=projection.step, mail_id=mail_id,
@@ -449,6 +458,20 @@ class CampaignService:
                         for r in projection.pending_for(receipt.player)]
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
+        if "HELP" in receipt.asks:
+            receipt.help = [*owed_help(projection, receipt.player), *ENVELOPE_HELP]
+        if "LIST" in receipt.asks:
+            receipt.campaigns = [campaign_line(p, player) for p, player in self.seats_of(receipt.to, projection)]
+
+    def seats_of(self, address: str, current: CampaignProjection | None = None
+                 ) -> list[tuple[CampaignProjection, str]]:
+        """Each campaign and player the address plays as (`current`: a campaign as a piece of
+        work in progress holds it)."""
+        seats = []
+        for name in self.names():
+            projection = current if current is not None and name == current.data.campaign else self.live(name)
+            seats += [(projection, player) for player in players_of(projection, address)]
+        return seats
 
     def mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, facts: Sequence,
                  reply: tuple[str, str | None] | None) -> list[OutgoingMail]:
@@ -458,10 +481,12 @@ class CampaignService:
         if self.renderer is None:
             return []
         mail = self._press(projection, facts)
+        recipients = report_recipients(projection, before, outcome.steps_resolved)
         if outcome.receipt is not None and reply is not None:
             key, in_reply_to = reply
+            outcome.receipt.report_follows = any(player == outcome.receipt.player for player, _ in recipients)
             mail.append(self.renderer.receipt(outcome.receipt, key=key, in_reply_to=in_reply_to))
-        mail.extend(self.batch_reports(projection, before, outcome.steps_resolved, unsaved=facts))
+        mail.extend(self._reports(projection, recipients, projection.data.version, facts))
         return mail
 
     def _explanations(self, name: str, player: str, parts: OrderText, mail_id: str | None) -> list[OutgoingMail]:
@@ -523,14 +548,6 @@ class CampaignService:
         """A report to everybody, telling what happened since `since_version` (a new
         campaign, a rollback, a rerun: whatever the mailing setting)."""
         return self._reports(projection, [(p, since_version) for p in projection.data.players], version, unsaved)
-
-    def batch_reports(self, projection: CampaignProjection, before: int, resolved: int,
-                      unsaved: Sequence = ()) -> list[OutgoingMail]:
-        """The reports after one piece of work (a mail, a clock tick, a GM command) that
-        began at log version `before` and resolved `resolved` steps, as the campaign's
-        `reports` setting says."""
-        return self._reports(projection, report_recipients(projection, before, resolved), projection.data.version,
-                             unsaved)
 
     def remembering(self, projection: CampaignProjection, since: int, unsaved: Sequence = ()) -> CampaignProjection:
         """`projection`, or the same one reloaded with its history from log version `since`

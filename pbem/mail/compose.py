@@ -10,11 +10,40 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from email import policy
+from email.headerregistry import HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 
 from pbem.core.messages import OutgoingMail
 from pbem.mail.envelope import printable
+
+
+class MessageIdList(UnstructuredHeader):
+    """In-Reply-To and References (RFC 5322 §3.6.4): msg-ids folded only between ids. The
+    stdlib folds them as free text and, once an id is longer than a line (Outlook's often
+    are), encodes it as an RFC 2047 word no client matches, so the answer does not thread."""
+
+    max_count = 1
+
+    def fold(self, *, policy: policy.Policy) -> str:  # type: ignore[override]
+        lines = [f"{self.name}:"]
+        for message_id in str(self).split():
+            if len(lines[-1]) + 1 + len(message_id) > policy.max_line_length and lines[-1] != f"{self.name}:":
+                lines.append("")
+            lines[-1] += " " + message_id
+        return policy.linesep.join(lines) + policy.linesep
+
+
+_HEADERS = HeaderRegistry()
+_HEADERS.map_to_type("in-reply-to", MessageIdList)
+_HEADERS.map_to_type("references", MessageIdList)
+_POLICY = policy.default.clone(header_factory=_HEADERS)
+
+
+def _message_ids(ids: list[str]) -> list[str]:
+    """The ids that can be written as they are (printable ASCII, in angle brackets)."""
+    return [i for i in ids if i.isascii() and i.isprintable() and " " not in i and i.startswith("<")]
 
 
 def message_id_for(key: str, from_address: str) -> str:
@@ -25,17 +54,18 @@ def message_id_for(key: str, from_address: str) -> str:
 
 def compose(mail: OutgoingMail, *, from_address: str, date: datetime, from_name: str = "pbem") -> bytes:
     """The mail as bytes: text, or text+HTML alternatives, plus attachments."""
-    msg = EmailMessage()
+    msg = EmailMessage(policy=_POLICY)
     msg["From"] = formataddr((from_name, from_address))
     msg["To"] = printable(mail.to)
     msg["Subject"] = printable(mail.subject)
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id_for(mail.key, from_address)
-    references = list(mail.references)
-    if mail.in_reply_to:
-        msg["In-Reply-To"] = mail.in_reply_to
-        if mail.in_reply_to not in references:
-            references.append(mail.in_reply_to)
+    references = _message_ids(list(mail.references))
+    in_reply_to = _message_ids([mail.in_reply_to] if mail.in_reply_to else [])
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to[0]
+        if in_reply_to[0] not in references:
+            references.append(in_reply_to[0])
     if references:
         msg["References"] = " ".join(references)
     msg["Auto-Submitted"] = "auto-replied"

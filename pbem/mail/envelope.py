@@ -20,7 +20,7 @@ from email.utils import getaddresses
 from pbem.core.mailidentity import synthetic_message_id
 from pbem.core.messages import Envelope
 from pbem.mail.flowed import is_hard_wrapped, unflow, unwrap
-from pbem.mail.htmltext import html_to_text
+from pbem.mail.htmltext import read_html
 from pbem.mail.replytext import strip_reply
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
@@ -125,17 +125,35 @@ def body_text(msg: Message) -> str:
     The HTML alternative is taken instead of the plain one when the plain part is empty
     (some webmail sends an empty text/plain beside the real HTML) or hard-wrapped (webmail
     breaks plain text at 76–78 columns; the HTML keeps each line whole). Plain text with no
-    HTML beside it has its hard wraps undone (`unwrap`)."""
+    HTML beside it has its hard wraps undone (`unwrap`). A signature the HTML marks is cut
+    from the plain part too, where the client wrote it without `-- `."""
     plain, html = _alternative(msg, "plain"), _alternative(msg, "html")
     plain_text = _plain_text(plain) if plain is not None else ""
-    if html is not None and (not plain_text.strip() or is_hard_wrapped(plain_text)):
-        text = html_to_text(_decoded_text(html))
+    html_text = read_html(_decoded_text(html)) if html is not None else None
+    if html_text is not None:
+        plain_text = without_signature(plain_text, html_text.signature)
+    if html_text is not None and (not plain_text.strip() or is_hard_wrapped(plain_text)):
+        text = html_text.text
     elif plain is not None:
         text = plain_text if _is_flowed(plain) else unwrap(plain_text)
     else:
         text = ""
     attached = [_decoded_text(part) for part in text_attachments(msg) if part is not plain and part is not html]
     return "\n".join([text, *attached]) if attached else text
+
+
+def without_signature(text: str, signature: list[str]) -> str:
+    """`text` cut where the last copy of `signature` (its non-blank lines, spacing aside)
+    begins; `text` itself when it holds no copy."""
+    if not signature:
+        return text
+    wanted = [" ".join(line.split()) for line in signature]
+    lines = text.split("\n")
+    filled = [(i, " ".join(line.split())) for i, line in enumerate(lines) if line.strip()]
+    for start in range(len(filled) - len(wanted), -1, -1):
+        if [line for _, line in filled[start:start + len(wanted)]] == wanted:
+            return "\n".join(lines[:filled[start][0]])
+    return text
 
 
 def _alternative(msg: Message, subtype: str) -> Message | None:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime
 
 from pbem.core.messages import Envelope, MailOutcome, OutgoingMail
 from pbem.mail.compose import compose, message_id_for
@@ -26,6 +29,30 @@ logger = logging.getLogger("pbem.mail.intake")
 
 MailHandler = Callable[[Envelope], MailOutcome]
 """`pbem.core.inbox.handle_mail` bound to a campaign service (or anything with its contract)."""
+
+
+@dataclass(frozen=True)
+class Received:
+    """What became of one mail: `handled`, `duplicate`, `refused:size` or `ignored:<reason>`
+    (never answered), and the answers queued for it."""
+
+    disposition: str
+    envelope: Envelope
+    replies: tuple[OutgoingMail, ...]
+
+
+def as_mail(body: str, *, sender: str, to: str, subject: str, message_id: str, date: datetime | None = None) -> bytes:
+    """An order file as the mail a player would send: what `pbem submit` and `pbem demo`
+    hand to the intake, which reads it as any mail."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = subject
+    if date is not None:
+        message["Date"] = format_datetime(date)
+    message["Message-ID"] = message_id
+    message.set_content(body)
+    return bytes(message)
 
 
 def queue_item(mail: OutgoingMail, *, from_address: str, now: float) -> QueuedMail:
@@ -47,17 +74,26 @@ class Intake:
         """Handle one mail; True when it may be acknowledged at the source."""
         if self.outbox.is_processed(mail.source_key):
             return True
+        return self.receive(mail) is not None
+
+    def receive(self, mail: IncomingMail, *, sender: str | None = None) -> Received | None:
+        """Handle one mail as it arrived (`sender`: whom it is from, when the operator says so
+        instead of its headers), whether or not its source key was handled before; None when
+        the handler failed, so the mail stays at its source to be tried again."""
         now = self.clock()
         settings = self.settings
         reason = auto_mail_reason(mail.raw, own_addresses=(settings.from_address,))
         envelope = parse_mail(mail.raw, max_bytes=settings.max_mail_bytes, source_key=mail.source_key)
+        if sender:
+            envelope = envelope.model_copy(update={"sender": sender.lower()})
+            reason = None if reason == "no-sender" else reason
         fields = {"source_key": mail.source_key, "sender": envelope.sender, "message_id": envelope.message_id,
                   "bytes": len(mail.raw)}
         if reason:
             self.outbox.commit_handled(source_key=mail.source_key, message_id=envelope.message_id,
                                        disposition=f"ignored:{reason}", replies=[], refusals=[], now=now)
             log_event(logger, "mail.ignored", reason=reason, **fields)
-            return True
+            return Received(f"ignored:{reason}", envelope, ())
         if len(mail.raw) > settings.max_mail_bytes:
             replies: tuple[OutgoingMail, ...] = (size_refusal(envelope, max_bytes=settings.max_mail_bytes),)
             disposition = "refused:size"
@@ -67,7 +103,7 @@ class Intake:
             except Exception as error:  # noqa: BLE001 - a bug in the service must not stop the daemon
                 log_event(logger, "mail.handler_error", level=logging.ERROR, error=f"{type(error).__name__}: {error}",
                           **fields)
-                return False
+                return None
             replies = outcome.replies
             # The very copy recorded before is this mail handled again after a crash, not a
             # second delivery: handled, as the uninterrupted run would have it.
@@ -85,4 +121,4 @@ class Intake:
                                    disposition=disposition, replies=queued,
                                    refusals=[(c, r.key) for c in counted for r in refusals], now=now)
         log_event(logger, "mail.handled", disposition=disposition, replies=len(queued), **fields)
-        return True
+        return Received(disposition, envelope, replies)

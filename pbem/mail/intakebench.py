@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core.jsonorders import mail_order_text
 from pbem.core.mailidentity import content_digest
 from pbem.core.messages import Envelope, MailOutcome
-from pbem.core.orders import (JsonOrdersError, orders_from_json, outside_problem, signon_blocks, split_orders,
-                              with_json_orders)
+from pbem.core.orders import outside_problem, signon_blocks, split_orders
 from pbem.mail.envelope import auto_mail_reason, parse_mail
 from pbem.mail.guards import refusal_counters
 
@@ -57,10 +57,11 @@ class FuzzTarget:
 
 def orders_of(envelope: Envelope) -> str:
     """Each SIGNON block of a mail as the service reads it: who signs on (or why the block
-    is refused), then its order lines, policies and READY; blocks apart by a blank line."""
-    text = envelope.text
-    if envelope.json_orders is not None:
-        text = with_json_orders(orders_from_json(envelope.json_orders), text)
+    is refused), then its order lines, policies and READY; blocks apart by a blank line. A
+    JSON attachment that is not an order set refuses the whole mail."""
+    text, problem = mail_order_text(envelope)
+    if problem:
+        return f"REFUSED: {problem}"
     blocks = []
     for block in signon_blocks(text):
         parts = split_orders(block.text, first_line=block.first_line)
@@ -139,12 +140,7 @@ _MUTATIONS: list[Callable[[bytes, random.Random], bytes]] = [
 
 def _read_envelope(envelope: Envelope) -> list[str]:
     """The order envelope on a fuzzed mail, as the service would read it; its order lines."""
-    text = envelope.text
-    if envelope.json_orders is not None:
-        try:
-            text = with_json_orders(orders_from_json(envelope.json_orders), text)
-        except JsonOrdersError:
-            pass
+    text, _ = mail_order_text(envelope)
     outside_problem(text)
     refusal_counters(envelope)
     lines = []

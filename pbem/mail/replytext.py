@@ -51,7 +51,9 @@ _CLOSING = re.compile(
     r"^\s*(thanks|thank you|cheers|regards|best|best regards|kind regards|warm regards|all the best|"
     r"yours|sincerely|cordialement|bien à vous|amitiés|merci|bises|viele grüße|liebe grüße|"
     r"mit freundlichen grüßen|gruß|grüße|saludos|un saludo|atentamente|ciao|saluti|groeten|"
-    r"met vriendelijke groet|mvh|hälsningar)\s*[,.!]*\s*$",
+    r"met vriendelijke groet|mvh|hälsningar|best wishes|take care|greetings|hugs|love|"
+    r"un abrazo|un fuerte abrazo|abrazos|besos|um abraço|abraços|cumprimentos|à bientôt|a bientot|"
+    r"bien amicalement|a presto|un saluto|cordiali saluti|tschüss|pozdrawiam|s pozdravem)\s*[,.!]*\s*$",
     re.IGNORECASE,
 )
 _PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"

@@ -227,10 +227,15 @@ class ReceiptReport(_Model):
     steps_resolved: int = 0
     from_address: str = ""
     lines: list[LineVerdict] = []
+    unused: list[int] = []
     answered: list[str] = []
     policies: list[str] = []
     queued: list[str] = []
     press: list[str] = []
+    explained: list[str] = []
+    help: list[str] = []
+    campaigns: list[str] = []
+    report_follows: bool = False
     owed: list[OwedDecision] = []
     order_form: str | None = None
     deadline: Deadline | None = None
@@ -327,10 +332,11 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
     return ReceiptReport(
         campaign=receipt.campaign, player=receipt.player, accepted=receipt.accepted, reason=receipt.reason,
         step=receipt.step, steps_resolved=receipt.steps_resolved, from_address=from_address,
-        lines=list(receipt.verdicts[:ECHO_LIMIT]),
+        lines=list(receipt.verdicts[:ECHO_LIMIT]), unused=list(receipt.unused),
         not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), queued=list(receipt.queued),
-        press=list(receipt.press),
+        press=list(receipt.press), explained=list(receipt.explained), report_follows=receipt.report_follows,
+        help=list(receipt.help), campaigns=list(receipt.campaigns),
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
 

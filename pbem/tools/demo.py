@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import shutil
 from datetime import datetime, timezone
-from email.message import EmailMessage
-from email.utils import format_datetime
 from functools import partial
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from pbem.app import build_service, queue_mail
 from pbem.core.inbox import handle_mail
 from pbem.core.service import CommandError
 from pbem.mail.daemon import run as run_daemon
+from pbem.mail.intake import as_mail as order_mail
 from pbem.mail.maildir import ensure_maildir
 from pbem.mail.settings import load_settings
 from pbem.reports import render_report
@@ -41,14 +40,8 @@ def _fresh(out: Path) -> Path:
 
 def as_mail(body: str, *, sender: str, to: str, number: int, name: str) -> bytes:
     """An example order file as the mail a player would send."""
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = to
-    message["Subject"] = f"{name} orders"
-    message["Date"] = format_datetime(DEMO_DATE)
-    message["Message-ID"] = f"<demo-{number:03d}.{name}@example.org>"
-    message.set_content(body)
-    return bytes(message)
+    return order_mail(body, sender=sender, to=to, subject=f"{name} orders",
+                      message_id=f"<demo-{number:03d}.{name}@example.org>", date=DEMO_DATE)
 
 
 def run_demo(ruleset: str, out: Path, example: str = "demo") -> str:

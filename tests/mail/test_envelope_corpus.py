@@ -17,7 +17,7 @@ import pytest
 
 from pbem.core.mailidentity import content_digest
 from pbem.mail.envelope import auto_mail_reason, parse_mail
-from pbem.mail.htmltext import html_to_text
+from pbem.mail.htmltext import read_html
 from pbem.mail.intakebench import orders_of
 from pbem.mail.replytext import strip_reply
 
@@ -71,7 +71,7 @@ def html_part(eml: Path):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("eml", [m for m in MAILS if html_part(m) is not None], ids=lambda p: p.stem)
 def test_html_alternative_reads_the_same(eml: Path) -> None:
     """Where a client also sent HTML, the HTML alone gives the same orders (HTML-only clients)."""
-    assert strip_reply(html_to_text(html_part(eml).get_content())) == expected(eml)
+    assert strip_reply(read_html(html_part(eml).get_content()).text) == expected(eml)
 
 
 def test_threading_headers_and_encoded_sender() -> None:

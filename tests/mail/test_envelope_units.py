@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pbem.core.orders import signon_blocks, split_orders
 from pbem.mail.envelope import auto_mail_reason, parse_mail
 from pbem.mail.flowed import unflow
-from pbem.mail.htmltext import html_to_text
+from pbem.mail.htmltext import read_html
 from pbem.mail.replytext import strip_reply
 
 ORDERS = "SIGNON fra ratio-demo s3cret\nFRA I BUILD TROOP Q2 AT Paris\nSIGNOFF"
@@ -64,8 +64,15 @@ def test_format_flowed() -> None:
 def test_html_blocks_breaks_and_blockquotes() -> None:
     html = ("<html><head><style>p{x:y}</style></head><body><div>SIGNON a b c</div><div>ORDER&nbsp;1<br>ORDER 2</div>"
             "<p>&nbsp;</p><blockquote><div>old</div></blockquote><script>var x</script></body></html>")
-    assert html_to_text(html) == "SIGNON a b c\nORDER 1\nORDER 2\n\n> old"
-    assert html_to_text("<pre>A  1\nB  2</pre>") == "A  1\nB  2"
+    assert read_html(html).text == "SIGNON a b c\nORDER 1\nORDER 2\n\n> old"
+    assert read_html("<pre>A  1\nB  2</pre>").text == "A  1\nB  2"
+
+
+def test_html_table_cells_stay_apart() -> None:
+    """Issue 25 item 10: an order typed into a table's cells reads as the line it is."""
+    html = ("<table><tr><td>SIGNON</td><td>fra</td><td>c1</td><td>tok</td></tr>\n"
+            "<tr><td>FRA</td><td>I</td><td>MOVE</td></tr>\n<tr><th>a</th> <th><b>b</b></th></tr></table>")
+    assert read_html(html).text == "SIGNON fra c1 tok\nFRA I MOVE\na b"
 
 
 def test_html_only_mail_and_unknown_charset() -> None:

@@ -80,9 +80,10 @@ def test_a_closing_line_ends_the_orders_when_there_is_no_signoff() -> None:
 
 # 5. body parts
 
-def _alternative(plain: str, html: str) -> bytes:
+def alternative(plain: str, html: str, sender: str = "Ann <ann@example.org>") -> bytes:
+    """A text/plain and text/html mail, as most clients send."""
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = "Ann <ann@example.org>", "gm@pbem.test", "orders"
+    message["From"], message["To"], message["Subject"] = sender, "gm@pbem.test", "orders"
     message["Message-ID"] = "<alt@example.org>"
     message.set_content(plain)
     message.add_alternative(html, subtype="html")
@@ -91,7 +92,7 @@ def _alternative(plain: str, html: str) -> bytes:
 
 def test_an_empty_plain_part_beside_html_reads_the_html() -> None:
     html = "<div dir=\"ltr\">" + "".join(f"<div>{line}</div>" for line in ORDERS.splitlines()) + "</div>"
-    assert parse_mail(_alternative("\n", html)).text == ORDERS
+    assert parse_mail(alternative("\n", html)).text == ORDERS
 
 
 LONG = "POLICY FOR FRA intercept WHEN area=Paris AND strength>=3 DO INTERCEPT WITH ALL TROOPS FROM Lyon"
@@ -100,7 +101,7 @@ LONG = "POLICY FOR FRA intercept WHEN area=Paris AND strength>=3 DO INTERCEPT WI
 def test_a_hard_wrapped_plain_part_beside_html_reads_the_html() -> None:
     plain = f"SIGNON fra ratio-demo s3cret\n{LONG[:75]}\n{LONG[76:]}\nSIGNOFF\n"
     html = f"<div>SIGNON fra ratio-demo s3cret</div><div>{LONG}</div><div>SIGNOFF</div>"
-    assert parse_mail(_alternative(plain, html)).text == f"SIGNON fra ratio-demo s3cret\n{LONG}\nSIGNOFF"
+    assert parse_mail(alternative(plain, html)).text == f"SIGNON fra ratio-demo s3cret\n{LONG}\nSIGNOFF"
 
 
 def test_a_hard_wrap_in_plain_text_alone_is_undone() -> None:
@@ -132,7 +133,8 @@ def test_a_txt_attachment_of_orders_is_read() -> None:
 
 
 def test_text_after_a_json_attachment_is_not_more_orders() -> None:
-    from pbem.core.orders import orders_from_json, with_json_orders
+    from pbem.core.jsonorders import orders_from_json
+    from pbem.core.orders import with_json_orders
 
     mail_text = "SIGNON fra ratio-demo s3cret\nsee attached\nBest, Jean"
     text = with_json_orders(orders_from_json(["FRA I BUILD TROOP Q2 AT Paris"]), mail_text)

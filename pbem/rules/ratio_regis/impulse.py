@@ -565,6 +565,13 @@ class ImpulseKind(DecisionKind):
                                                 f"{run.first_fault()}; correct it and send the whole script again")
         return BlockRead(run.lines, answer=[parse_line(text).text() for _, text in lines])
 
+    def ends_block(self, text: str) -> bool:
+        """DONE ends the impulse (§8.2.2): a name or a closing after it is not a line of the script."""
+        try:
+            return isinstance(parse_line(text), Done)
+        except OrderSyntaxError:
+            return False
+
     def answer_policy(self, text: str, request: Request) -> list[str] | None:
         return list(request.default) if text.strip().upper() == "DEFAULT" else None
 

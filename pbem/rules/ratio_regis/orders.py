@@ -863,7 +863,11 @@ def _explain(text: str, error: UnexpectedInput) -> str:
     if isinstance(error, UnexpectedCharacters) and column == 1:
         hint = suggest(first, keywords)
         return f"unknown order {words[0]!r}" + (f"; did you mean {hint}?" if hint else "")
-    return f"cannot read {found!r} at column {column}; expected {_expected(error)}"
+    expected = _expected(error)
+    if found[:1] == "-" and found[1:].isdigit() and expected == _TERMINAL_WORDS["INT"]:
+        what = "a bid" if first == "BID" else f"the number after {words[0]}"
+        return f"{what} cannot be negative ({found}); write 0 or more"
+    return f"cannot read {found!r} at column {column}; expected {expected}"
 
 
 def _expected(error: UnexpectedInput) -> str:
