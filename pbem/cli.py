@@ -527,7 +527,7 @@ def gm_dice(campaign: str, purpose: str = typer.Argument(..., help="The dice pur
 
 @gm_app.command("reveal")
 def gm_reveal(campaign: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
-    """Reveal the dice secret: from now on anyone can recompute every roll."""
+    """Reveal the dice secret once the campaign is over: anyone can then recompute every roll."""
     _gm_done(home, _master(home).reveal(campaign, reason), f"{campaign}: dice secret revealed")
 
 

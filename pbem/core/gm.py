@@ -228,8 +228,19 @@ class GameMaster:
         return self._command(name, f"The GM sets the next {len(values)} {purpose} dice: {reason}.", apply)
 
     def reveal(self, name: str, reason: str) -> Outcome:
+        """Publish the dice secret once play is over. While the campaign runs it is refused:
+        roll keys are predictable (`<campaign>|<step>/<purpose>#<n>`), so the secret would
+        tell every player the dice to come and the hands already dealt, and no new secret
+        could hide what was drawn with this one."""
         def apply(session: CampaignSession) -> None:
-            session.record(session.campaign.reveal_seed, secret=session.projection.secret.hex())
+            projection = session.projection
+            if not projection.finished:
+                raise CommandError(f"{name} is still being played (step {projection.step}): the dice secret is "
+                                   "revealed only once the campaign is over, since with it every player could "
+                                   "compute every die to come and the hands already dealt")
+            if projection.data.revealed_secret is not None:
+                raise CommandError(f"the dice secret of {name} is already revealed")
+            session.record(session.campaign.reveal_seed, secret=projection.secret.hex())
         secret = self.service.loader.secret(name).hex()
         return self._command(name, f"The dice secret is revealed: {secret}. Its sha256 is the commitment printed "
                                    f"in the first report; every roll can now be recomputed ({reason}).", apply)
@@ -248,8 +259,16 @@ class GameMaster:
             raise CommandError(f"no resolved step {step!r} in {name} (see `pbem replay {name}`)")
         return version
 
+    def _refuse_after_reveal(self, name: str, what: str) -> None:
+        """Play never goes on after the dice secret was revealed (a rollback's supersession
+        does not unsay it): every die of the replayed steps could be computed in advance."""
+        if any(isinstance(e, Campaign.SeedRevealed) for e in self.service.loader.campaign_events(name)):
+            raise CommandError(f"the dice secret of {name} is revealed: {what} would be played with dice every "
+                               "player can compute in advance")
+
     def rollback(self, name: str, step: str, reason: str) -> Outcome:
         """Back to the state right after resolved step `step`; later facts are superseded."""
+        self._refuse_after_reveal(name, "a rollback")
         version = self._resolved_version(name, step)
         service = self.service
         campaign = service.campaign(name)
@@ -343,6 +362,7 @@ class GameMaster:
                   ruling: tuple[str, dict] | None = None) -> Outcome:
         """Roll back to after `after_step` and feed the superseded inputs again (with the
         corrections, after the ruling), under this engine version; announced as a rerun."""
+        self._refuse_after_reveal(name, "a rerun")
         version = self._resolved_version(name, after_step)
         inputs = self._inputs_after(name, version)
         service = self.service

@@ -160,15 +160,46 @@ def test_reprocess_with_corrected_orders_equals_playing_them_directly():
     assert service.loader.load("g", use_snapshots=False).divergences == []
 
 
+def play_to_the_end(service):
+    """Bids tied (the tiebreak draw decides), then every round kept by a standing policy."""
+    for player in ("ann", "bob"):
+        service.submit("g", player, "POLICY KEEP DO KEEP")
+    play_bids(service, 2, 2)
+    assert service.projection("g").finished
+
+
 def test_reveal_lets_anyone_recompute_every_roll():
     service, master, _ = game(rounds=2)
-    play_bids(service, 2, 2)
+    play_to_the_end(service)
     master.reveal("g", "end of the campaign")
     projection = service.loader.load("g", use_snapshots=False)
     secret = bytes.fromhex(projection.data.revealed_secret)
     assert commitment(secret) == projection.data.commitment
     rolls = [r for s in projection.resolved for r in s.result.rolls]
     assert rolls and all(recompute(secret, r.as_dict()) == r.value for r in rolls)
+
+
+def test_the_dice_secret_is_not_revealed_while_the_campaign_runs():
+    """Issue 25.1: with the secret every roll key's die (`g|round-2/round#1`) could be
+    computed in advance, so a reveal before the end is refused and play keeps its secret;
+    once revealed, no rollback or rerun replays steps with those known dice."""
+    service, master, _ = game(rounds=2)
+    with pytest.raises(CommandError, match="still being played.*once the campaign is over"):
+        master.reveal("g", "during set-up")
+    play_bids(service, 3, 1)
+    with pytest.raises(CommandError, match="still being played"):
+        master.reveal("g", "in the middle")
+    assert "SeedRevealed" not in kinds(service) and service.projection("g").data.revealed_secret is None
+    service.submit("g", "ann", "POLICY KEEP DO KEEP")
+    master.reveal("g", "the campaign is over")
+    assert service.projection("g").data.revealed_secret == bytes(range(32)).hex()
+    with pytest.raises(CommandError, match="already revealed"):
+        master.reveal("g", "again")
+    for again in (lambda: master.rollback("g", "bidding", "replay round 1"),
+                  lambda: master.reprocess("g", "bidding", "replay round 1")):
+        with pytest.raises(CommandError, match="dice every player can compute"):
+            again()
+    assert service.projection("g").finished and "RolledBack" not in kinds(service)
 
 
 def gm_mail(service, text, sender="gm@example.org", n=[0]):
@@ -261,6 +292,9 @@ def test_every_other_gm_power_by_mail():
     assert "rerun after bidding released" in released
     assert "rolled back" in gm_receipt(gm_mail(service, "GM ROLLBACK bidding ann's keep was a typo"))
     assert service.projection("g").pending()[0].player == "ann"
+    refused = gm_receipt(gm_mail(service, "GM REVEAL end of the season"))
+    assert "refused" in refused and "still being played" in refused
+    service.submit("g", "ann", "POLICY KEEP DO KEEP")
     assert "dice secret revealed" in gm_receipt(gm_mail(service, "GM REVEAL end of the season"))
     assert service.projection("g").data.revealed_secret == bytes(range(32)).hex()
     assert service.loader.load("g", use_snapshots=False).divergences == []
