@@ -23,7 +23,7 @@ from pbem.core.campaign import Campaign, DiceVault
 from pbem.core.dispatch import LineDone, work_cause
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import RulingError
-from pbem.core.service import CampaignService, CommandError, Outcome, token_hash
+from pbem.core.service import CampaignService, CommandError, Outcome, record_forced_dice, token_hash
 from pbem.core.session import CampaignSession
 from pbem.core.store import open_store
 
@@ -219,10 +219,8 @@ class GameMaster:
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Die results the next rolls of `purpose` take (a face-to-face session being
         imported, a replayed example); recorded as forced, so every report shows it."""
-        if not values:
-            raise CommandError("give at least one die result")
         def apply(session: CampaignSession) -> None:
-            session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+            record_forced_dice(session, purpose, values, reason)
         # The values are not announced: some dice (a deal's) would reveal hidden hands. Each
         # roll shows as forced wherever the rules let a player see it.
         return self._command(name, f"The GM sets the next {len(values)} {purpose} dice: {reason}.", apply)

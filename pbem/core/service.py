@@ -24,7 +24,7 @@ from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign, DiceVault, InboundMail, campaign_id
 from pbem.core.canonical import canonical_json, sha256_hex
 from pbem.core.decisions import kinds_of, verdict
-from pbem.core.dice import commitment, new_secret
+from pbem.core.dice import commitment, forced_dice_problem, new_secret
 from pbem.core.dispatch import dispatch, mail_cause, work_cause
 from pbem.core.engine import Policy
 from pbem.core.messages import OutgoingMail
@@ -362,7 +362,7 @@ class CampaignService:
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Supply die results for `purpose` (a face-to-face session, a test case)."""
         with self.session(name) as session:
-            session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+            record_forced_dice(session, purpose, values, reason)
         return session.outcome
 
     def set_state(self, name: str, edits: list[StateEdit], reason: str) -> Outcome:
@@ -537,6 +537,16 @@ def _queue_problem(projection: CampaignProjection, player: str, queued: QueueLin
     if empty:
         return f"alternative {', '.join(empty)} has no order lines"
     return ""
+
+
+def record_forced_dice(session: CampaignSession, purpose: str, values: Sequence[int], reason: str) -> None:
+    """Die results the next rolls of `purpose` take, checked against the dice the game
+    declares: refused by name when the game never rolls for that purpose or a value is
+    off the die, rather than stopping the step that would roll it."""
+    problem = forced_dice_problem(session.projection.ruleset.dice_purposes, purpose, values)
+    if problem:
+        raise CommandError(problem)
+    session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
 
 
 def power_owner(projection: CampaignProjection, power: str) -> str | None:

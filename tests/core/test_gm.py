@@ -272,6 +272,24 @@ def test_gm_forces_dice_by_mail():
     assert "refused" in next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
 
 
+def test_forced_dice_are_checked_when_the_gm_sets_them():
+    """Issue 25.3: a purpose the game never rolls for, or a value off its die, is refused
+    by name at once, instead of stopping the step that would roll it."""
+    service, master, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    with pytest.raises(CommandError, match="rolls no dice for 'combat' \\(it rolls for: round, tiebreak\\)"):
+        master.force_dice("g", "combat", [1], "import")
+    with pytest.raises(CommandError, match="a round die is 1 to 6 \\(§2\\), not 0, 7"):
+        master.force_dice("g", "round", [0, 7, 3], "import")
+    with pytest.raises(CommandError, match="a tiebreak die is at least 1"):
+        master.force_dice("g", "tiebreak", [0], "import")
+    refused = gm_receipt(gm_mail(service, "GM DICE round 0 7 99 -- table session"))
+    assert "refused" in refused and "not 0, 7, 99" in refused
+    assert "DiceForced" not in kinds(service)
+    master.force_dice("g", "round", [6], "import")
+    play_bids(service, 3, 1)  # the campaign goes on, with the forced die
+    assert [r.value for r in service.projection("g").current()[0].rolls if r.forced] == [6]
+
+
 def gm_receipt(outcome):
     return next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from pbem.core.decisions import LineKind
+from pbem.core.dice import DicePurpose
 from pbem.core.engine import ALL
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import RulingError, ScenarioError, Step
@@ -69,6 +70,7 @@ class MiniGame:
     title = "Minigame"
     version = "1"
     decision_kinds = (BID, KEEP)
+    dice_purposes = (DicePurpose("round", 6, "§2"), DicePurpose("tiebreak", None, "§1.2"))
     rulings = {"score": "score=<n>: set the score"}
 
     def load_scenario(self, data):
