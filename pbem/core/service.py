@@ -31,7 +31,7 @@ from pbem.core.messages import OutgoingMail
 from pbem.core.orders import OrderText, PolicyLine, QueueLine, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
-from pbem.core.queues import conditional_records
+from pbem.core.queues import conditional_records, path_problem
 from pbem.core.ruleset import Seat
 from pbem.core.session import CampaignSession
 from pbem.core.settings import check_settings
@@ -535,6 +535,12 @@ def _queue_problem(projection: CampaignProjection, player: str, queued: QueueLin
     empty = [str(i) for i, a in enumerate(queued.alternatives, start=1) if not a.lines]
     if empty:
         return f"alternative {', '.join(empty)} has no order lines"
+    paths = [name for a in queued.alternatives for name, _, _ in a.conditions]
+    if paths:
+        view, full_view = projection.view(player), projection.view("gm")
+        problems = list(dict.fromkeys(filter(None, (path_problem(view, full_view, path) for path in paths))))
+        if problems:
+            return "WHEN " + "; ".join(problems)
     return ""
 
 
