@@ -54,8 +54,8 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
-               ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError,
-               StoreDamaged, HomeBusy, FileExistsError)
+               ValidationError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError,
+               ReportError, TemplateProblem, MailSettingsError, SourceError, StoreDamaged, HomeBusy, FileExistsError)
 
 
 def _print_version(wanted: bool) -> None:
@@ -410,7 +410,7 @@ def gm_resume(campaign: str, reason: str = ReasonOption, home: Optional[Path] = 
     _gm_done(home, _master(home).resume(campaign, reason), f"{campaign} resumed")
 
 
-@gm_app.command("extend")
+@gm_app.command("extend", context_settings={"ignore_unknown_options": True})  # `-24` is hours, not an option
 def gm_extend(campaign: str, hours: int = typer.Argument(..., help="Hours to add (negative: shorten)."),
               reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
     """Move the current deadline."""
@@ -516,7 +516,7 @@ def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun ever
     _gm_done(home, master.reprocess(campaign, step, reason, corrections, rule), f"{campaign}: rerun released")
 
 
-@gm_app.command("dice")
+@gm_app.command("dice", context_settings={"ignore_unknown_options": True})  # `-3` is a (refused) value
 def gm_dice(campaign: str, purpose: str = typer.Argument(..., help="The dice purpose, e.g. combat."),
             values: list[int] = typer.Argument(..., help="The results, in order."),
             reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
@@ -762,4 +762,6 @@ def _one_line(error: Exception) -> str:
         return f"{where}: {first['msg']}" + (f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else "")
     if isinstance(error, ScenarioError):
         return "the scenario is not valid: " + "; ".join(error.problems[:5])
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return f"{error.filename}: {error.strerror}"  # `… is a directory`, not `[Errno 21] …`
     return str(error)

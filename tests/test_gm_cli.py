@@ -4,6 +4,7 @@ a real home, and GM commands mailed into a Maildir and read by the mail daemon."
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import partial
 from pathlib import Path
@@ -80,6 +81,25 @@ def test_every_gm_command(home: Path, tmp_path: Path):
     assert "all match" in pbem("dice", "verify", "c1", "--secret", key, home=home).stdout
     wrong = pbem("dice", "verify", "c1", "--secret", "00" * 32, home=home, check=False)
     assert wrong.returncode == 2 and "not the campaign's commitment" in wrong.stderr
+
+
+def test_gm_commands_answer_bad_input_by_name(home: Path, tmp_path: Path):
+    """Issue 25.11: what used to end in an internal error is answered in one line, and a
+    negative `gm extend` is read as hours, as its help says, without `--`."""
+    deadline = datetime.fromisoformat(status(home)["pending"][0]["deadline"])
+    huge = pbem("gm", "extend", "c1", "100000000", "--reason", "typo", home=home, check=False)
+    assert huge.returncode == 2 and "past the calendar" in huge.stderr
+    pbem("gm", "extend", "c1", "-24", "--reason", "the players are all in", home=home)
+    assert datetime.fromisoformat(status(home)["pending"][0]["deadline"]) == deadline - timedelta(hours=24)
+    late = tmp_path / "late.txt"
+    late.write_text("GROUP 1\n")
+    stranger = pbem("gm", "reprocess", "c1", "start", "--add", f"p9={late}", "--reason", "late orders", home=home,
+                    check=False)
+    assert stranger.returncode == 2 and "'p9' is not a player of c1 (its players: p1, p2, p3, gm)" in stranger.stderr
+    folder = pbem("submit", "c1", str(tmp_path), home=home, check=False)
+    assert folder.returncode == 2 and f"{tmp_path}: Is a directory" in folder.stderr
+    negative = pbem("gm", "dice", "c1", "combat", "-3", "--reason", "table", home=home, check=False)
+    assert negative.returncode == 2 and "a combat die is 1 to 6 (§13.1.6), not -3" in negative.stderr
 
 
 def _vault_secret(home: Path) -> str:

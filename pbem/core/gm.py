@@ -144,7 +144,11 @@ class GameMaster:
             step = projection.step
             if step is None or step not in projection.data.deadlines:
                 raise CommandError(f"{name} has no deadline running")
-            at = (datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)).isoformat()
+            try:
+                at = (datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)).isoformat()
+            except OverflowError:
+                raise CommandError(f"moving the deadline by {hours} hours takes it past the calendar "
+                                   "(years 1 to 9999)") from None
             session.record(session.campaign.change_deadline, step=step, at=at, reason=reason, by="GM")
             return f"The deadline is now {at} (UTC): {reason}."
         return self._command(name, "", apply)
@@ -325,9 +329,17 @@ class GameMaster:
                 service.absence(name, event.player, event.start, event.end)
         return refused
 
+    def _check_corrections(self, name: str, corrections: list[Correction]) -> None:
+        players = self.service.live(name).data.players
+        for correction in corrections:
+            if correction.player not in players:
+                raise CommandError(f"{correction.player!r} is not a player of {name} "
+                                   f"(its players: {', '.join(players)})")
+
     def preview(self, name: str, after_step: str, corrections: list[Correction] = (),
                 ruling: tuple[str, dict] | None = None) -> Preview:
         """What a reprocess after `after_step` would give, played on a scratch copy."""
+        self._check_corrections(name, list(corrections))
         version = self._resolved_version(name, after_step)
         scratch = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
                                   self.service.renderer, clock=self.service.clock)
@@ -361,6 +373,7 @@ class GameMaster:
         """Roll back to after `after_step` and feed the superseded inputs again (with the
         corrections, after the ruling), under this engine version; announced as a rerun."""
         self._refuse_after_reveal(name, "a rerun")
+        self._check_corrections(name, list(corrections))
         version = self._resolved_version(name, after_step)
         inputs = self._inputs_after(name, version)
         service = self.service

@@ -290,6 +290,17 @@ def test_forced_dice_are_checked_when_the_gm_sets_them():
     assert [r.value for r in service.projection("g").current()[0].rolls if r.forced] == [6]
 
 
+def test_gm_commands_that_cannot_be_done_are_refused_by_name():
+    """Issue 25.11: a deadline moved past the calendar, corrections from a stranger."""
+    service, master, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    refused = gm_receipt(gm_mail(service, "GM EXTEND 100000000 typo"))
+    assert "refused: moving the deadline by 100000000 hours takes it past the calendar" in " ".join(refused.split())
+    play_bids(service)
+    for rerun in (master.preview, lambda *a: master.reprocess(*a[:2], "late", a[2])):
+        with pytest.raises(CommandError, match="'p9' is not a player of g"):
+            rerun("g", "bidding", [Correction("p9", "KEEP")])
+
+
 def gm_receipt(outcome):
     return next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
 
