@@ -198,14 +198,14 @@ def list_campaigns(as_json: bool = typer.Option(False, "--json", help="Print JSO
     rows = []
     for name in service.names():
         status = service.projection(name).status()
-        rows.append({k: status[k] for k in ("campaign", "ruleset", "step", "steps_resolved", "finished")})
+        rows.append({k: status[k] for k in ("campaign", "ruleset", "step", "steps_resolved", "finished", "paused")})
     if as_json:
         _echo_json(rows)
         return
     if not rows:
         typer.echo("no campaigns yet (create one with `pbem new` or run `pbem demo`)")
     for row in rows:
-        where = "finished" if row["finished"] else f"at {row['step']}"
+        where = "finished" if row["finished"] else f"at {row['step']}" + (", PAUSED" if row["paused"] else "")
         typer.echo(f"{row['campaign']:<20} {row['ruleset']:<14} {row['steps_resolved']:>6} steps  {where}")
 
 
@@ -221,6 +221,9 @@ def status(campaign: str, as_json: bool = typer.Option(False, "--json", help="Pr
     typer.echo(f"step: {data['step'] or 'finished'}   resolved steps: {data['steps_resolved']}   "
                f"log version: {data['log_version']}")
     typer.echo(f"state hash: {data['state_hash'] or '-'}")
+    if data["paused"]:
+        typer.echo(f"PAUSED by the GM since {data['paused_at']}: {data['paused_reason']} (orders are taken; nothing "
+                   "is processed and no deadline passes until `pbem gm resume`)")
     for owed in data["pending"]:
         typer.echo(f"  owed by {owed['player']}: {owed['prompt']} (default {owed['default']!r}, "
                    f"deadline {owed['deadline'] or 'none'})")
@@ -278,6 +281,20 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
             typer.echo(f"{step.step}  state {step.state_hash[:16]}  (log version {step.version})")
     for divergence in projection.divergences:
         typer.echo(f"DIVERGES at {divergence.step}: {divergence.reason}")
+
+
+@app.command()
+def orders(campaign: str, player: Optional[str] = typer.Option(None, "--player", help="Only this player's."),
+           home: Optional[Path] = HomeOption) -> None:
+    """List the order sets received, with the log version `pbem gm reprocess --replace` names."""
+    for event in _master(home).order_sets(campaign):
+        if player is not None and event.player != player:
+            continue
+        taken = isinstance(event, Campaign.OrdersSubmitted)
+        lines = event.lines if taken else [v["text"] for v in event.verdicts]
+        first = (lines[0] if lines else "") + (f" (+{len(lines) - 1} lines)" if len(lines) > 1 else "")
+        typer.echo(f"{event.originator_version:>6}  {event.player:<8} {event.step or '-':<20} "
+                   f"{'taken' if taken else 'refused':<8} {first}")
 
 
 @app.command()
@@ -471,9 +488,16 @@ def gm_rulings(campaign: str, home: Optional[Path] = HomeOption) -> None:
 @gm_app.command("rollback")
 def gm_rollback(campaign: str, step: str = typer.Argument(..., help="The last resolved step to keep "
                                                                     "(`start`: back to the beginning)."),
+                release: bool = typer.Option(False, "--release", help="Do it (without: show what it undoes only)."),
                 reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
-    """Back to just after a resolved step; later facts are superseded, never deleted."""
-    _gm_done(home, _master(home).rollback(campaign, step, reason), f"{campaign} rolled back to after {step}")
+    """Back to just after a resolved step; later facts are superseded, never deleted. What
+    it undoes first, then `--release` to make it so."""
+    master = _master(home)
+    if not release:
+        typer.echo("\n".join(master.rollback_preview(campaign, step).lines()))
+        typer.echo("(a preview: nothing changed; add --release to roll back)")
+        return
+    _gm_done(home, master.rollback(campaign, step, reason), f"{campaign} rolled back to after {step}")
 
 
 @gm_app.command("reprocess")

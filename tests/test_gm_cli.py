@@ -50,7 +50,11 @@ def test_every_gm_command(home: Path, tmp_path: Path):
     assert status(home)["steps_resolved"] >= 1
     pbem("gm", "pause", "c1", "--reason", "map dispute", home=home)
     assert "paused" in pbem("gm", "pause", "c1", "--reason", "again", home=home, check=False).stderr
+    assert "PAUSED by the GM since" in pbem("status", "c1", home=home).stdout  # issue 25.12: the pause is told
+    assert (status(home)["paused"], status(home)["paused_reason"]) == (True, "map dispute")
+    assert ", PAUSED" in pbem("list", home=home).stdout
     pbem("gm", "resume", "c1", "--reason", "settled", home=home)
+    assert not status(home)["paused"] and "PAUSED" not in pbem("list", home=home).stdout
     deadline = status(home)["pending"][0]["deadline"]
     pbem("gm", "extend", "c1", "24", "--reason", "holidays", home=home)
     assert status(home)["pending"][0]["deadline"] != deadline
@@ -70,7 +74,13 @@ def test_every_gm_command(home: Path, tmp_path: Path):
     first = steps[0]
     preview = pbem("gm", "reprocess", "c1", first, "--reason", "check", home=home).stdout
     assert "a preview: nothing changed" in preview
-    pbem("gm", "rollback", "c1", first, "--reason", "wrong group chosen", home=home)
+    listed = pbem("orders", "c1", home=home).stdout.splitlines()  # the log versions --replace names
+    assert [line.split()[1:4] for line in listed[:3]] == [["p1", "setup/bids", "taken"], ["p2", "setup/bids", "taken"],
+                                                         ["p3", "setup/bids", "taken"]]
+    rollback = pbem("gm", "rollback", "c1", first, "--reason", "wrong group chosen", home=home).stdout
+    assert "roll back to just after step" in rollback and "a preview: nothing changed" in rollback
+    assert status(home)["steps_resolved"] > 1
+    pbem("gm", "rollback", "c1", first, "--release", "--reason", "wrong group chosen", home=home)
     assert pbem("replay", "c1", home=home).stdout.split()[::6] == [first]  # only the kept step remains
     assert "steps verified" in pbem("verify", "c1", home=home).stdout
     explained = pbem("replay", "c1", "--explain", home=home).stdout

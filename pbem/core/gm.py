@@ -44,9 +44,9 @@ class Correction:
 
 @dataclass
 class Preview:
-    """What a reprocess would change, before it is released."""
+    """What a reprocess or a rollback would change, before it is released."""
 
-    after_step: str
+    heading: str  # what would be done: "rerun after step …", "roll back to just after step …"
     old_hash: str
     new_hash: str
     steps_before: list[tuple[str, str]]
@@ -54,10 +54,11 @@ class Preview:
     rolls_changed: list[str] = field(default_factory=list)
     reports_changed: dict[str, list[str]] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)  # inputs a rollback sets aside, to be sent again
 
     def lines(self) -> list[str]:
-        out = [f"rerun after step {self.after_step}",
-               f"state hash now {self.old_hash[:16]}, after the rerun {self.new_hash[:16]}"
+        out = [self.heading,
+               f"state hash now {self.old_hash[:16]}, after it {self.new_hash[:16]}"
                + (" (unchanged)" if self.old_hash == self.new_hash else "")]
         old, new = dict(self.steps_before), dict(self.steps_after)
         for step in sorted(set(old) | set(new), key=lambda s: ([k for k, _ in self.steps_before + self.steps_after]
@@ -69,6 +70,7 @@ class Preview:
             out.append(f"  report of {viewer}: {len(changes)} line(s) differ")
             out += [f"    {c}" for c in changes[:10]]
         out += [f"  refused on rerun: {r}" for r in self.refused]
+        out += [f"  superseded, to be sent again: {s}" for s in self.superseded]
         return out
 
 
@@ -296,6 +298,12 @@ class GameMaster:
             effective.append(event)
         return [e for e in effective if e.originator_version > version and isinstance(e, REPLAYED_INPUTS)]
 
+    def order_sets(self, name: str) -> list[DomainEvent]:
+        """The order sets of the effective log (taken or refused), each with the log version
+        `reprocess --replace` names."""
+        return [e for e in self._inputs_after(name, 0)
+                if isinstance(e, (Campaign.OrdersSubmitted, Campaign.OrdersRejected))]
+
     def _replay_inputs(self, service: CampaignService, name: str, inputs: list[DomainEvent],
                        corrections: list[Correction]) -> list[str]:
         """Feed the inputs again through `service`; returns order sets refused this time."""
@@ -351,21 +359,20 @@ class GameMaster:
         if ruling is not None:
             GameMaster(scratch).ruling(name, ruling[0], ruling[1], "correction for the rerun")
         refused = self._replay_inputs(scratch, name, inputs, list(corrections))
-        old = self.service.loader.load(name, use_snapshots=False)
-        new = scratch.loader.load(name, use_snapshots=False)
-        preview = Preview(after_step, old.data.last_hash, new.data.last_hash,
-                          [(r.step, r.state_hash) for r in old.resolved if r.version > version],
-                          [(r.step, r.state_hash) for r in new.resolved if r.version > version], refused=refused)
-        old_rolls = {r.key: r.value for s in old.resolved if s.version > version for r in s.result.rolls}
-        new_rolls = {r.key: r.value for s in new.resolved if s.version > version for r in s.result.rolls}
-        preview.rolls_changed = [f"{key}: {old_rolls.get(key)} -> {new_rolls.get(key)}"
-                                 for key in sorted(set(old_rolls) | set(new_rolls))
-                                 if old_rolls.get(key) != new_rolls.get(key)]
-        for viewer in ["gm", "public", *old.data.players]:
-            before_view, after_view = old.view(viewer), new.view(viewer)
-            if before_view != after_view:
-                preview.reports_changed[viewer] = _dict_changes(before_view, after_view)
+        preview = _compare(f"rerun after step {after_step}", self.service.loader.load(name, use_snapshots=False),
+                           scratch.loader.load(name, use_snapshots=False), version)
+        preview.refused = refused
         scratch.store.close()
+        return preview
+
+    def rollback_preview(self, name: str, step: str) -> Preview:
+        """What a rollback to just after `step` would undo, before it is released: the steps
+        and rolls set aside, what each player's view loses, and the inputs to send again."""
+        self._refuse_after_reveal(name, "a rollback")
+        version = self._resolved_version(name, step)
+        preview = _compare(f"roll back to just after step {step}", self.service.loader.load(name, use_snapshots=False),
+                           self.service.loader.load(name, upto=version, use_snapshots=False), version)
+        preview.superseded = [_describe_input(e) for e in self._inputs_after(name, version)]
         return preview
 
     def reprocess(self, name: str, after_step: str, reason: str, corrections: list[Correction] = (),
@@ -394,6 +401,34 @@ class GameMaster:
                                                        "the earlier ones.", before))
         outcome.mail.extend(service.reports_mail(projection, since_version=version, version=projection.data.version))
         return outcome
+
+
+def _compare(heading: str, old: CampaignProjection, new: CampaignProjection, version: int) -> Preview:
+    """The difference between a campaign now (`old`) and as a rerun or rollback from log
+    version `version` would leave it (`new`): steps, rolls and every viewer's view."""
+    preview = Preview(heading, old.data.last_hash, new.data.last_hash,
+                      [(r.step, r.state_hash) for r in old.resolved if r.version > version],
+                      [(r.step, r.state_hash) for r in new.resolved if r.version > version])
+    old_rolls = {r.key: r.value for s in old.resolved if s.version > version for r in s.result.rolls}
+    new_rolls = {r.key: r.value for s in new.resolved if s.version > version for r in s.result.rolls}
+    preview.rolls_changed = [f"{key}: {old_rolls.get(key)} -> {new_rolls.get(key)}"
+                             for key in sorted(set(old_rolls) | set(new_rolls))
+                             if old_rolls.get(key) != new_rolls.get(key)]
+    for viewer in ["gm", "public", *old.data.players]:
+        before_view, after_view = old.view(viewer), new.view(viewer)
+        if before_view != after_view:
+            preview.reports_changed[viewer] = _dict_changes(before_view, after_view)
+    return preview
+
+
+def _describe_input(event: DomainEvent) -> str:
+    """One player's or the clock's input, as a rollback preview lists it."""
+    what = {Campaign.OrdersSubmitted: "order set", Campaign.OrdersRejected: "refused order set",
+            Campaign.PolicySet: "standing policy", Campaign.PolicyCleared: "policy cleared",
+            Campaign.DiceForced: "forced dice", Campaign.DeadlinePassed: "deadline passed",
+            Campaign.PlayerReady: "READY", Campaign.AbsenceDeclared: "absence"}[type(event)]
+    who = getattr(event, "player", None) or getattr(event, "by", None) or "the GM"
+    return f"log version {event.originator_version}: {what} of {who}"
 
 
 def _now(session: CampaignSession) -> datetime:
@@ -467,9 +502,12 @@ def read_line(master: GameMaster, name: str, line: str) -> tuple[str, Callable[[
         return f"ruling {kind} applied", lambda: master.ruling(name, kind, args, reason.strip() or "GM ruling")
     if verb == "ROLLBACK":
         if not rest:
-            raise CommandError("GM ROLLBACK <step> <reason>")
+            raise CommandError("GM ROLLBACK <step> [RELEASE] <reason>: without RELEASE you get the preview")
+        release = len(rest) > 1 and rest[1].upper() == "RELEASE"
+        if not release:
+            return "preview:\n" + "\n".join(master.rollback_preview(name, rest[0]).lines()), lambda: Outcome(name)
         return (f"rolled back to after {rest[0]}",
-                lambda: master.rollback(name, rest[0], _reason(rest[1:], "GM rollback")))
+                lambda: master.rollback(name, rest[0], _reason(rest[2:], "GM rollback")))
     if verb == "REPROCESS":
         if not rest:
             raise CommandError("GM REPROCESS <step> [RELEASE] <reason>: without RELEASE you get the preview")

@@ -61,6 +61,7 @@ class Receipt(BaseModel):
     deadline: str | None = None
     step: str | None = None
     steps_resolved: int = 0
+    paused: str | None = None  # why the GM paused the campaign, while it is paused
 
 
 class Renderer(Protocol):

@@ -85,6 +85,7 @@ class ProjectionData(msgspec.Struct):
     absences: dict[str, list[tuple[str, str]]] = {}
     paused: bool = False
     paused_at: str | None = None
+    paused_reason: str | None = None
     rerun_from: str | None = None
     revealed_secret: str | None = None
     policy_counter: int = 0
@@ -379,11 +380,11 @@ class CampaignProjection:
 
     @_folds(Campaign.Paused)
     def _on_paused(self, e: Campaign.Paused) -> None:
-        self.data.paused, self.data.paused_at = True, e.at
+        self.data.paused, self.data.paused_at, self.data.paused_reason = True, e.at, e.reason
 
     @_folds(Campaign.Resumed)
     def _on_resumed(self, e: Campaign.Resumed) -> None:
-        self.data.paused, self.data.paused_at = False, None
+        self.data.paused, self.data.paused_at, self.data.paused_reason = False, None, None
 
     @_folds(Campaign.PlayerReplaced)
     def _on_player_replaced(self, e: Campaign.PlayerReplaced) -> None:
@@ -605,6 +606,9 @@ class CampaignProjection:
             "step": self.step,
             "steps_resolved": self.data.steps_resolved,
             "finished": self.finished,
+            "paused": self.data.paused,  # by the GM: orders are taken, nothing is processed
+            "paused_at": self.data.paused_at,
+            "paused_reason": self.data.paused_reason,
             "log_version": self.data.version,
             "state_hash": self.data.last_hash,
             "dice_commitment": self.data.commitment,

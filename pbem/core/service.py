@@ -407,6 +407,7 @@ class CampaignService:
                         for r in projection.pending_for(receipt.player)]
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
+        receipt.paused = projection.data.paused_reason if projection.data.paused else None
 
     def mail_for(self, outcome: Outcome, projection: CampaignProjection, before: int, facts: Sequence,
                  reply: tuple[str, str | None] | None) -> list[OutgoingMail]:

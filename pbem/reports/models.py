@@ -224,6 +224,7 @@ class ReceiptReport(_Model):
     order_form: str | None = None
     deadline: Deadline | None = None
     not_echoed: int = 0  # lines past ECHO_LIMIT: a mail of junk must not come back a thousandfold
+    paused: str | None = None  # why the GM paused the campaign, while it is paused
 
 
 ECHO_LIMIT = 100
@@ -318,7 +319,7 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
         lines=list(receipt.verdicts[:ECHO_LIMIT]),
         not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), queued=list(receipt.queued),
-        press=list(receipt.press),
+        press=list(receipt.press), paused=receipt.paused,
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
 

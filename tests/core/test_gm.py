@@ -58,6 +58,23 @@ def test_pause_holds_everything_and_resume_gives_back_the_time_left():
     assert deadline - datetime(2026, 5, 1, 16, tzinfo=UTC) == timedelta(hours=20)
 
 
+def test_a_pause_is_told_in_the_status_and_in_every_receipt():
+    """Issue 25.12: a player writing to a paused campaign is told it is paused and why."""
+    service, master, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    master.pause("g", "a dispute about the map")
+    status = service.projection("g").status()
+    assert (status["paused"], status["paused_reason"]) == (True, "a dispute about the map")
+    outcome = service.submit("g", "ann", "BID 1")
+    assert outcome.receipt.paused == "a dispute about the map"
+    (receipt,) = [m for m in outcome.mail if m.key.startswith("receipt")]
+    text = " ".join(receipt.text.split())
+    assert "The GM has paused the campaign (a dispute about the map): your orders are kept" in text
+    assert "paused the campaign (a dispute about the map)" in receipt.html
+    master.resume("g", "settled")
+    assert not service.projection("g").status()["paused"]
+    assert service.submit("g", "bob", "BID 2").receipt.paused is None
+
+
 def test_pause_twice_is_refused():
     service, master, _ = game()
     master.pause("g", "x")
@@ -129,6 +146,33 @@ def test_rollback_supersedes_and_reports_rebuild(page, monkeypatch):
     assert projection.data.last_hash != after_first.data.last_hash
     replayed = service.loader.load("g", use_snapshots=False)
     assert replayed.divergences == [] and replayed.data.last_hash == projection.data.last_hash
+
+
+def test_a_rollback_is_previewed_before_it_is_released():
+    """Issue 25.12: like a rerun, a rollback first shows what it would undo — the steps and
+    rolls set aside, what each view loses, the inputs to send again — and changes nothing."""
+    service, master, _ = game()
+    play_bids(service)
+    service.submit("g", "ann", "KEEP")
+    before = kinds(service)
+    keep = next(e for e in service.loader.campaign_events("g") if type(e).__name__ == "OrdersSubmitted"
+                and e.player == "ann" and e.step == "round-1")
+    preview = master.rollback_preview("g", "bidding")
+    assert kinds(service) == before  # nothing recorded
+    assert [step for step, _ in preview.steps_before] == ["round-1"] and preview.steps_after == []
+    assert preview.rolls_changed == [f"g|round-1/round#1: {preview_roll(service)} -> None"]
+    assert preview.reports_changed["ann"] and preview.old_hash != preview.new_hash
+    assert f"log version {keep.originator_version}: order set of ann" in preview.superseded
+    lines = preview.lines()
+    assert lines[0] == "roll back to just after step bidding"
+    assert f"  superseded, to be sent again: log version {keep.originator_version}: order set of ann" in lines
+    master.rollback("g", "bidding", "ann's KEEP was sent by mistake")
+    assert service.projection("g").data.last_hash == preview.new_hash
+
+
+def preview_roll(service):
+    return next(r.value for s in service.loader.load("g", use_snapshots=False).resolved for r in s.result.rolls
+                if r.purpose == "round")
 
 
 def test_reprocess_with_corrected_orders_equals_playing_them_directly():
@@ -319,7 +363,10 @@ def test_every_other_gm_power_by_mail():
     assert "preview:" in preview and "rerun after step bidding" in preview
     released = gm_receipt(gm_mail(service, "GM REPROCESS bidding RELEASE engine update"))
     assert "rerun after bidding released" in released
-    assert "rolled back" in gm_receipt(gm_mail(service, "GM ROLLBACK bidding ann's keep was a typo"))
+    preview = gm_receipt(gm_mail(service, "GM ROLLBACK bidding ann's keep was a typo"))
+    assert "preview:" in preview and "roll back to just after step bidding" in preview
+    assert service.projection("g").step == "round-2"  # a preview changes nothing
+    assert "rolled back" in gm_receipt(gm_mail(service, "GM ROLLBACK bidding RELEASE ann's keep was a typo"))
     assert service.projection("g").pending()[0].player == "ann"
     refused = gm_receipt(gm_mail(service, "GM REVEAL end of the season"))
     assert "refused" in refused and "still being played" in refused
