@@ -650,10 +650,17 @@ def bench_replay(as_json: bool = typer.Option(False, "--json", help="Print JSON.
 def bench_roundtrips(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                      example: str = typer.Option("queued", "--example", help="The example campaign to play."),
                      ruleset: str = typer.Option("ratio-regis", "--ruleset")) -> None:
-    """Per game turn, the steps that had to wait for a mail (compare --example demo and queued)."""
-    from pbem.tools.roundtrips_bench import run_roundtrips_bench
+    """Per game turn, every time the example stopped until a mail came (steps opening, decisions
+    asked inside a step, pauses) and the mails it took, beside the same game sent step by step
+    and with every decision asked by mail."""
+    from pbem.tools.roundtrips_bench import run_roundtrips_bench, side_by_side
 
-    _print_figures(run_roundtrips_bench(ruleset, example), as_json)
+    figures = run_roundtrips_bench(ruleset, example)
+    if as_json:
+        _print_figures(figures, as_json)
+        return
+    for line in side_by_side(figures):
+        typer.echo(line)
 
 
 @bench_app.command("mail")

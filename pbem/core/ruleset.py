@@ -91,6 +91,10 @@ class Ruleset(Protocol):
     def turn_of(self, step: str) -> int | None:
         """The game turn a step belongs to (for `pbem replay --turn N`)."""
 
+    turn_name: str
+    """What the game calls the turn `turn_of` numbers (a turn, a Round, a month): tools that
+    count per game turn label their figures with it (`pbem bench roundtrips`)."""
+
     def scenario_map(self, scenario: Any) -> dict:
         """The map of a scenario before play, in the view's "map" shape (for drawing)."""
 

@@ -36,6 +36,8 @@ class Delivery:
     mail: str
     player: str
     version_before: int
+    step: str | None = None  # the step in progress when the mail came
+    by_gm: bool = False  # a GM's mail: `GM …` commands, not orders
     steps_resolved: int = 0
     refused: list[str] = field(default_factory=list)  # "<mail>: <reason>" for every refused line
 
@@ -65,24 +67,31 @@ def deliver_example(service: CampaignService, source: Path, upto: int | None = N
     name, players, _ = create_example(service, source, settings=settings)
     masters = {p.id for p in players if p.role == "gm"}
     for path in sorted(source.glob("[0-9]*.txt"))[:upto]:
-        player = path.stem.split("-", 1)[1]
-        lines = [line for line in path.read_text(encoding="utf-8").splitlines()
-                 if line.split()[:1] not in (["SIGNON"], ["SIGNOFF"])]
-        delivery = Delivery(name, path.name, player, service.projection(name).data.version)
-        if player in masters:
-            for line in (line.strip() for line in lines if line.strip().upper().startswith("GM ")):
-                try:
-                    delivery.steps_resolved += GameMaster(service).execute(name, line)[1].steps_resolved
-                except (CommandError, ValueError) as error:
-                    delivery.refused.append(f"{path.name}: {error}")
-        else:
-            outcome = service.submit(name, player, "\n".join(lines))
-            receipt = outcome.receipt
-            delivery.steps_resolved = outcome.steps_resolved
-            delivery.refused += [f"{path.name}: {v.reason}" for v in receipt.verdicts if not v.accepted]
-            if not receipt.accepted:
-                delivery.refused.append(f"{path.name}: {receipt.reason}")
-        yield delivery
+        yield deliver_mail(service, name, path, masters)
+
+
+def deliver_mail(service: CampaignService, name: str, path: Path, masters: set[str]) -> Delivery:
+    """One example mail (`NNN-<player>.txt`) handed to the service as the mail gateway would:
+    a player's orders without their SIGNON/SIGNOFF lines, a GM's `GM …` lines one at a time."""
+    player = path.stem.split("-", 1)[1]
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+             if line.split()[:1] not in (["SIGNON"], ["SIGNOFF"])]
+    projection = service.projection(name)
+    delivery = Delivery(name, path.name, player, projection.data.version, projection.step, by_gm=player in masters)
+    if delivery.by_gm:
+        for line in (line.strip() for line in lines if line.strip().upper().startswith("GM ")):
+            try:
+                delivery.steps_resolved += GameMaster(service).execute(name, line)[1].steps_resolved
+            except (CommandError, ValueError) as error:
+                delivery.refused.append(f"{path.name}: {error}")
+    else:
+        outcome = service.submit(name, player, "\n".join(lines))
+        receipt = outcome.receipt
+        delivery.steps_resolved = outcome.steps_resolved
+        delivery.refused += [f"{path.name}: {v.reason}" for v in receipt.verdicts if not v.accepted]
+        if not receipt.accepted:
+            delivery.refused.append(f"{path.name}: {receipt.reason}")
+    return delivery
 
 
 def demo_secret(name: str) -> bytes:

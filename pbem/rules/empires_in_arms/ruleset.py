@@ -80,6 +80,8 @@ class EmpiresInArms:
         head = step.split("/", 1)[0]
         return int(head[1:]) if head.startswith("m") and head[1:].isdigit() else None
 
+    turn_name = "month"  # §1.3: the scenario game is played month by month
+
     def scenario_map(self, scenario: scenarios.Scenario) -> dict:
         return views.scenario_map(scenario)
 

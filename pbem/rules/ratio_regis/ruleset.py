@@ -86,6 +86,8 @@ class RatioRegis:
     def turn_of(self, step: str) -> int | None:
         return rulings.turn_of(step)
 
+    turn_name = "turn"  # §8: the game sequence, turn by turn
+
     def scenario_map(self, scenario: scenarios.Scenario) -> dict:
         return views.scenario_map(scenario)
 

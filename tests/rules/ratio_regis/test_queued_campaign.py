@@ -1,9 +1,12 @@
 """Queued orders in a Ratio Regis campaign (issue 16): the demo played with every impulse
 queued ends in the demo's own state with no game turn waiting for a mail; a queued impulse
 made illegal by an earlier one is dropped with its reason; a block for another player's
-power is refused at once."""
+power is refused at once. The war-demo played the same way, reactions queued too, uses every
+block it queued."""
 
 from __future__ import annotations
+
+from campaigns import play
 
 from pbem.core.campaign import Campaign
 from pbem.core.service import CampaignService
@@ -18,13 +21,13 @@ def _service() -> CampaignService:
 
 def test_the_queued_demo_ends_as_the_demo_sent_impulse_by_impulse_and_no_turn_waits_for_a_mail():
     queued = run_roundtrips_bench("ratio-regis", "queued")
-    by_impulse = queued["without_queues"]
+    by_impulse = queued["sent_step_by_step"]
     assert by_impulse["example"] == "demo"
     assert queued["finished"]
     assert queued["state_hash"] == by_impulse["state_hash"]
     assert queued["mails"] == 3 and by_impulse["mails"] == 26
-    assert [queued["waits_per_turn"][t] for t in ("6", "7")] == [0, 0]  # the issue asks at most 5
-    assert [by_impulse["waits_per_turn"][t] for t in ("6", "7")] == [10, 9]
+    assert [queued["waits_per_turn"][t] for t in ("turn 6", "turn 7")] == [0, 0]  # the issue asks at most 5
+    assert [by_impulse["waits_per_turn"][t] for t in ("turn 6", "turn 7")] == [10, 9]
 
 
 def test_a_queued_impulse_whose_card_was_played_earlier_is_dropped_and_the_impulse_waits():
@@ -51,3 +54,14 @@ def test_a_block_for_another_players_power_is_refused_at_once():
     deliveries = list(deliver_example(service, demo_dir("ratio-regis", "demo"), upto=7))
     receipt = service.submit(deliveries[0].campaign, "p1", "QUEUE FOR HUG impulse\nDONE\nENDQUEUE").receipt
     assert [(v.accepted, v.reason) for v in receipt.verdicts] == [(False, "HUG is not yours to queue orders for")]
+
+
+def test_the_queued_war_demo_uses_every_block_it_queued_and_refuses_nothing():
+    played = play("war-queued")
+    assert played.refused == []
+    events = list(played.service.loader.campaign_events(played.name))
+    assert not [e for e in events if isinstance(e, Campaign.QueuedOrdersDropped)]
+    used = [e for e in events if isinstance(e, Campaign.QueuedOrdersUsed)]
+    assert len(used) == 3 + 30 + 5  # the groups, the 30 impulses of two turns, the Huguenots' 5 reactions
+    projection = played.projection()
+    assert projection.finished and projection.data.queued == []
