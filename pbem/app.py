@@ -3,6 +3,7 @@ and the mail layer together, so the CLI, the daemon and the demo take the same p
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 from collections.abc import Callable
@@ -16,6 +17,8 @@ from pbem.core.service import CampaignService, utc_now
 from pbem.core.store import CampaignStore, StoreDamaged, default_home, open_store
 from pbem.mail.daemon import RunStats
 from pbem.mail.locks import FileLock
+
+logger = logging.getLogger("pbem.app")
 
 
 def home_dir(home: Path | None = None) -> Path:
@@ -39,7 +42,7 @@ def serve(directory: Path, *, once: bool = False, json_logs: bool = False, clock
     """`pbem run`: the mail daemon of a home with its campaigns' clock, holding the home.
     `clock` is the service's time, `tick_clock` the clock's (a bench's virtual time)."""
     from pbem.mail.daemon import run as run_daemon
-    from pbem.mail.logs import configure_logging
+    from pbem.mail.logs import configure_logging, log_event
     from pbem.mail.settings import load_settings
 
     settings = load_settings(directory)
@@ -47,8 +50,13 @@ def serve(directory: Path, *, once: bool = False, json_logs: bool = False, clock
     service = build_service(directory, from_address=settings.from_address, clock=clock)
     lock = claim_home(directory, service.store)
 
+    def clock_failed(campaign: str, error: Exception, retry_in: float) -> None:
+        log_event(logger, "campaign.clock_failed", level=logging.ERROR, campaign=campaign,
+                  error=f"{type(error).__name__}: {error}", retry_in=retry_in)
+
     def on_tick(now: datetime) -> list:
-        return [mail for outcome in service.tick(tick_clock(service) if tick_clock else now) for mail in outcome.mail]
+        outcomes = service.tick(tick_clock(service) if tick_clock else now, on_failure=clock_failed)
+        return [mail for outcome in outcomes for mail in outcome.mail]
 
     try:
         return run_daemon(settings, partial(handle_mail, service), once=once, on_tick=on_tick,
@@ -94,13 +102,15 @@ def claim_home(home: Path, store: CampaignStore) -> FileLock | None:
 
 def backup_home(home: Path, destination: Path, store: CampaignStore) -> list[str]:
     """A consistent copy of the home's stores in `destination`, taken with SQLite's online
-    backup API, so a running daemon may keep writing; what was done, one line each."""
+    backup API, so a running daemon may keep writing; what was done, one line each.
+
+    The mail state is copied before the campaign store: a mail is recorded in the store
+    before the mail state marks it processed, so every mail the copied mail state calls
+    processed is in the store copied after it. (The other order could keep a mail marked
+    processed whose orders the copied store lacks: restored, it would be skipped.)"""
     destination.mkdir(parents=True, exist_ok=True)
     done = []
-    names = ["mail.sqlite3"] if store.on_postgres else ["campaigns.sqlite", "mail.sqlite3"]
-    if store.on_postgres:
-        done.append("the campaigns are in PostgreSQL: back them up with pg_dump "
-                    "(e.g. `pg_dump -Fc -d DBNAME -f pbem.dump`; restore with pg_restore)")
+    names = ["mail.sqlite3"] if store.on_postgres else ["mail.sqlite3", "campaigns.sqlite"]
     for name in names:
         source_path = home / name
         if not source_path.exists():
@@ -108,16 +118,84 @@ def backup_home(home: Path, destination: Path, store: CampaignStore) -> list[str
         target_path = destination / name
         if target_path.exists():
             raise FileExistsError(f"{target_path} exists: back up into a new directory")
-        source = sqlite3.connect(source_path, timeout=30)
-        target = sqlite3.connect(target_path)
-        try:
-            with target:
-                source.backup(target)
-            (check,) = target.execute("PRAGMA integrity_check").fetchone()
-        finally:
-            source.close()
-            target.close()
-        if check != "ok":
-            raise StoreDamaged(str(source_path), check)
+        _copy_sqlite(source_path, target_path)
         done.append(f"{source_path} -> {target_path} ({target_path.stat().st_size} bytes, integrity ok)")
+    if store.on_postgres:
+        done.append("the campaigns are in PostgreSQL: back them up now, after the mail state "
+                    "(e.g. `pg_dump -Fc -d DBNAME -f pbem.dump`; restore with pg_restore)")
     return done
+
+
+def _copy_sqlite(source_path: Path, target_path: Path) -> None:
+    source = sqlite3.connect(source_path, timeout=30)
+    target = sqlite3.connect(target_path)
+    try:
+        with target:
+            source.backup(target)
+        (check,) = target.execute("PRAGMA integrity_check").fetchone()
+    finally:
+        source.close()
+        target.close()
+    if check != "ok":
+        raise StoreDamaged(str(source_path), check)
+
+
+def unrecorded_mail(mail_state: Path, store: CampaignStore) -> list[tuple[str, str]]:
+    """(source key, Message-ID) of each mail the mail state marks handled that the campaign
+    store does not hold: a restored home would skip it as done though its orders are lost."""
+    from pbem.core.store import recorded_message_ids
+    from pbem.mail.outbox import Outbox
+
+    outbox = Outbox(mail_state)
+    try:
+        handled = outbox.handled_mail()
+    finally:
+        outbox.close()
+    recorded = recorded_message_ids(store)
+    return [(key, message_id) for key, message_id in handled if message_id not in recorded]
+
+
+def restore_home(backup: Path, home: Path, *, forget_unrecorded: bool = False) -> list[str]:
+    """Copy a backup (`backup_home`'s directory) into `home`, which must hold no stores yet,
+    after checking the pair: every mail the backup's mail state marks handled must be in its
+    campaign store. A backup failing that is refused, naming the mails, unless
+    `forget_unrecorded`: then those marks are dropped, so each of the mails is read again
+    when the mailbox offers it."""
+    for name in ("campaigns.sqlite", "mail.sqlite3"):
+        if (home / name).exists():
+            raise FileExistsError(f"{home / name} exists: restore into a home without stores (stop its daemon, "
+                                  "move the old files aside)")
+    if not (backup / "mail.sqlite3").exists():
+        raise FileNotFoundError(f"{backup} holds no mail.sqlite3: is it a directory `pbem backup` wrote?")
+    home.mkdir(parents=True, exist_ok=True)
+    for name in ("mail.sqlite3", "campaigns.sqlite"):
+        if (backup / name).exists():
+            _copy_sqlite(backup / name, home / name)
+    store = open_store(home)
+    missing = unrecorded_mail(home / "mail.sqlite3", store)
+    if missing and not forget_unrecorded:
+        for name in ("campaigns.sqlite", "mail.sqlite3"):
+            (home / name).unlink(missing_ok=True)
+        listed = ", ".join(message_id for _, message_id in missing[:5]) + (" …" if len(missing) > 5 else "")
+        raise RestoreRefused(f"the backup's mail state marks {len(missing)} mail(s) handled that its campaign "
+                             f"store lacks ({listed}): restored, they would be skipped and their orders lost. "
+                             "Use a backup taken by this pbem (mail state first), or --forget-unrecorded to have "
+                             "them read again when the mailbox offers them")
+    lines = [f"{backup / name} -> {home / name}" for name in ("mail.sqlite3", "campaigns.sqlite")
+             if (home / name).exists()]
+    if missing:
+        from pbem.mail.outbox import Outbox
+
+        outbox = Outbox(home / "mail.sqlite3")
+        try:
+            outbox.forget_processed([key for key, _ in missing])
+        finally:
+            outbox.close()
+        lines.append(f"{len(missing)} mail(s) the campaign store lacked will be read again when offered: "
+                     + ", ".join(message_id for _, message_id in missing))
+    lines.append("checked: every mail marked handled is in the campaign store")
+    return lines
+
+
+class RestoreRefused(Exception):
+    """A backup whose mail state is newer than its campaign store."""

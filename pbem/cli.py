@@ -19,7 +19,7 @@ from eventsourcing.persistence import PersistenceError
 from pydantic import ValidationError
 
 from pbem import __version__
-from pbem.app import HomeBusy, backup_home, build_service, home_dir, queue_mail, serve
+from pbem.app import HomeBusy, RestoreRefused, backup_home, build_service, home_dir, queue_mail, restore_home, serve
 from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign
 from pbem.core.cases import CaseFormatError, case_files, parse_case, run_case
@@ -55,7 +55,8 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
                ValidationError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError,
-               ReportError, TemplateProblem, MailSettingsError, SourceError, StoreDamaged, HomeBusy, FileExistsError)
+               ReportError, TemplateProblem, MailSettingsError, SourceError, StoreDamaged, HomeBusy, FileExistsError,
+               RestoreRefused)
 
 
 def _print_version(wanted: bool) -> None:
@@ -341,16 +342,30 @@ def backup(destination: Path = typer.Argument(..., help="A new directory for the
 
 
 @app.command()
+def restore(backup_dir: Path = typer.Argument(..., help="The directory `pbem backup` wrote."),
+            forget_unrecorded: bool = typer.Option(False, "--forget-unrecorded",
+                                                   help="Have mails that the backup's mail state marks handled but "
+                                                        "its campaign store lacks read again when offered."),
+            home: Optional[Path] = HomeOption) -> None:
+    """Restore a backup into a home without stores, checking first that every mail its mail
+    state marks handled is in its campaign store (else nothing is restored)."""
+    for line in restore_home(backup_dir, home_dir(home), forget_unrecorded=forget_unrecorded):
+        typer.echo(line)
+
+
+@app.command()
 def health(max_age: Optional[float] = typer.Option(None, "--max-age", help="Seconds the daemon's last heartbeat "
                                                    "may be old (default: three clock ticks, at least 300)."),
            home: Optional[Path] = HomeOption) -> None:
     """Whether `pbem run`'s loop is alive in this home: exit 0 if its heartbeat is fresh, 1 if
     not (for a container's HEALTHCHECK or a monitor)."""
     from pbem.mail.daemon import HEARTBEAT
+    from pbem.mail.maildir import UNREADABLE
     from pbem.mail.settings import load_settings
 
     directory = home_dir(home)
-    limit = max_age if max_age is not None else max(300.0, 3 * load_settings(directory).tick_seconds)
+    settings = load_settings(directory)
+    limit = max_age if max_age is not None else max(300.0, 3 * settings.tick_seconds)
     try:
         age = time.time() - (directory / HEARTBEAT).stat().st_mtime
     except FileNotFoundError:
@@ -360,6 +375,9 @@ def health(max_age: Optional[float] = typer.Option(None, "--max-age", help="Seco
         typer.echo(f"unhealthy: the daemon's loop last beat {age:.0f} s ago (more than {limit:.0f} s)", err=True)
         raise typer.Exit(1)
     typer.echo(f"healthy: the daemon's loop beat {age:.0f} s ago")
+    if settings.maildir is not None and (aside := settings.maildir / UNREADABLE).is_dir() and any(aside.iterdir()):
+        typer.echo(f"note: entries of the inbox that were no readable mail wait in {aside}: look at them, then "
+                   "move a mail back into new/ or delete it")
 
 
 @app.command()

@@ -514,4 +514,5 @@ class InboundMail(Aggregate):
         self.campaign = campaign
         self.campaign_versions = campaign_versions
         self.outcome = outcome
+        self.source_key = source_key
 

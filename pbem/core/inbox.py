@@ -99,6 +99,7 @@ def _handle_once(service: CampaignService, envelope: Envelope) -> MailOutcome:
         outcomes.append(handle_block(service, envelope, block.text, parts,
                                      digest if number == 0 else f"{digest}:block{number + 1}", ""))
     return MailOutcome(duplicate=all(o.duplicate for o in outcomes), campaign=outcomes[0].campaign,
+                       first_source_key=outcomes[0].first_source_key,
                        replies=tuple(reply for o in outcomes for reply in o.replies))
 
 
@@ -189,11 +190,13 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
     or, for a refusal and a mail recorded before pbem kept them, derived again from the log."""
     stored = _recorded(service, Dispatch.create_id(mail_cause(inbound.id)))
     if stored is not None:
-        return MailOutcome(duplicate=True, campaign=inbound.campaign, replies=tuple(stored.outgoing))
+        return MailOutcome(duplicate=True, campaign=inbound.campaign, replies=tuple(stored.outgoing),
+                           first_source_key=inbound.source_key)
     if inbound.outcome.startswith("refused: ") or not inbound.campaign_versions:
         reason = inbound.outcome.removeprefix("refused: ")
         return MailOutcome(duplicate=True, campaign=inbound.campaign,
-                           replies=(refusal_mail(service, envelope, reason, inbound.id),))
+                           replies=(refusal_mail(service, envelope, reason, inbound.id),),
+                           first_source_key=inbound.source_key)
     first, last = inbound.campaign_versions
     name = inbound.campaign
     projection = service.loader.load(name, upto=last)
@@ -210,7 +213,7 @@ def replay_mail(service: CampaignService, inbound: InboundMail, envelope: Envelo
     service.fill_owed(receipt, projection)
     mail = service.mail_for(outcome, projection, first - 1, events,
                             (f"receipt:{name}:{inbound.id}", envelope.message_id))
-    return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail))
+    return MailOutcome(duplicate=True, campaign=name, replies=tuple(mail), first_source_key=inbound.source_key)
 
 
 def gm_mail(service: CampaignService, name: str, player: str, parts: OrderText, in_reply_to: str | None,

@@ -79,3 +79,6 @@ class MailOutcome(BaseModel):
     duplicate: bool = False
     campaign: str | None = None
     replies: tuple[OutgoingMail, ...] = ()
+    first_source_key: str | None = None
+    """For a mail recorded before: the copy it was recorded from. The very copy again is no
+    second delivery but the same mail handled again after a crash."""

@@ -293,6 +293,12 @@ class CampaignProjection:
         last = self._run[0] if self._run_valid and self._run is not None else None
         if last is None or not any(u.request.key == e.key and u.answer.value == e.value for u in last.used):
             self._invalidate()
+            return
+        # The run stays valid, but its answer is a fact now: not one to record again (the
+        # next piece of work on a campaign held in memory — a clock tick — recorded it as
+        # often as it came, so the log depended on when ticks fell).
+        last.used = tuple(msgspec.structs.replace(u, recorded=True) if u.request.key == e.key else u
+                          for u in last.used)
 
     @_folds(Campaign.StepOpened)
     def _on_step_opened(self, e: Campaign.StepOpened) -> None:

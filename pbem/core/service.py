@@ -44,6 +44,8 @@ __all__ = ["CampaignService", "CommandError", "Outcome", "Owed", "PlayerSpec", "
 T = TypeVar("T")
 #: How often work on a campaign is tried again when another writer appended meanwhile.
 CONFLICT_RETRIES = 8
+#: The longest a campaign whose clock failed waits before its clock runs again (seconds).
+CLOCK_BACKOFF_CAP = 60.0
 
 
 def utc_now() -> datetime:
@@ -58,6 +60,7 @@ class CampaignService:
         self.renderer = renderer
         self.clock = clock
         self._open_campaigns: dict[str, tuple[Campaign, CampaignProjection]] = {}
+        self._clock_held: dict[str, tuple[int, datetime]] = {}  # failures in a row, when to try again
 
     # -- queries ----------------------------------------------------------
     def names(self) -> list[str]:
@@ -347,15 +350,38 @@ class CampaignService:
                                                                         "read when its step opens"))
 
     # -- the clock --------------------------------------------------------
-    def tick(self, now: datetime | None = None) -> list[Outcome]:
+    def tick(self, now: datetime | None = None, *,
+             on_failure: Callable[[str, Exception, float], None] | None = None) -> list[Outcome]:
         """The clock: remind, pass due deadlines and graces, process held steps; an
-        outcome for each campaign it changed."""
+        outcome for each campaign it changed.
+
+        Each campaign's clock runs on its own: one that fails (a GM's broken template, a
+        bug) does not stop the others. It is told to `on_failure(name, error, retry_in)`
+        and left alone for 1 s, 2 s, 4 s … (at most `CLOCK_BACKOFF_CAP` seconds) before its
+        clock runs again; without `on_failure`, the first failure is raised once every
+        other campaign has ticked."""
         now = now or self.clock()
-        outcomes = []
+        outcomes, failed = [], []
         for name in self.names():
-            session = self.retrying(name, lambda: self._tick_one(name, now))
+            held = self._clock_held.get(name)
+            if held is not None and now < held[1]:
+                continue
+            try:
+                session = self.retrying(name, lambda: self._tick_one(name, now))
+            except Exception as error:  # noqa: BLE001 - isolated: told to the caller, retried later
+                self.forget(name)
+                failures = held[0] + 1 if held else 1
+                delay = min(CLOCK_BACKOFF_CAP, 2.0 ** (failures - 1))
+                self._clock_held[name] = (failures, now + timedelta(seconds=delay))
+                failed.append(error)
+                if on_failure is not None:
+                    on_failure(name, error, delay)
+                continue
+            self._clock_held.pop(name, None)
             if session.changed:
                 outcomes.append(session.outcome)
+        if failed and on_failure is None:
+            raise failed[0]
         return outcomes
 
     def _tick_one(self, name: str, now: datetime) -> CampaignSession:

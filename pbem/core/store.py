@@ -31,7 +31,7 @@ from eventsourcing.persistence import JSONTranscoder, PersistenceError
 from eventsourcing.utils import get_topic
 
 from pbem.core import ruleset as rulesets
-from pbem.core.campaign import TRANSCODINGS, Campaign, DiceVault, campaign_id
+from pbem.core.campaign import TRANSCODINGS, Campaign, DiceVault, InboundMail, campaign_id
 from pbem.core.projection import CampaignProjection, ProjectionData, decode_snapshot, encode_snapshot
 
 SNAPSHOT_EVERY = 100
@@ -282,13 +282,19 @@ class ProjectionLoader:
 
 def campaign_names(store: CampaignStore) -> list[str]:
     """Every campaign in the store, in the order they were created."""
-    topic = get_topic(Campaign.Created)
-    names: list[str] = []
+    return [event.name for event in _every(store, Campaign.Created)]
+
+
+def recorded_message_ids(store: CampaignStore) -> set[str]:
+    """The Message-ID of every mail any campaign of the store recorded."""
+    return {event.message_id for event in _every(store, InboundMail.Received)}
+
+
+def _every(store: CampaignStore, event_class: type) -> Iterator:
+    """Every stored event of one class, across the campaigns, in the order recorded."""
+    topic = get_topic(event_class)
     start = 1
-    while True:
-        batch = store.recorder.select_notifications(start=start, limit=500, topics=[topic])
-        if not batch:
-            return names
+    while batch := store.recorder.select_notifications(start=start, limit=500, topics=[topic]):
         for notification in batch:
-            names.append(store.mapper.to_domain_event(notification).name)
+            yield store.mapper.to_domain_event(notification)
         start = batch[-1].id + 1

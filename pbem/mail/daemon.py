@@ -10,6 +10,11 @@ gives the mail the campaign store committed with its facts since a position (see
 `pbem.core.dispatch`): the sender queues it before each round, so mail whose queueing a
 crash interrupted — and a GM command's announcements — leave within `poll_seconds`.
 
+A mail the handler fails on (a bug, a broken template) stays in the source and is tried
+again after 1 s, 2 s, 4 s … (at most a minute), logged each time (`mail.held`); the sender's
+later mail waits behind it, so a correction never overtakes the mail it corrects, while
+everybody else's mail goes on.
+
 Every task (reading, the clock, sending) that fails is logged at once (`task.failed`) and
 tried again after 1 s, 2 s, 4 s … (at most a minute); after `task_retries` failures in a
 row the daemon stops everything and `run` reports why (`RunStats.failed`), so `pbem run`
@@ -41,6 +46,7 @@ from pathlib import Path
 
 from pbem.core.messages import OutgoingMail
 from pbem.mail.imap import ImapSource, SourceError
+from pbem.mail.envelope import raw_sender
 from pbem.mail.intake import Intake, MailHandler, queue_item
 from pbem.mail.locks import FileLock
 from pbem.mail.logs import configure_logging, log_event
@@ -49,7 +55,7 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.sender import Sink, drain
 from pbem.mail.settings import MailSettings, MailSettingsError, load_settings
 from pbem.mail.smtp import SmtpSink
-from pbem.mail.sources import Source
+from pbem.mail.sources import IncomingMail, Source
 
 logger = logging.getLogger("pbem.mail.daemon")
 
@@ -71,6 +77,15 @@ class RunStats:
     sent: int = 0
     failed: str = ""
     """Why the daemon gave up ("" when it stopped as asked)."""
+
+
+@dataclass
+class HeldMail:
+    """A mail the handler failed on: who sent it, how often it failed, when to try again."""
+
+    sender: str
+    failures: int
+    retry_at: float
 
 
 class GiveUp(Exception):
@@ -103,7 +118,7 @@ class Daemon:
         self.task_retries = task_retries
         self.backoff_base = backoff_base
         self._failures: dict[str, int] = {}
-        self._skipped: set[str] = set()  # mails the handler failed on: retried on the next start
+        self._held: dict[str, HeldMail] = {}  # by source key
         self._sender_lock = FileLock(settings.state_path.with_name("sender.lock"))
         self.source = source or build_source(settings)
         self.sink = sink or build_sink(settings)
@@ -207,16 +222,9 @@ class Daemon:
     async def _receive_round(self, *, once: bool) -> bool:
         """Tick if due, handle a batch of mail, or wait for some; True when `once` is done."""
         await self._tick_if_due(once=once)
-        batch = [m for m in await self._in_worker(self.source.fetch, BATCH) if m.source_key not in self._skipped]
+        batch = await self._in_worker(self.source.fetch, BATCH)
         if batch:
-            done = []
-            for mail in batch:
-                if self.stop_event.is_set():
-                    break
-                if await self._in_worker(self._intake.process, mail):
-                    done.append(mail)
-                else:
-                    self._skipped.add(mail.source_key)
+            done = await self._handle_batch(batch)
             await self._in_worker(self.source.ack, done)
             self.stats.received += len(done)
             self._wake.set()  # type: ignore[union-attr]
@@ -227,8 +235,38 @@ class Daemon:
         await self._in_worker(self.source.wait, self._wait_seconds(), self.stop_event)
         return False
 
+    async def _handle_batch(self, batch: list[IncomingMail]) -> list[IncomingMail]:
+        """The mails of `batch` handled, oldest first; a held mail and its sender's later
+        mail wait (see the module's docstring)."""
+        done: list[IncomingMail] = []
+        waiting: set[str] = set()  # senders with an earlier mail still held
+        for mail in batch:
+            if self.stop_event.is_set():
+                break
+            held = self._held.get(mail.source_key)
+            sender = held.sender if held else raw_sender(mail.raw)
+            if sender in waiting or (held and self.clock() < held.retry_at):
+                waiting.add(sender)
+                continue
+            if await self._in_worker(self._intake.process, mail):
+                done.append(mail)
+                self._held.pop(mail.source_key, None)
+                continue
+            failures = held.failures + 1 if held else 1
+            delay = min(TASK_BACKOFF_CAP_SECONDS, self.backoff_base * 2 ** (failures - 1))
+            self._held[mail.source_key] = HeldMail(sender, failures, self.clock() + delay)
+            log_event(logger, "mail.held", level=logging.WARNING, source_key=mail.source_key, sender=sender,
+                      failures=failures, retry_in=delay)
+            waiting.add(sender)
+        return done
+
     def _wait_seconds(self) -> float:
-        return max(0.1, self._next_tick - self.clock()) if self.on_tick else self.settings.tick_seconds
+        wake_at = [held.retry_at for held in self._held.values()]
+        if self.on_tick:
+            wake_at.append(self._next_tick)
+        if not wake_at:
+            return self.settings.tick_seconds
+        return max(0.1, min(wake_at) - self.clock())
 
     async def _tick_if_due(self, *, once: bool = False) -> None:
         now = self.clock()
@@ -282,10 +320,14 @@ class Daemon:
                     timeout = min(timeout, max(0.05, next_due - self.clock()))
             except Exception as error:  # noqa: BLE001 - logged, retried, and given up on past the limit
                 try:
-                    timeout = self._failed("send", error)
+                    delay = self._failed("send", error)
                 except GiveUp as give_up:
                     self._give_up(str(give_up))
                     return
+                # The whole back-off, though mail arriving meanwhile sets `wake`: a full disk
+                # must not use up the retries in seconds while players keep writing.
+                await asyncio.to_thread(self.stop_event.wait, delay)
+                continue
             try:
                 await asyncio.wait_for(wake.wait(), timeout)
             except TimeoutError:

@@ -113,6 +113,11 @@ def sender_address(msg: Message) -> str:
     return ""
 
 
+def raw_sender(raw: bytes) -> str:
+    """`sender_address` of a mail not yet parsed, from its headers alone (cheap, never raises)."""
+    return _safe(lambda: sender_address(_message(raw, headers_only=True)), "")
+
+
 def body_text(msg: Message) -> str:
     """The readable body: text/plain preferred, else HTML converted, format=flowed undone,
     and the text of `.txt` attachments after it (orders sent as a file).

@@ -69,7 +69,10 @@ class Intake:
                           **fields)
                 return False
             replies = outcome.replies
-            disposition = "duplicate" if outcome.duplicate else "handled"
+            # The very copy recorded before is this mail handled again after a crash, not a
+            # second delivery: handled, as the uninterrupted run would have it.
+            again = outcome.duplicate and outcome.first_source_key != mail.source_key
+            disposition = "duplicate" if again else "handled"
         refusals = [r for r in replies if is_refusal(r)]
         counted = refusal_counters(envelope)
         since = now - settings.failure_window_seconds

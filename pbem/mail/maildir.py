@@ -1,7 +1,10 @@
 """Maildir as a source (the embedded default) and as a sink (the demo's outbox).
 
 Source: mail waiting in `new/` is handed over oldest first and, once handled, renamed into
-`cur/` with the Seen flag — a rename, so a crash leaves it either waiting or done. Sink: each
+`cur/` with the Seen flag — a rename, so a crash leaves it either waiting or done. An entry
+of `new/` that is no readable file (a folder, a link to nothing, a file without read
+permission) is moved to `unreadable/` beside `new/` and logged for the operator
+(`source.unreadable`): it never blocks the mail behind it, nor wakes the daemon forever. Sink: each
 mail is written to `tmp/` and renamed into `new/` under a name derived from its key, so
 writing the same mail twice leaves one file: exactly once without any server.
 """
@@ -9,12 +12,17 @@ writing the same mail twice leaves one file: exactly once without any server.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from pathlib import Path
 
+from pbem.mail.logs import log_event
 from pbem.mail.outbox import QueuedMail
 from pbem.mail.sources import IncomingMail
+
+logger = logging.getLogger("pbem.mail.maildir")
+UNREADABLE = "unreadable"
 
 
 def ensure_maildir(root: Path) -> Path:
@@ -36,13 +44,33 @@ class MaildirSource:
         names = sorted(name for name in os.listdir(self.root / "new") if not name.startswith("."))[:limit]
         found = []
         for name in names:
+            path = self.root / "new" / name
             try:
-                raw = (self.root / "new" / name).read_bytes()
-            except FileNotFoundError:  # taken by another reader meanwhile
+                raw = path.read_bytes()
+            except FileNotFoundError:
+                if path.is_symlink():
+                    self._set_aside(name, "a link to a file that does not exist")
+                continue  # otherwise taken by another reader meanwhile
+            except OSError as error:
+                self._set_aside(name, error.strerror or type(error).__name__)
                 continue
             found.append(IncomingMail(f"maildir:{name.partition(':')[0]}", raw, name))
         self._unacked.update(mail.ref for mail in found)  # type: ignore[misc]
         return found
+
+    def _set_aside(self, name: str, why: str) -> None:
+        aside = self.root / UNREADABLE
+        aside.mkdir(exist_ok=True)
+        target = aside / name
+        copies = 0
+        while os.path.lexists(target):  # set aside before under that name: keep both
+            copies += 1
+            target = aside / f"{name}.{copies}"
+        try:
+            os.replace(self.root / "new" / name, target)
+        except FileNotFoundError:
+            return  # another reader set it aside first
+        log_event(logger, "source.unreadable", level=logging.WARNING, entry=name, reason=why, moved_to=str(target))
 
     def ack(self, mails: list[IncomingMail]) -> None:
         for mail in mails:

@@ -94,6 +94,18 @@ class Outbox:
     def is_processed(self, source_key: str) -> bool:
         return self._db.execute("SELECT 1 FROM processed WHERE source_key = ?", (source_key,)).fetchone() is not None
 
+    def handled_mail(self) -> list[tuple[str, str]]:
+        """(source key, Message-ID) of every mail handed to the campaigns (handled, or
+        answered again as a duplicate), as `pbem restore` checks them against the store."""
+        rows = self._db.execute("SELECT source_key, message_id FROM processed"
+                                " WHERE disposition IN ('handled', 'duplicate') ORDER BY at, source_key")
+        return [(str(key), str(message_id)) for key, message_id in rows]
+
+    def forget_processed(self, source_keys: list[str]) -> None:
+        """Unmark mails as processed, so each is read again when its source offers it."""
+        with self._transaction():
+            self._db.executemany("DELETE FROM processed WHERE source_key = ?", [(k,) for k in source_keys])
+
     def refusals_since(self, address: str, since: float) -> int:
         row = self._db.execute("SELECT count(*) FROM refusals WHERE address = ? AND at >= ?", (address, since))
         return int(row.fetchone()[0])

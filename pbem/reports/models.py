@@ -459,7 +459,10 @@ def _owed(projection: CampaignProjection, request: Request) -> OwedDecision:
 
 def _audit(projection: CampaignProjection, since: int) -> Audit:
     rolls: list[AuditRoll] = []
-    results = [r.result for r in projection.resolved if r.version > since]
+    # What the report covers, from the log alone: never what this process happens to
+    # still hold (a restarted daemon holds every step since the snapshot it loaded).
+    told = [r for r in projection.resolved if r.version > since]
+    results = [r.result for r in told]
     current = projection.current()[0]
     if current is not None and not current.completed:
         results.append(current)
@@ -469,7 +472,7 @@ def _audit(projection: CampaignProjection, since: int) -> Audit:
     return Audit(
         rolls=rolls,
         hashes=[StepHash(step=r.step, version=r.version, state_hash=r.state_hash, recorded_hash=r.recorded_hash,
-                         matches=r.state_hash == r.recorded_hash) for r in projection.resolved],
+                         matches=r.state_hash == r.recorded_hash) for r in told],
         divergences=[Divergence(**dataclasses.asdict(d)) for d in projection.divergences],
         pending=[PendingDecision(key=r.key, kind=r.kind, player=r.player, power=r.power, prompt=r.prompt,
                                  default=_answer_line(projection, r, r.default), sealed=r.sealed)

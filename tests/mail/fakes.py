@@ -40,7 +40,7 @@ class RecordingHandler:
                             references=envelope.references)
 
     def facts(self) -> list[tuple[str, str, str, str]]:
-        return list(self._db.execute("SELECT message_id, sender, source_key, text FROM facts"))
+        return list(self._db.execute("SELECT message_id, sender, source_key, text FROM facts ORDER BY rowid"))
 
 
 def factory(home: Path) -> RecordingHandler:
