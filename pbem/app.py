@@ -26,14 +26,15 @@ def home_dir(home: Path | None = None) -> Path:
 
 
 def build_service(home: Path | None = None, *, from_address: str | None = None,
-                  clock: Callable[[], datetime] = utc_now) -> CampaignService:
-    """The campaign service of a home, with the report renderer."""
+                  clock: Callable[[], datetime] = utc_now, create: bool = True) -> CampaignService:
+    """The campaign service of a home, with the report renderer; without `create`, only of
+    a home that has a store (`HomeNotFound` otherwise)."""
     from pbem.reports.renderer import MailRenderer
 
     home = home_dir(home)
-    store = open_store(home)
+    store = open_store(home, create=create)
     renderer = MailRenderer(from_address=from_address or os.environ.get("PBEM_FROM", "pbem@localhost"),
-                            campaign_templates=home / "templates")
+                            campaign_templates=home / "templates", boards=home / "boards")
     return CampaignService(store, renderer, clock)
 
 
@@ -43,12 +44,15 @@ def serve(directory: Path, *, once: bool = False, json_logs: bool = False, clock
     `clock` is the service's time, `tick_clock` the clock's (a bench's virtual time)."""
     from pbem.mail.daemon import run as run_daemon
     from pbem.mail.logs import configure_logging, log_event
+    from pbem.mail.outbox import move_into
     from pbem.mail.settings import load_settings
 
     settings = load_settings(directory)
     configure_logging(as_json=json_logs)
     service = build_service(directory, from_address=settings.from_address, clock=clock)
     lock = claim_home(directory, service.store)
+    if settings.postgres is not None and move_into(settings.state_path, settings.postgres):
+        log_event(logger, "mail_state.moved", source=str(settings.state_path), to="postgresql")
 
     def clock_failed(campaign: str, error: Exception, retry_in: float) -> None:
         log_event(logger, "campaign.clock_failed", level=logging.ERROR, campaign=campaign,
@@ -78,7 +82,7 @@ def queue_mail(home: Path | None, mail: list) -> None:
 
     settings = load_settings(home_dir(home))
     now = time.time()
-    Outbox(settings.state_path).enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail],
+    Outbox(settings.mail_state).enqueue([queue_item(m, from_address=settings.from_address, now=now) for m in mail],
                                         now=now)
 
 
@@ -110,7 +114,10 @@ def backup_home(home: Path, destination: Path, store: CampaignStore) -> list[str
     processed whose orders the copied store lacks: restored, it would be skipped.)"""
     destination.mkdir(parents=True, exist_ok=True)
     done = []
-    names = ["mail.sqlite3"] if store.on_postgres else ["mail.sqlite3", "campaigns.sqlite"]
+    if store.on_postgres:  # the mail state lives in the same database
+        return ["the campaigns and the mail state are in PostgreSQL: back them up with pg_dump "
+                "(e.g. `pg_dump -Fc -d DBNAME -f pbem.dump`; restore with pg_restore)"]
+    names = ["mail.sqlite3", "campaigns.sqlite"]
     for name in names:
         source_path = home / name
         if not source_path.exists():
@@ -120,9 +127,6 @@ def backup_home(home: Path, destination: Path, store: CampaignStore) -> list[str
             raise FileExistsError(f"{target_path} exists: back up into a new directory")
         _copy_sqlite(source_path, target_path)
         done.append(f"{source_path} -> {target_path} ({target_path.stat().st_size} bytes, integrity ok)")
-    if store.on_postgres:
-        done.append("the campaigns are in PostgreSQL: back them up now, after the mail state "
-                    "(e.g. `pg_dump -Fc -d DBNAME -f pbem.dump`; restore with pg_restore)")
     return done
 
 

@@ -10,6 +10,8 @@ import sqlite3
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 from typing import Optional
@@ -28,35 +30,44 @@ from pbem.core.inbox import handle_mail
 from pbem.core.messages import Envelope
 from pbem.core.projection import engine_version
 from pbem.core.ruleset import RulesetError, ScenarioError
-from pbem.core.service import CommandError, PlayerSpec
-from pbem.core.store import CampaignNotFound, StoreDamaged, store_damage
+from pbem.core.service import CampaignService, CommandError, PlayerSpec
+from pbem.core.store import CampaignNotFound, HomeNotFound, StoreDamaged, store_damage
 from pbem.mail.imap import SourceError
 from pbem.mail.settings import MailSettingsError
 from pbem.reports import ReportError
 from pbem.reports.templating import TemplateProblem
 
+# Help is plain text: docstrings wrap as paragraphs and `[[player]]` is not rich markup.
+PLAIN_HELP = None
 app = typer.Typer(help="pbem: a play-by-email adjudicator for grand-strategy board games.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-case_app = typer.Typer(help="Run plain-text adjudication cases.", no_args_is_help=True)
-scenario_app = typer.Typer(help="Check scenario data files.", no_args_is_help=True)
-bench_app = typer.Typer(help="Benchmarks (speed and memory are measured here, never in tests).",
-                        no_args_is_help=True)
-app.add_typer(case_app, name="case")
-app.add_typer(scenario_app, name="scenario")
-app.add_typer(bench_app, name="bench")
-gm_app = typer.Typer(help="The game master's powers: each one a fact with a reason, announced to the players.",
-                     no_args_is_help=True)
-dice_app = typer.Typer(help="Check the dice of a campaign.", no_args_is_help=True)
-app.add_typer(gm_app, name="gm")
-app.add_typer(dice_app, name="dice")
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode=PLAIN_HELP)
+
+
+def _group(name: str, help: str) -> typer.Typer:
+    group = typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=PLAIN_HELP)
+    app.add_typer(group, name=name)
+    return group
+
+
+case_app = _group("case", "Run plain-text adjudication cases.")
+scenario_app = _group("scenario", "Check scenario data files.")
+scenario_map_app = typer.Typer(help="The board a campaign's reports draw their map on.", no_args_is_help=True,
+                               rich_markup_mode=PLAIN_HELP)
+scenario_app.add_typer(scenario_map_app, name="map")
+bench_app = _group("bench", "Benchmarks (speed and memory are measured here, never in tests).")
+gm_app = _group("gm", "The game master's powers: each one a fact with a reason, announced to the players.")
+dice_app = _group("dice", "Check the dice of a campaign.")
+examples_app = _group("examples", "The example scenarios and campaigns pbem ships, listed and copied out from any "
+                                  "install (a wheel's too).")
 
 HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
                ValidationError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError,
-               ReportError, TemplateProblem, MailSettingsError, SourceError, StoreDamaged, HomeBusy, FileExistsError,
-               RestoreRefused)
+               ReportError, TemplateProblem, MailSettingsError, SourceError, StoreDamaged, HomeBusy, HomeNotFound,
+               FileExistsError, RestoreRefused)
 
 
 def _print_version(wanted: bool) -> None:
@@ -116,6 +127,11 @@ def _players(path: Path) -> tuple[list[PlayerSpec], dict]:
     return [PlayerSpec.model_validate(entry) for entry in entries], settings
 
 
+def _existing(home: Optional[Path]) -> CampaignService:
+    """The service of a home that has campaigns: only `pbem new` (and the daemon) make one."""
+    return build_service(home, create=False)
+
+
 def _options(values: list[str]) -> dict:
     options = {}
     for value in values:
@@ -135,15 +151,25 @@ def new(campaign: str = typer.Argument(..., help="Name of the new campaign (one 
         scenario: Path = typer.Option(..., "--scenario", help="Scenario file (TOML or JSON)."),
         players: Path = typer.Option(..., "--players", help="Players file: [[player]] id, address, token …"),
         option: list[str] = typer.Option([], "--option", help="Campaign option name=value (repeatable)."),
+        demo_dice: bool = typer.Option(False, "--demo-dice",
+                                       help="Dice from the public secret `pbem demo` uses for this campaign name, "
+                                            "so an example campaign's mails fit its deal and rolls. Anyone can "
+                                            "foresee every roll: for following the examples, never for play."),
         home: Optional[Path] = HomeOption) -> None:
     """Create a campaign and print each player's SIGNON token."""
+    from pbem.tools.examples import demo_secret
+
     service = build_service(home)
     specs, settings = _players(players)
     tokens, outcome = service.create(campaign, ruleset, load_data_file(scenario), specs,
-                                     options=_options(option), settings=settings)
+                                     options=_options(option), settings=settings,
+                                     secret=demo_secret(campaign) if demo_dice else None)
     queue_mail(home, outcome.mail)
     typer.echo(f"campaign {campaign} created ({ruleset}); dice commitment "
                f"{service.projection(campaign).data.commitment}")
+    if demo_dice:
+        typer.echo("  its dice are the demo's: anyone can foresee every roll (for trying the examples, never "
+                   "for play)")
     for player, token in tokens.items():
         typer.echo(f"  SIGNON {player} {campaign} {token}")
 
@@ -171,7 +197,7 @@ def submit(campaign: str = typer.Argument(..., help="The campaign the orders are
     """Take a mail or text file as if it had arrived by mail, and print the answer."""
     from pbem.core.orders import split_orders
 
-    service = build_service(home)
+    service = _existing(home)
     envelope = _envelope_from_file(file, sender)
     parts = split_orders(envelope.text)
     if parts.signon is None:
@@ -195,7 +221,7 @@ def submit(campaign: str = typer.Argument(..., help="The campaign the orders are
 def list_campaigns(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                    home: Optional[Path] = HomeOption) -> None:
     """List the campaigns of the home."""
-    service = build_service(home)
+    service = _existing(home)
     rows = []
     for name in service.names():
         status = service.projection(name).status()
@@ -214,7 +240,7 @@ def list_campaigns(as_json: bool = typer.Option(False, "--json", help="Print JSO
 def status(campaign: str, as_json: bool = typer.Option(False, "--json", help="Print JSON."),
            home: Optional[Path] = HomeOption) -> None:
     """Where a campaign stands: step, state hash, powers and the decisions owed."""
-    data = build_service(home).projection(campaign).status()
+    data = _existing(home).projection(campaign).status()
     if as_json:
         _echo_json(data)
         return
@@ -263,7 +289,7 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
     """Replay a campaign from its log, step by step (checking every state hash)."""
     from pbem.core.explain import explain as explain_step
 
-    service = build_service(home)
+    service = _existing(home)
     projection = _replayed(service, campaign, use_snapshots=False)
     steps = projection.resolved
     if to is not None:
@@ -275,6 +301,9 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
         steps = [s for s in steps if projection.ruleset.turn_of(s.step) == turn]
         if not steps:
             _fail(f"no resolved step of turn {turn} in {campaign}")
+    if not steps:
+        typer.echo(f"no step of {campaign} is resolved yet: it waits at {projection.step} "
+                   "(see `pbem status`)")
     for step in steps:
         if explain:
             typer.echo("\n".join(explain_step(step, "gm")))
@@ -304,7 +333,7 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
     engine version (an earlier pbem) resolved."""
     from pbem.core.dice import commitment
 
-    service = build_service(home)
+    service = _existing(home)
     projection = _replayed(service, campaign, use_snapshots=False)
     if commitment(projection.secret) != projection.data.commitment:
         _fail(f"{campaign}: the dice secret does not match the published commitment")
@@ -312,6 +341,10 @@ def verify(campaign: str, home: Optional[Path] = HomeOption) -> None:
         first = projection.divergences[0]
         _fail(f"{campaign}: step {first.step} diverges at log version {first.version}: {first.reason} "
               f"(recorded {first.recorded[:16]}, replayed {first.computed[:16]})")
+    if not projection.data.steps_resolved:
+        typer.echo(f"{campaign}: 0 steps verified (none is resolved yet, so there is no state hash to check); the "
+                   "log replays and the dice secret matches its commitment")
+        return
     typer.echo(f"{campaign}: {projection.data.steps_resolved} steps verified, state hash {projection.data.last_hash}")
     others = Counter(s.engine_version for s in projection.resolved if s.engine_version != projection.engine_version)
     for engine, count in sorted(others.items()):
@@ -337,7 +370,7 @@ def backup(destination: Path = typer.Argument(..., help="A new directory for the
            home: Optional[Path] = HomeOption) -> None:
     """A consistent copy of the home's stores, safe while `pbem run` keeps writing."""
     directory = home_dir(home)
-    for line in backup_home(directory, destination, build_service(directory).store):
+    for line in backup_home(directory, destination, _existing(directory).store):
         typer.echo(line)
 
 
@@ -397,7 +430,8 @@ def report(campaign: str,
         _fail(f"--format is text, html or json, not {fmt!r}")
     if sum(bool(x) for x in (power, player, public, gm)) != 1:
         _fail("say whose report: one of --power P, --player ID, --public, --gm")
-    service = build_service(home)
+    service = _existing(home)
+    heading = None
     # The GM's report lists every step, so it replays the whole log rather than start at a snapshot.
     projection = service.loader.load(campaign, use_snapshots=not gm)
     if upto is not None or turn is not None:
@@ -408,21 +442,28 @@ def report(campaign: str,
             _fail(f"no resolved step {upto or f'of turn {turn}'} in {campaign} (see `pbem replay {campaign}`)")
         version = wanted[-1].version
         projection = service.loader.load(campaign, upto=version, use_snapshots=not gm)
+        if turn is not None:
+            # A turn's last step may already have moved the game's calendar on (Ratio Regis's
+            # turn end starts the next turn): the heading names the turn asked for, as the
+            # game labelled it while that turn was played.
+            playing = service.loader.load(campaign, upto=wanted[0].version, use_snapshots=not gm)
+            heading = f"{playing.game_view('public').turn_label or f'turn {turn}'}, at its end"
     viewer = "gm" if gm else "public" if public else player
     if power is not None:
         holder = projection.game_view("public").owner(power)
         if not holder:
-            _fail(f"no player holds power {power!r} in {campaign}")
+            _fail(f"no player holds power {power!r} in {campaign} at this point (powers are held once chosen; "
+                  "--player ID gives a player's report)")
         viewer = holder
     if viewer not in ("gm", "public") and viewer not in projection.data.players:
         _fail(f"{viewer!r} is not a player of {campaign}")
-    typer.echo(render_report(projection, viewer, fmt))
+    typer.echo(render_report(projection, viewer, fmt, heading=heading, boards=home_dir(home) / "boards"))
 
 
 def _master(home: Optional[Path]):
     from pbem.core.gm import GameMaster
 
-    return GameMaster(build_service(home))
+    return GameMaster(_existing(home))
 
 
 def _gm_done(home: Optional[Path], outcome, text: str) -> None:
@@ -498,7 +539,7 @@ def gm_ruling(campaign: str, kind: str, args: list[str] = typer.Argument(None, h
 @gm_app.command("rulings")
 def gm_rulings(campaign: str, home: Optional[Path] = HomeOption) -> None:
     """The rulings this campaign's ruleset knows."""
-    ruleset = build_service(home).projection(campaign).ruleset
+    ruleset = _existing(home).projection(campaign).ruleset
     for kind, description in sorted(ruleset.rulings.items()):
         typer.echo(f"{kind:<20} {description}")
 
@@ -536,7 +577,7 @@ def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun ever
         version, sep, path = item.partition("=")
         if not sep or not version.isdigit():
             _fail(f"--replace takes VERSION=FILE, not {item!r}")
-        events = build_service(home).loader.campaign_events(campaign, gt=int(version) - 1, lte=int(version))
+        events = _existing(home).loader.campaign_events(campaign, gt=int(version) - 1, lte=int(version))
         event = next(iter(events), None)
         if not isinstance(event, (Campaign.OrdersSubmitted, Campaign.OrdersRejected)):
             _fail(f"log version {version} of {campaign} is not an order set (see `pbem replay --explain`)")
@@ -583,7 +624,7 @@ def dice_verify(campaign: str, secret: str = typer.Option(..., "--secret", help=
         key = bytes.fromhex(secret)
     except ValueError:
         _fail("--secret is the hex string the GM revealed")
-    projection = build_service(home).loader.load(campaign, use_snapshots=False)
+    projection = _existing(home).loader.load(campaign, use_snapshots=False)
     if commitment(key) != projection.data.commitment:
         _fail(f"sha256 of that secret is {commitment(key)[:16]}…, not the campaign's commitment "
               f"{projection.data.commitment[:16]}…")
@@ -622,6 +663,43 @@ def case_run(paths: list[Path] = typer.Argument(..., help="Case files or directo
         raise typer.Exit(1)
 
 
+@scenario_map_app.command("import-vassal")
+def scenario_map_import_vassal(
+        module: Path,
+        board: str = typer.Option(..., "--board", help="The board's name in the module."),
+        campaign: Optional[str] = typer.Option(
+            None, "--campaign", help="Match the campaign's areas; the board goes to <home>/boards/<campaign>."),
+        scenario: Optional[Path] = typer.Option(None, "--scenario", help="Or match this scenario file's areas."),
+        ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The scenario file's ruleset."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Where to write the board (default: the campaign's)."),
+        review: Optional[Path] = typer.Option(None, "--review", help="The review file with the GM's matches."),
+        home: Optional[Path] = HomeOption) -> None:
+    """Read a VASSAL module's board (its regions and zones, and its image), match them to
+    the areas by name, write the board file and its image, and print the review table;
+    edit the review file for the areas left unmatched and run again with --review."""
+    from pbem.reports.boards import REVIEW_FILE, BoardError, import_board  # the reports' own boards
+    from pbem.reports.models import game_map
+
+    if (campaign is None) == (scenario is None):
+        _fail("say whose areas to match: --campaign NAME or --scenario FILE")
+    if campaign is not None:
+        projection = build_service(home).projection(campaign)
+        areas, target = projection.ruleset.scenario_map(projection.scenario), home_dir(home) / "boards" / campaign
+    else:
+        game = rulesets.load(ruleset)
+        areas, target = game.scenario_map(game.load_scenario(load_data_file(scenario))), None
+    folder = out or target
+    if folder is None:
+        _fail("say where to write the board: --out DIR (a campaign's is <home>/boards/<campaign>)")
+    try:
+        table = import_board(module, board, game_map(areas), folder, review)
+    except BoardError as error:
+        _fail(str(error))
+    typer.echo(table)
+    typer.echo(f"board written to {folder}; edit {folder / REVIEW_FILE} for the unmatched areas and run again "
+               f"with --review {folder / REVIEW_FILE}")
+
+
 @scenario_app.command("check")
 def scenario_check(file: Path, ruleset: str = typer.Option("ratio-regis", "--ruleset"),
                    draw: Optional[Path] = typer.Option(None, "--draw", help="Also draw the map as SVG here.")) -> None:
@@ -651,6 +729,48 @@ def demo(ruleset: str = typer.Option("ratio-regis", "--ruleset", help="The game.
 
     summary = run_demo(ruleset, out, example)
     typer.echo(summary)
+
+
+#: What the `bench` extra of pyproject.toml brings.
+BENCH_EXTRA_MODULES = ("aiosmtpd", "psycopg", "psycopg_pool")
+
+
+@contextmanager
+def _bench_extra(bench: str) -> Iterator[None]:
+    """Around a bench's imports: the servers and drivers it needs come with pbem's `bench`
+    extra, and a GM without it is told so rather than shown a missing module."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        module = (error.name or "").partition(".")[0]
+        if module not in BENCH_EXTRA_MODULES:
+            raise
+        raise Failure(f"`pbem bench {bench}` needs {module}, which pbem's bench extra installs: "
+                      "pip install 'pbem[bench]' (in a checkout: PBEM_EXTRAS=bench bash scripts/setup.sh)") from None
+
+
+@examples_app.command("list")
+def examples_list() -> None:
+    """The example scenarios and campaigns of each ruleset (`pbem examples copy` copies them)."""
+    from pbem.tools.examples import example_campaigns, example_rulesets, example_scenarios
+
+    for ruleset in example_rulesets():
+        typer.echo(f"{ruleset}  (pbem examples copy {ruleset})")
+        for scenario in example_scenarios(ruleset):
+            typer.echo(f"  scenario  {scenario}")
+        for example in example_campaigns(ruleset):
+            typer.echo(f"  campaign  {example.name + '/':<10} {example.mails:>3} mails on {example.scenario}  "
+                       f"(pbem demo --ruleset {ruleset} --example {example.name})")
+
+
+@examples_app.command("copy")
+def examples_copy(ruleset: str = typer.Argument(..., help="Whose examples, e.g. ratio-regis."),
+                  destination: Optional[Path] = typer.Argument(None, help="A new or empty folder (default: "
+                                                                           "./RULESET).")) -> None:
+    """Copy a ruleset's example scenarios and campaigns into a folder, to follow or edit."""
+    from pbem.tools.examples import copy_examples
+
+    typer.echo(f"copied the {ruleset} examples to {copy_examples(ruleset, destination or Path(ruleset))}")
 
 
 @bench_app.command("replay")
@@ -686,8 +806,9 @@ def bench_mail(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
                mails: int = typer.Option(200, "--mails", help="Mails in the throughput burst.")) -> None:
     """Latency from delivery into Dovecot to the receipt at the SMTP server, and mails/s,
     through the real campaign service (starts its own Dovecot and SMTP server)."""
-    from pbem.mail.bench import run_mail_bench
-    from pbem.tools.mail_bench import mail_bench_handler
+    with _bench_extra("mail"):
+        from pbem.mail.bench import run_mail_bench
+        from pbem.tools.mail_bench import mail_bench_handler
 
     result = run_mail_bench(mails, handler_factory=mail_bench_handler)
     _print_figures(result, as_json)
@@ -753,7 +874,8 @@ def bench_reliability(as_json: bool = typer.Option(False, "--json", help="Print 
                       ) -> None:
     """The daemon SIGKILLed at random over mails and deadlines (real Dovecot and SMTP),
     against an uninterrupted run: lost, duplicated and differing replies, state hashes."""
-    from pbem.tools.reliability_bench import run_reliability_bench
+    with _bench_extra("reliability"):
+        from pbem.tools.reliability_bench import run_reliability_bench
 
     _print_figures(run_reliability_bench(mails, hours, clocks, min_kills=kills), as_json)
 
@@ -762,14 +884,17 @@ def bench_reliability(as_json: bool = typer.Option(False, "--json", help="Print 
 def bench_scale(as_json: bool = typer.Option(False, "--json", help="Print JSON."),
                 campaigns: int = typer.Option(1000, "--campaigns", help="Live campaigns in the store."),
                 workers: int = typer.Option(3, "--workers", help="`pbem run` workers sharing the store."),
+                homes: int = typer.Option(1, "--homes", help="Homes the workers run in, as on so many machines "
+                                                             "(sharing only the PostgreSQL database)."),
                 mails: int = typer.Option(2000, "--mails", help="Player mails arriving at once."),
                 postgres: str = typer.Option("host=127.0.0.1 port=54329 user=pbem password=pbem", "--postgres",
                                              help="The PostgreSQL server (libpq key=value; scripts/test.sh's by "
                                                   "default); a fresh database is made and dropped.")) -> None:
     """Many live campaigns on PostgreSQL and several workers: mails/s and latency."""
-    from pbem.tools.scale_bench import run_scale_bench
+    with _bench_extra("scale"):
+        from pbem.tools.scale_bench import run_scale_bench
 
-    _print_figures(run_scale_bench(campaigns, workers, mails, postgres=postgres), as_json)
+    _print_figures(run_scale_bench(campaigns, workers, mails, postgres=postgres, homes=homes), as_json)
 
 
 def main() -> None:

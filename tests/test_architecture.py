@@ -11,8 +11,12 @@ under `if TYPE_CHECKING:` alike — a circle hidden in a function is still a cir
 from __future__ import annotations
 
 import ast
+import re
+import sys
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 
@@ -193,3 +197,21 @@ def test_mail_and_reports_import_no_game_and_not_the_composition_root():
 def test_the_composition_root_imports_nothing_built_on_it():
     found = forbidden(("pbem.app",), ("pbem.cli", "pbem.tools"))
     assert not found, found
+
+
+def _distribution(requirement: str) -> str:
+    return re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]+", requirement)[0]).lower()
+
+
+def test_every_library_pbem_imports_is_declared_in_pyproject():
+    """An import of a library that only arrives as another's dependency breaks the day that
+    library stops bringing it (markupsafe came with jinja2, pydantic_core with pydantic)."""
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = {_distribution(r) for r in project["dependencies"]}
+    declared |= {_distribution(r) for extra in project["optional-dependencies"].values() for r in extra}
+    providers = metadata.packages_distributions()
+    undeclared = sorted(
+        str(i) for i in IMPORTS
+        if (top := i.imported.partition(".")[0]) != "pbem" and top not in sys.stdlib_module_names
+        and not {_distribution(d) for d in providers.get(top, [top])} & declared)
+    assert not undeclared, "imported but not declared in pyproject.toml:\n" + "\n".join(undeclared)

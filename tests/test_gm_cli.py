@@ -148,3 +148,17 @@ def test_gm_commands_by_mail_through_the_daemon(home: Path):
     sent = [p.read_text(errors="replace") for p in (outbox / "new").iterdir()]
     assert any("GM commands" in text and "done: paused" in text for text in sent)
     assert sum("judge@example.org" not in text.split("\n\n")[0] and "paused" in text for text in sent) >= 3
+
+
+def test_a_new_player_or_observer_needs_a_mail_address(home: Path):
+    from tests.test_cli import assert_clear_error
+
+    for command in (["gm", "replace", "c1", "p1", "not-an-address", "--reason", "new player"],
+                    ["gm", "replace", "c1", "p1", "Anne <anne@example.org>", "--reason", "new player"],
+                    ["gm", "observer", "c1", "press", "a b@example.org"]):
+        assert_clear_error(pbem(*command, home=home, check=False), "is not a mail address")
+    from pbem.app import build_service
+
+    assert build_service(home).projection("c1").data.players["p1"].address == "anne@example.org"
+    pbem("gm", "replace", "c1", "p1", "Claire@Example.org", "--reason", "new player", home=home)
+    assert build_service(home).projection("c1").data.players["p1"].address == "claire@example.org"

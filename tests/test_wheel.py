@@ -93,3 +93,13 @@ def test_an_installed_pbem_plays_its_demo_and_reports_from_an_empty_folder(insta
     html = run(installed, "report", "ratio-demo", "--public", "--format", "html", *home, cwd=empty).stdout
     data = run(installed, "report", "ratio-demo", "--gm", "--format", "json", *home, cwd=empty).stdout
     assert text.strip() and "<html" in html and json.loads(data)
+
+
+def test_an_installed_pbem_lists_and_copies_its_examples_and_follows_the_readme(installed, tmp_path):
+    from tests.test_readme import walk_through
+
+    listing = run(installed, "examples", "list", cwd=tmp_path).stdout
+    assert "scenario  scenario.toml" in listing and "campaign  war-demo/" in listing and "empires-in-arms" in listing
+    walk_through(installed, tmp_path)
+    shipped = files_under(ROOT / "examples" / "ratio-regis")
+    assert files_under(tmp_path / "ratio-regis") == shipped

@@ -11,24 +11,26 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from pbem.core.campaign import Campaign
-from pbem.core.datafile import load_data_file
+from pbem.core.datafile import load_data_file, merged
 from pbem.core.dice import declared_purpose
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import CampaignService, PlayerSpec, Receipt
 from pbem.core.state_edits import PathError, StateEdit, StateEditError, apply_edits, lookup
 from pbem.core.store import open_store
 
-_EXPECT = re.compile(r"^(?P<path>[\w.\[\]-]+)\s*(?P<op>=|!=|contains|>=|<=)\s*(?P<value>.+)$")
+_EXPECT = re.compile(r"^(?P<path>[\w.\[\]-]+)\s*(?P<op>=|!=|contains|has|>=|<=)\s*(?P<value>.+)$")
 _LEN = re.compile(r"^len\((?P<path>[\w.\[\]-]+)\)\s*=\s*(?P<value>\d+)$")
 _SETUP = re.compile(r"^(?P<path>[\w.\[\]-]+)\s*(?P<op>\+=|-=|=)\s*(?P<value>.+)$")
 _BARE_WORD = re.compile(r"^[\w-]+$")
 _CAMPAIGN = "case"
+_INCLUDE_DEPTH = 8  # an include deeper than this is taken for a loop
 
 
 class CaseFormatError(Exception):
@@ -44,10 +46,11 @@ class Case:
     scenario: Path | None = None
     players: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
+    scenario_patch: list[dict[str, Any]] = field(default_factory=list)  # `@scenario-patch` tables, in order
     # ("dice", purpose, values) | ("orders", player, text) | ("setup", line numbers, edits)
     # | ("deadline", None, None)
     actions: list[tuple[str, Any, Any]] = field(default_factory=list)
-    expects: list[tuple[int, str]] = field(default_factory=list)
+    expects: list[tuple[str, str]] = field(default_factory=list)  # (file:line, expectation)
 
 
 @dataclass
@@ -90,34 +93,70 @@ def _setup_line(path: Path, number: int, line: str) -> StateEdit:
     return StateEdit(match["path"], match["op"], value)
 
 
+def _lines(path: Path, depth: int = 0) -> list[tuple[Path, int, str]]:
+    """The case's lines with the file and line number each comes from, `@include`s spliced in."""
+    if depth > _INCLUDE_DEPTH:
+        raise CaseFormatError(f"{path}: included more than {_INCLUDE_DEPTH} deep (an include loop?)")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CaseFormatError(f"{path}: cannot read it ({error})") from None
+    found: list[tuple[Path, int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        directive, _, rest = raw.strip().partition(" ")
+        if directive == "@include":
+            if not rest.strip():
+                raise CaseFormatError(f"{path}:{number}: @include needs a file")
+            included = _find(path, rest.strip())
+            if not included.is_file():
+                raise CaseFormatError(f"{path}:{number}: @include {rest.strip()}: no such file")
+            found.extend(_lines(included, depth + 1))
+        else:
+            found.append((path, number, raw))
+    return found
+
+
+def _patch(path: Path, number: int, lines: list[str]) -> dict[str, Any]:
+    """A `@scenario-patch` block: TOML, merged into the scenario (`datafile.merged`)."""
+    try:
+        return tomllib.loads("\n".join(lines))
+    except tomllib.TOMLDecodeError as error:
+        raise CaseFormatError(f"{path}:{number}: @scenario-patch is not TOML ({error})") from None
+
+
 def parse_case(path: Path) -> Case:
     case = Case(path=path, name=path.stem)
     orders_of: str | None = None
     order_lines: list[str] = []
     setup: list[tuple[int, StateEdit]] | None = None
+    patch: tuple[Path, int, list[str]] | None = None
     in_expect = False
 
     def flush() -> None:
-        nonlocal orders_of, order_lines, setup
+        nonlocal orders_of, order_lines, setup, patch
         if orders_of is not None:
             case.actions.append(("orders", orders_of, "\n".join(order_lines)))
         if setup:
             case.actions.append(("setup", [n for n, _ in setup], [e for _, e in setup]))
-        orders_of, order_lines, setup = None, [], None
+        if patch is not None:
+            case.scenario_patch.append(_patch(*patch))
+        orders_of, order_lines, setup, patch = None, [], None, None
 
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for source, number, raw in _lines(path):
         line = raw.strip()
         if not line.startswith("@"):
             if orders_of is not None:
                 order_lines.append(raw)
+            elif patch is not None:
+                patch[2].append(raw)
             elif not line or line.startswith("#"):
                 continue
             elif setup is not None:
-                setup.append((number, _setup_line(path, number, line)))
+                setup.append((number, _setup_line(source, number, line)))
             elif in_expect:
-                case.expects.append((number, line))
+                case.expects.append((f"{source}:{number}", line))
             else:
-                raise CaseFormatError(f"{path}:{number}: a line outside any block: {line!r}")
+                raise CaseFormatError(f"{source}:{number}: a line outside any block: {line!r}")
             continue
         flush()
         in_expect = False
@@ -130,33 +169,41 @@ def parse_case(path: Path) -> Case:
         elif directive == "ruleset":
             case.ruleset = rest
         elif directive == "scenario":
-            case.scenario = _find(path, rest)
+            case.scenario = _find(source, rest)
         elif directive == "players":
             case.players = rest.split()
         elif directive == "option":
             key, sep, value = rest.partition("=")
             if not sep:
-                raise CaseFormatError(f"{path}:{number}: @option needs name=value")
+                raise CaseFormatError(f"{source}:{number}: @option needs name=value")
             case.options[key.strip()] = _value(value)
         elif directive == "dice":
             words = rest.split()
             if len(words) < 2 or not all(w.isdigit() for w in words[1:]):
-                raise CaseFormatError(f"{path}:{number}: @dice needs a purpose and die results")
+                raise CaseFormatError(f"{source}:{number}: @dice needs a purpose and die results")
             case.actions.append(("dice", words[0], [int(w) for w in words[1:]]))
         elif directive == "orders":
             if not rest:
-                raise CaseFormatError(f"{path}:{number}: @orders needs a player")
+                raise CaseFormatError(f"{source}:{number}: @orders needs a player")
             orders_of = rest
         elif directive == "setup":
             setup = []
+        elif directive == "start":
+            if not _BARE_WORD.match(rest):
+                raise CaseFormatError(f"{source}:{number}: @start needs the name of a phase")
+            case.actions.append(("setup", [number], [StateEdit("phase", "=", rest)]))
+        elif directive == "scenario-patch":
+            if rest:
+                raise CaseFormatError(f"{source}:{number}: @scenario-patch takes nothing after it")
+            patch = (source, number, [])
         elif directive == "deadline":
             if rest:
-                raise CaseFormatError(f"{path}:{number}: @deadline takes nothing after it")
+                raise CaseFormatError(f"{source}:{number}: @deadline takes nothing after it")
             case.actions.append(("deadline", None, None))
         elif directive == "expect":
             in_expect = True
         else:
-            raise CaseFormatError(f"{path}:{number}: unknown directive @{directive}")
+            raise CaseFormatError(f"{source}:{number}: unknown directive @{directive}")
     flush()
     missing = [d for d, v in (("@ruleset", case.ruleset), ("@scenario", case.scenario),
                               ("@players", case.players), ("@expect", case.expects)) if not v]
@@ -181,17 +228,19 @@ class _CaseClock:
 
 
 class _Play:
-    """A case being played: the service, and the last receipt of each player."""
+    """A case being played: the service, and the receipts of each player's order sets, in order."""
 
     def __init__(self, case: Case):
         self.case = case
         self.clock = _CaseClock()
         self.service = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
                                        clock=self.clock)
-        self.receipts: dict[str, Receipt] = {}
+        self.receipts: dict[str, list[Receipt]] = {}
 
     def run(self) -> CampaignProjection:
         scenario = load_data_file(self.case.scenario)
+        for patch in self.case.scenario_patch:
+            scenario = merged(scenario, patch)
         players = [PlayerSpec(id=p, address=f"{p}@cases.invalid", token=p) for p in self.case.players]
         self.service.create(_CAMPAIGN, self.case.ruleset, scenario, players, options=self.case.options,
                             secret=bytes(32))
@@ -203,7 +252,7 @@ class _Play:
             elif kind == "deadline":
                 self.service.tick(self.clock.pass_deadline())
             else:
-                self.receipts[who] = self.service.submit(_CAMPAIGN, who, what).receipt
+                self.receipts.setdefault(who, []).append(self.service.submit(_CAMPAIGN, who, what).receipt)
         return self.service.projection(_CAMPAIGN)
 
     def set_up(self, numbers: list[int], edits: list[StateEdit]) -> None:
@@ -255,9 +304,11 @@ class _Play:
             return None if len(waiting) == int(words[2]) else f"{words[1]} has {waiting or 'nothing'} queued"
         if head == "queue" and 4 <= len(words) <= 5 and words[3] in ("used", "dropped"):
             return self._queue(words)
-        if head == "chronicle" and len(words) == 2:
-            texts = [c.text for c in projection.chronicle("gm")]
-            return None if any(words[1].lower() in t.lower() for t in texts) else "no chronicle line has it"
+        if head in ("chronicle", "not-chronicle") and len(words) == 2:
+            lines = [c.text for c in projection.chronicle("gm") if words[1].lower() in c.text.lower()]
+            if head == "chronicle":
+                return None if lines else "no chronicle line has it"
+            return None if not lines else f"a chronicle line has it: {lines[0]!r}"
         namespace = dict(projection.view("gm"))
         namespace.update(step=projection.step, finished=projection.finished)
         if line.startswith(("state.", "len(state.")):
@@ -278,6 +329,7 @@ class _Play:
                 "=": lambda: found == expected,
                 "!=": lambda: found != expected,
                 "contains": lambda: expected in found,
+                "has": lambda: _has(found, expected),
                 ">=": lambda: found >= expected,
                 "<=": lambda: found <= expected,
             }[match["op"]]()
@@ -304,11 +356,25 @@ class _Play:
                 return None if wanted in fact.reason.lower() else f"dropped: {fact.reason}"
         return f"{queue_id} of {player} was neither used nor dropped"
 
+    def _order_set(self, who: str) -> Receipt | str:
+        """The receipt of `PLAYER` (their last order set) or `PLAYER#N` (their N-th, from 1);
+        a text when there is none."""
+        player, _, ordinal = who.partition("#")
+        sent = self.receipts.get(player, [])
+        if ordinal and not ordinal.isdigit():
+            raise CaseFormatError(f"{who!r}: an order set is PLAYER or PLAYER#N (N counting from 1)")
+        index = int(ordinal) - 1 if ordinal else len(sent) - 1
+        if not sent:
+            return f"{player} sent no orders"
+        if not 0 <= index < len(sent):
+            return f"{player} sent {len(sent)} order set(s), so there is no {who}"
+        return sent[index]
+
     def _receipt(self, words: list[str]) -> str | None:
-        """`accepted PLAYER` / `rejected PLAYER "TEXT"`: the player's last order set as a whole."""
-        receipt = self.receipts.get(words[1])
-        if receipt is None:
-            return f"{words[1]} sent no orders"
+        """`accepted PLAYER[#N]` / `rejected PLAYER[#N] "TEXT"`: an order set as a whole."""
+        receipt = self._order_set(words[1])
+        if isinstance(receipt, str):
+            return receipt
         reasons = [receipt.reason] + [v.reason for v in receipt.verdicts if not v.accepted]
         refused = not receipt.accepted or any(not v.accepted for v in receipt.verdicts)
         if words[0] == "accepted":
@@ -319,16 +385,16 @@ class _Play:
         return f"accepted={receipt.accepted}, reasons {[r for r in reasons if r]}"
 
     def _verdict(self, words: list[str]) -> str | None:
-        """`verdict PLAYER LINE accepted` / `verdict PLAYER LINE refused ["TEXT"]`: how one line
-        of the player's last order set was read; LINE is its number in the order set, or a
-        text the line contains."""
+        """`verdict PLAYER[#N] LINE accepted` / `verdict PLAYER[#N] LINE refused ["TEXT"]`: how
+        one line of an order set was read; LINE is its number in the order set, or a text the
+        line contains."""
         _, player, which, how, *wanted = words
         if how not in ("accepted", "refused") or (wanted and how == "accepted"):
             raise CaseFormatError(f"a verdict is `verdict PLAYER LINE accepted` or `... refused \"TEXT\"`, "
                                   f"not {' '.join(words)!r}")
-        receipt = self.receipts.get(player)
-        if receipt is None:
-            return f"{player} sent no orders"
+        receipt = self._order_set(player)
+        if isinstance(receipt, str):
+            return receipt
         verdict = next((v for v in receipt.verdicts if (str(v.number) == which if which.isdigit()
                                                          else which.lower() in v.text.lower())), None)
         if verdict is None:
@@ -359,6 +425,21 @@ def _undeclared_rolls(projection: CampaignProjection) -> list[str]:
     return found
 
 
+def _has(found: Any, wanted: Any) -> bool:
+    """A subset match: a mapping has every key wanted with a value that has what is wanted of
+    it, a list has each wanted entry matched by a distinct entry of its own (in order), and
+    anything else is equal; so a field added later breaks no expectation."""
+    if isinstance(wanted, dict):
+        return isinstance(found, dict) and all(key in found and _has(found[key], value)
+                                               for key, value in wanted.items())
+    if isinstance(wanted, list):
+        if not isinstance(found, list):
+            return False
+        entries = iter(found)
+        return all(any(_has(entry, value) for entry in entries) for value in wanted)
+    return found == wanted
+
+
 def run_case(case: Case) -> CaseResult:
     play = _Play(case)
     try:
@@ -368,13 +449,13 @@ def run_case(case: Case) -> CaseResult:
     except Exception as error:  # a case must report, not crash the whole corpus
         return CaseResult(case, [f"the case could not be played: {type(error).__name__}: {error}"])
     failures = []
-    for number, line in case.expects:
+    for where, line in case.expects:
         try:
             problem = play.check(projection, line)
         except (PathError, CaseFormatError) as error:
             problem = str(error)
         if problem is not None:
-            failures.append(f"{case.path}:{number}: expected {line} — {problem}")
+            failures.append(f"{where}: expected {line} — {problem}")
     try:
         replayed = play.replayed(projection)
     except Exception as error:  # as above: a log that cannot be replayed is this case's failure

@@ -106,9 +106,11 @@ def use_queued(session: CampaignSession, block: QueuedBlock, request: Request, s
                        reason=f"no alternative's conditions held when the step opened ({tried})", verdicts=[])
         return
     alternative = block.alternatives[index]
+    # A block for a power answers that power's requests (and the player's own), not another's.
+    owed = [r for r in projection.answerable_for(block.player)
+            if block.power is None or r.power is None or r.power.upper() == block.power]
     reading = kinds_of(projection.ruleset).read_orders(
-        alternative.lines, projection.answerable_for(block.player), projection.current()[1], projection.scenario,
-        block.player, projection.step)
+        alternative.lines, owed, projection.current()[1], projection.scenario, block.player, projection.step)
     verdicts = [v.as_dict() for v in reading.verdicts]
     if not reading.accepted or request.key not in reading.answers:
         refused = "; ".join(f"line {v.number} {v.text!r}: {v.reason}" for v in reading.verdicts if not v.accepted)

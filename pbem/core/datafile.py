@@ -31,6 +31,28 @@ def load_data_file(path: Path | str) -> dict[str, Any]:
     return _with_edition(path, data, edition)
 
 
+#: The fields that name an entry of a list of tables (an area's `id`, a power's `code`).
+_ENTRY_KEYS = ("id", "code")
+
+
+def merged(base: Any, patch: Any) -> Any:
+    """`patch` laid over `base`: tables merge key by key, a list of tables named by `id` (or
+    `code`) merges entry by entry (a new one is appended), anything else is replaced. A case's
+    inline scenario fragment and a scenario's partial chart override are read this way."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        return {**base, **{key: merged(base[key], value) if key in base else value for key, value in patch.items()}}
+    name = next((k for k in _ENTRY_KEYS if _named_by(base, k) and _named_by(patch, k)), None)
+    if name is not None:
+        given = {entry[name]: entry for entry in patch}
+        kept = [merged(entry, given.pop(entry[name])) if entry[name] in given else entry for entry in base]
+        return kept + [entry for entry in patch if entry[name] in given]
+    return patch
+
+
+def _named_by(value: Any, name: str) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(e, dict) and name in e for e in value)
+
+
 def _with_edition(path: Path, data: dict[str, Any], name: str) -> dict[str, Any]:
     edition_path = path.parent / name
     try:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from datetime import datetime, time, timedelta, timezone
 from typing import Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pbem.core.contact import time_zone
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MissedPolicy = Literal["defaults", "wait", "excuse", "drop-after"]
@@ -55,11 +57,7 @@ class DeadlineRules(BaseModel):
     @field_validator("timezone")
     @classmethod
     def _known_zone(cls, name: str) -> str:
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {name!r} (e.g. Europe/Paris, America/Chicago, UTC)") from None
-        return name
+        return time_zone(name)
 
     @field_validator("at")
     @classmethod
@@ -89,14 +87,11 @@ def read_settings(settings: dict) -> DeadlineSettings:
 
 
 def _to_utc(local: datetime) -> datetime:
-    """A wall-clock time to UTC: an hour skipped by a DST change moves forward, a
-    repeated hour takes its first occurrence."""
-    zone = local.tzinfo
-    naive = local.replace(tzinfo=None)
-    candidate = naive.replace(tzinfo=zone, fold=0)
-    if candidate.astimezone(timezone.utc).astimezone(zone).replace(tzinfo=None) != naive:
-        candidate = (naive + timedelta(hours=1)).replace(tzinfo=zone, fold=0)  # the gap of spring
-    return candidate.astimezone(timezone.utc)
+    """A wall-clock time to UTC by the standard library's rule (PEP 495, fold=0): a time
+    skipped by a DST change is read with the offset before it, so it lands as far past the
+    change as it was past the gap's start (however long the gap); a repeated time takes its
+    first occurrence."""
+    return local.replace(fold=0).astimezone(timezone.utc)
 
 
 def deadline_for(opened: datetime, rules: DeadlineRules, *, hours: int | None = None) -> datetime:

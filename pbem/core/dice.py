@@ -96,6 +96,11 @@ def recompute(secret: bytes, roll: dict) -> int:
     return draw_below(secret, roll["key"], roll["sides"]) + 1
 
 
+#: The forced-dice purpose whose last value is the face of every die (not draw or shuffle)
+#: of a purpose with no forced value left: a case's default face for dice it does not care about.
+DEFAULT_FACE = "*"
+
+
 class DicePurpose(msgspec.Struct, frozen=True):
     """A purpose a game rolls for, as a ruleset declares it (`Ruleset.dice_purposes`) so that
     a forced die (`pbem gm dice`) is checked when the GM sets it rather than failing the
@@ -130,13 +135,21 @@ def forced_dice_problem(purposes: Sequence[DicePurpose], purpose: str, values: S
     the step that rolls it."""
     if not values:
         return "give at least one die result"
+    if purpose == DEFAULT_FACE:
+        # Shown on every unforced die, as near as its faces allow (`StepContext._roll`):
+        # checked against the game's largest die.
+        top = max((p.sides for p in purposes if p.sides is not None), default=None)
+        return _off_the_die("a default face", top, "", values)
     declared = declared_purpose(purposes, purpose)
     if declared is None:
         forms = ", ".join(p.form for p in purposes) or "none"
         return f"this game rolls no dice for {purpose!r} (it rolls for: {forms})"
-    top = declared.sides
+    return _off_the_die(f"a {purpose} die", declared.sides, f" ({declared.rule})", values)
+
+
+def _off_the_die(what: str, top: int | None, rule: str, values: Sequence[int]) -> str:
     bad = [v for v in values if v < 1 or (top is not None and v > top)]
-    if bad:
-        span = f"1 to {top}" if top is not None else "at least 1"
-        return f"a {purpose} die is {span} ({declared.rule}), not {', '.join(map(str, bad))}"
-    return ""
+    if not bad:
+        return ""
+    span = f"1 to {top}" if top is not None else "at least 1"
+    return f"{what} is {span}{rule}, not {', '.join(map(str, bad))}"

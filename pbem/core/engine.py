@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from pbem.core.dice import Roll, keyed_streams
+from pbem.core.dice import DEFAULT_FACE, Roll, keyed_streams
 
 ALL = "*"
 
@@ -141,14 +141,25 @@ class StepError(Exception):
     """A rules procedure met input it cannot use (a bug or a corrupt log)."""
 
 
+class MapMark(msgspec.Struct, frozen=True):
+    """Where on the map a chronicle line happened, for the reports' map: a `kind` of event
+    (`battle`, `siege` …) in an area, and its result in a few words."""
+
+    area: str
+    kind: str
+    result: str = ""
+
+
 class ChronicleEntry(msgspec.Struct, frozen=True):
-    """One line of what happened, with who may see it (`ALL` or player ids)."""
+    """One line of what happened, with who may see it (`ALL` or player ids), and where on
+    the map when the rules say so (a battle, a siege: drawn on the reader's map)."""
 
     step: str
     text: str
     visible_to: tuple[str, ...] = (ALL,)
     rule: str = ""
     rolls: tuple[dict, ...] = ()
+    mark: MapMark | None = None
 
     def visible(self, viewer: str) -> bool:
         return viewer == "gm" or ALL in self.visible_to or viewer in self.visible_to
@@ -290,7 +301,7 @@ class StepContext(KeyedRequests):
     def roll(self, purpose: str, *, sides: int = 6, rule: str = "") -> int:
         """One die of `sides` faces for `purpose`, logged with the rule it serves."""
         self.interrupts += 1
-        return self._draw(purpose, sides, rule)
+        return self._draw(purpose, sides, rule, die=True)
 
     def draw_index(self, purpose: str, bound: int, *, rule: str = "") -> int:
         """An unbiased index in [0, bound), logged like a die of `bound` faces."""
@@ -310,16 +321,21 @@ class StepContext(KeyedRequests):
             deck[i], deck[j] = deck[j], deck[i]
         return deck
 
-    def _draw(self, purpose: str, sides: int, rule: str) -> int:
-        return self._roll(f"{self.campaign}|" + self._next_key("roll", purpose), purpose, sides, rule)
+    def _draw(self, purpose: str, sides: int, rule: str, *, die: bool = False) -> int:
+        return self._roll(f"{self.campaign}|" + self._next_key("roll", purpose), purpose, sides, rule, die=die)
 
-    def _roll(self, key: str, purpose: str, sides: int, rule: str) -> int:
+    def _roll(self, key: str, purpose: str, sides: int, rule: str, *, die: bool = False) -> int:
         queue = self._forced.get(purpose)
+        default = self._forced.get(DEFAULT_FACE) if die else None
         if queue:
             value = queue.pop(0)
             if not 1 <= value <= sides:
                 raise StepError(f"forced die {value} for {purpose} is not between 1 and {sides}")
             roll = Roll(key, purpose, rule, sides, value, forced=True)
+        elif default:
+            # A die no forced value was given for shows the default face (a case's `@dice * N`),
+            # as near as its faces allow; draws and shuffles keep their keyed streams.
+            roll = Roll(key, purpose, rule, sides, max(1, min(default[-1], sides)), forced=True)
         else:
             roll = Roll(key, purpose, rule, sides, self._streams.draw_below(key, sides) + 1)
         self._rolls.append(roll)
@@ -327,13 +343,14 @@ class StepContext(KeyedRequests):
         return roll.value
 
     # -- chronicle --------------------------------------------------------
-    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
+    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True,
+            mark: MapMark | None = None) -> None:
         """Add a chronicle line; by default it carries the rolls made since the last line."""
         rolls: tuple[dict, ...] = ()
         if with_rolls and self._pending_rolls:
             rolls = tuple(map(Roll.as_dict, self._pending_rolls))
             self._pending_rolls = []
-        self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls))
+        self._chronicle.append(ChronicleEntry(self.step, text, tuple(to), rule, rolls, mark))
 
     def result(self, completed: bool, pending: Sequence[Request] = (), batch: Sequence[Request] = ()) -> StepResult:
         return StepResult(

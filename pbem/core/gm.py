@@ -20,6 +20,7 @@ from typing import Any
 from eventsourcing.domain import DomainEvent
 
 from pbem.core.campaign import Campaign, DiceVault
+from pbem.core.contact import mail_address
 from pbem.core.dispatch import LineDone, work_cause
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import RulingError
@@ -174,13 +175,14 @@ class GameMaster:
     def replace(self, name: str, player: str, address: str, *, new_name: str | None = None,
                 token: str | None = None, reason: str = "") -> tuple[str, Outcome]:
         token = token or secrets_module.token_urlsafe(8)
+        address = _address(address)
 
         def apply(session: CampaignSession) -> None:
             record = session.projection.data.players.get(player)
             if record is None:
                 raise CommandError(f"{player!r} is not a player of {name}")
             session.record(session.campaign.replace_player, player=player, name=new_name or record.name,
-                           address=address.lower(), token_hash=token_hash(name, player, token), reason=reason)
+                           address=address, token_hash=token_hash(name, player, token), reason=reason)
         return token, self._command(name, f"{player} is now played by {new_name or 'a new player'}"
                                           f"{': ' + reason if reason else ''}.", apply)
 
@@ -197,11 +199,12 @@ class GameMaster:
 
     def observer(self, name: str, observer: str, address: str, *, token: str | None = None) -> tuple[str, Outcome]:
         token = token or secrets_module.token_urlsafe(8)
+        address = _address(address)
 
         def apply(session: CampaignSession) -> None:
             if observer in session.projection.data.players:
                 raise CommandError(f"{observer!r} is already in {name}")
-            session.record(session.campaign.join, player=observer, name=observer, address=address.lower(),
+            session.record(session.campaign.join, player=observer, name=observer, address=address,
                            token_hash=token_hash(name, observer, token), timezone="UTC", role="observer")
         return token, self._command(name, f"{observer} joins as an observer.", apply)
 
@@ -429,6 +432,13 @@ def _describe_input(event: DomainEvent) -> str:
             Campaign.PlayerReady: "READY", Campaign.AbsenceDeclared: "absence"}[type(event)]
     who = getattr(event, "player", None) or getattr(event, "by", None) or "the GM"
     return f"log version {event.originator_version}: {what} of {who}"
+
+
+def _address(value: str) -> str:
+    try:
+        return mail_address(value)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
 
 
 def _now(session: CampaignSession) -> datetime:

@@ -11,6 +11,7 @@ Every game's orders travel inside the same envelope:
     POLICY [FOR <power>] <KIND> [WHEN <field><op><value> [AND …]] DO <answer>
     POLICY CLEAR <id|ALL>
     IF <KIND> [WHEN <field><op><value> [AND …]] THEN <answer>   (a conditional line: this step only)
+    FOR <power>                             (the order lines after it serve that power's requests)
     PRESS TO <power|ALL>
     … free text …
     ENDPRESS

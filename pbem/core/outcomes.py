@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Annotated, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
+from pbem.core.contact import mail_address, time_zone
 from pbem.core.decisions import LineVerdict
 from pbem.core.messages import OutgoingMail
 
@@ -28,8 +29,8 @@ class PlayerSpec(BaseModel):
 
     id: str
     name: str = ""
-    address: str
-    timezone: str = "UTC"
+    address: Annotated[str, AfterValidator(mail_address)]
+    timezone: Annotated[str, AfterValidator(time_zone)] = "UTC"
     token: str | None = None
     role: str = "player"
 

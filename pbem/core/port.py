@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from pbem.core.engine import ALL, Request, Seat
+from pbem.core.engine import ALL, MapMark, Request, Seat
 
 T = TypeVar("T")
 
@@ -49,5 +49,6 @@ class DecisionPort(Protocol):
     def shuffle(self, purpose: str, items: Sequence[T], *, rule: str = "") -> list[T]:
         """The items in an order drawn from the keyed stream of `purpose`."""
 
-    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
-        """Add a chronicle line."""
+    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True,
+            mark: MapMark | None = None) -> None:
+        """Add a chronicle line (`mark`: the battle or siege it tells, drawn on the map)."""

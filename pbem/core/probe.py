@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from pbem.core.engine import ALL, KeyedRequests, Request, Seat
+from pbem.core.engine import ALL, KeyedRequests, MapMark, Request, Seat
 
 T = TypeVar("T")
 
@@ -49,5 +49,6 @@ class Probe(KeyedRequests):
     def shuffle(self, purpose: str, items: Sequence[T], *, rule: str = "") -> list[T]:
         raise NeedsInput(purpose)
 
-    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
+    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True,
+            mark: MapMark | None = None) -> None:
         """A dry run tells nobody anything."""

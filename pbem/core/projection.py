@@ -122,6 +122,7 @@ class ResolvedStep:
     recorded_hash: str
     engine_version: str
     queue_notes: tuple[str, ...] = ()  # queued blocks used or dropped while the step was open
+    start: bytes | None = None  # the encoded state the step began from (kept, not copied)
 
 
 @dataclass(frozen=True)
@@ -455,7 +456,7 @@ class CampaignProjection:
         if self.keep_history:
             notes = tuple(n.text for n in self.data.queue_notes if n.version > self._last_resolved)
             self.resolved.append(ResolvedStep(e.step, e.originator_version, result, digest, e.state_hash,
-                                              e.engine_version, notes))
+                                              e.engine_version, notes, self.data.state))
         self._last_resolved = e.originator_version
         self.data.state = encoded
         self._pristine = state
@@ -593,6 +594,15 @@ class CampaignProjection:
         only what its next reports may still tell)."""
         self.resolved = [r for r in self.resolved if r.version > upto]
         self.history_from = max(self.history_from, upto)
+
+    def view_before(self, viewer: str, since_version: int) -> dict | None:
+        """`viewer`'s view as it was at log version `since_version`: at the start of the
+        first step resolved after it (a report's map draws what moved since), or None when
+        that step is no longer held or the state has not changed since."""
+        first = next((r for r in self.resolved if r.version > since_version), None)
+        if first is None or first.start is None:
+            return None
+        return self.ruleset.view(self.ruleset.decode_state(first.start), self.scenario, viewer)
 
     def chronicle(self, viewer: str, since_version: int = 0) -> list[ChronicleEntry]:
         """What `viewer` may read of the steps resolved after `since_version` and of the

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import msgspec
+from pydantic import BaseModel, ValidationError
 
 from pbem.core.decisions import DecisionKind
 from pbem.core.dice import DicePurpose
@@ -34,6 +35,18 @@ class ScenarioError(Exception):
     def __init__(self, problems: Sequence[str]):
         super().__init__("; ".join(problems))
         self.problems = list(problems)
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validated(schema: type[Model], raw: Mapping[str, Any]) -> Model:
+    """`raw` read by a ruleset's pydantic `schema`; a ScenarioError lists every problem by
+    its place (`realms.0.stability: …`)."""
+    try:
+        return schema.model_validate(dict(raw))
+    except ValidationError as error:
+        raise ScenarioError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]) from None
 
 
 class Step(msgspec.Struct, frozen=True):

@@ -180,7 +180,7 @@ class CampaignService:
         tokens: dict[str, str] = {}
         for spec in players:
             tokens[spec.id] = spec.token or secrets_module.token_urlsafe(8)
-            campaign.join(player=spec.id, name=spec.name or spec.id, address=spec.address.lower(),
+            campaign.join(player=spec.id, name=spec.name or spec.id, address=spec.address,
                           token_hash=token_hash(name, spec.id, tokens[spec.id]), timezone=spec.timezone,
                           role=spec.role)
         self.store.save(campaign, vault)
@@ -218,9 +218,10 @@ class CampaignService:
             session.record(campaign.return_player, player=player)
             receipt.policies.append("welcome back: your own orders count again")
         # Explicit answers first, so a policy in the same mail never overrides them (DESIGN §4).
-        self._read_answers(session, player, parts, receipt, mail_id)
+        later = self._read_answers(session, player, parts, receipt, mail_id)
         self._read_policies(session, player, parts, receipt)
-        self._read_queue(session, player, parts, receipt)
+        self._read_queue(session, player, [*later, *parts.queued], receipt)
+        self._unqueued(later, receipt)
         for press in parts.press:
             if not self._press_recipients(projection, player, press.to):
                 receipt.press.append(f"press to {press.to} not sent: no player holds {press.to}")
@@ -259,15 +260,17 @@ class CampaignService:
         return session.outcome
 
     def _read_answers(self, session: CampaignSession, player: str, parts: OrderText, receipt: Receipt,
-                      mail_id: str | None) -> None:
+                      mail_id: str | None) -> list[QueueLine]:
+        """Read the order lines and record what they answer; the lines addressed to a power
+        that owes nothing now are given back, to be queued for its next decision."""
         campaign, projection = session.campaign, session.projection
         ruleset = projection.ruleset
         if not parts.orders:
-            return
+            return []
         if projection.finished:
             receipt.accepted = False
             receipt.reason = "the campaign is over; no more orders are taken"
-            return
+            return []
         state = projection.current()[1]
         requests = projection.answerable_for(player)
         reading = kinds_of(ruleset).read_orders(parts.orders, requests, state, projection.scenario, player,
@@ -279,7 +282,9 @@ class CampaignService:
             receipt.reason = reading.reject_all or "no line of this order set could be used"
             session.record(campaign.reject_orders, player=player, step=projection.step, mail_id=mail_id,
                            reason=receipt.reason, verdicts=[v.as_dict() for v in receipt.verdicts])
-            return
+            return []
+        if not reading.answers and not reading.conditional:
+            return reading.later
         known = {r.key: r for r in requests}
         replaced = [k for k in reading.answers if k in projection.data.inputs]
         session.record(campaign.submit_orders, player=player, step=projection.step, mail_id=mail_id, lines=lines,
@@ -289,6 +294,7 @@ class CampaignService:
             request = known.get(key)
             label = request.prompt if request else key
             receipt.answered.append(label + (" (replaces your earlier answer)" if key in replaced else ""))
+        return reading.later
 
     def _read_policies(self, session: CampaignSession, player: str, parts: OrderText, receipt: Receipt) -> None:
         campaign, projection = session.campaign, session.projection
@@ -318,12 +324,26 @@ class CampaignService:
             receipt.policies.append(f"policy {policy_id} set: {line.text}")
             receipt.verdicts.append(verdict(line.number, line.text, True, f"standing policy {policy_id}"))
 
-    def _read_queue(self, session: CampaignSession, player: str, parts: OrderText, receipt: Receipt) -> None:
-        """`QUEUE … ENDQUEUE` blocks and `QUEUE CLEAR` (issue 16): checked for what can be
-        checked now (the kind, the power is the player's, a replaced block exists); their
-        orders are read when the step they answer opens."""
+    @staticmethod
+    def _unqueued(later: Sequence[QueueLine], receipt: Receipt) -> None:
+        """The lines after a `FOR <power>` that could not wait for that power's next decision
+        are refused with it; a mail none of whose lines is used is not accepted."""
+        refused = {v.number for v in receipt.verdicts if not v.accepted}
+        for queued in [q for q in later if q.number in refused]:
+            receipt.verdicts += [verdict(n, line, False, reason=f"not used: line {queued.number} ({queued.text}) was "
+                                                                 "refused") for n, line in queued.alternatives[0].lines]
+        if later and not any(v.accepted for v in receipt.verdicts) and receipt.accepted:
+            receipt.accepted = False
+            receipt.reason = "no line of this order set could be used"
+
+    def _read_queue(self, session: CampaignSession, player: str, blocks: Sequence[QueueLine],
+                    receipt: Receipt) -> None:
+        """`QUEUE … ENDQUEUE` blocks and `QUEUE CLEAR` (issue 16), and lines addressed to a
+        power that owes nothing now (`FOR <power>`): checked for what can be checked now (the
+        kind, the power is the player's, a replaced block exists); their orders are read when
+        the step they answer opens."""
         campaign, projection = session.campaign, session.projection
-        for queued in parts.queued:
+        for queued in blocks:
             mine = [b.id for b in projection.data.queued if b.player == player]
             problem = queued.error or _queue_problem(projection, player, queued, mine)
             if problem:

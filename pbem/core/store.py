@@ -49,6 +49,14 @@ class CampaignNotFound(Exception):
         self.name = name
 
 
+class HomeNotFound(Exception):
+    """A command that only reads or changes campaigns was pointed at a home that has none."""
+
+    def __init__(self, home: Path):
+        super().__init__(f"no pbem home at {home} (no campaigns.sqlite there; nothing was created): give "
+                         "--home DIR or PBEM_HOME, or create a campaign with `pbem new`")
+
+
 @dataclass(frozen=True)
 class ProjectionSnapshot(DomainEvent):
     """A projection as it stood at `originator_version` of the campaign's log."""
@@ -109,16 +117,19 @@ def default_home() -> Path:
     return Path(os.environ.get("PBEM_HOME", "pbem-home"))
 
 
-def open_store(home: Path | None = None, env: dict[str, str] | None = None) -> CampaignStore:
+def open_store(home: Path | None = None, env: dict[str, str] | None = None, *, create: bool = True) -> CampaignStore:
     """The store of a home: SQLite in the home unless the environment says otherwise.
-    A damaged SQLite file raises `StoreDamaged`."""
+    A damaged SQLite file raises `StoreDamaged`; without `create`, a home with no store
+    raises `HomeNotFound` rather than being made."""
     settings = dict(env or {})
     persistence = settings.get("PERSISTENCE_MODULE") or os.environ.get("PERSISTENCE_MODULE")
     if persistence:
         return _create_tables_once(settings)
     home = home or default_home()
-    home.mkdir(parents=True, exist_ok=True)
     path = home / "campaigns.sqlite"
+    if not create and not path.exists():
+        raise HomeNotFound(home)
+    home.mkdir(parents=True, exist_ok=True)
     check_sqlite_file(path)
     settings["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
     settings["SQLITE_DBNAME"] = str(path)

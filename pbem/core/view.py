@@ -67,6 +67,8 @@ class MapArea(BaseModel):
     controller: str | None = None
     units: list[str] = []
     synthetic: bool = False
+    fortress: bool = False
+    besieged_by: str | None = None  # the power besieging the area's fortress or city
 
 
 class MapLink(BaseModel):
@@ -77,14 +79,38 @@ class MapLink(BaseModel):
     kind: str = ""
 
 
+class MapMove(BaseModel):
+    """Units that went from area `a` to area `b` in the steps a report tells."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    a: str
+    b: str
+    units: list[str] = []
+
+
+class MapEvent(BaseModel):
+    """A battle, a siege … in an area, and its result in a few words."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    area: str
+    kind: str
+    result: str = ""
+
+
 class GameMap(BaseModel):
     """The view's `map`: areas (with where they are drawn, who controls them and what
-    stands in them) and the links between them."""
+    stands in them) and the links between them; a report adds what moved and what was
+    fought in the steps it tells, as far as its reader saw it."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     areas: list[MapArea] = []
     links: list[MapLink] = []
+    moves: list[MapMove] = []
+    events: list[MapEvent] = []
+    focus: list[str] = []  # the reader's theatre, which the mailed picture is cropped to (none: all of it)
 
 
 class GameView(BaseModel):

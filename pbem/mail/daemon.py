@@ -20,7 +20,8 @@ tried again after 1 s, 2 s, 4 s … (at most a minute); after `task_retries` fai
 row the daemon stops everything and `run` reports why (`RunStats.failed`), so `pbem run`
 exits non-zero for its supervisor to see — never a daemon half alive. An unreachable mail
 server is not such a failure: it is waited for (`source.error`, the outbox's back-off).
-Only one process of a home sends (`sender.lock`), so workers sharing a home never send
+Only one process sends (`sender_lock`: `sender.lock` in the home, or an advisory lock in
+the PostgreSQL database that holds the mail state of several homes), so workers never send
 one mail twice.
 
 The mail layer alone, with any handler (a test's; a supervisor runs `pbem run`, which
@@ -48,7 +49,7 @@ from pbem.core.messages import OutgoingMail
 from pbem.mail.imap import ImapSource, SourceError
 from pbem.mail.envelope import raw_sender
 from pbem.mail.intake import Intake, MailHandler, queue_item
-from pbem.mail.locks import FileLock
+from pbem.mail.locks import FileLock, PostgresLock
 from pbem.mail.logs import configure_logging, log_event
 from pbem.mail.maildir import MaildirSink, MaildirSource
 from pbem.mail.outbox import Outbox
@@ -92,6 +93,18 @@ class GiveUp(Exception):
     """A task failed too often in a row: the daemon stops."""
 
 
+#: The advisory lock of the one sender among workers sharing a PostgreSQL mail state.
+SENDER_LOCK = 0x70626D73
+
+
+def sender_lock(settings: MailSettings) -> FileLock | PostgresLock:
+    """Only one process sends: of a home (a file lock beside its mail state), or of every
+    home sharing one PostgreSQL mail state (an advisory lock in that database)."""
+    if settings.postgres is not None:
+        return PostgresLock(settings.postgres, SENDER_LOCK)
+    return FileLock(settings.state_path.with_name("sender.lock"))
+
+
 def build_source(settings: MailSettings) -> Source:
     if settings.imap is not None:
         return ImapSource(settings.imap, processed_folder=settings.processed_folder,
@@ -119,7 +132,7 @@ class Daemon:
         self.backoff_base = backoff_base
         self._failures: dict[str, int] = {}
         self._held: dict[str, HeldMail] = {}  # by source key
-        self._sender_lock = FileLock(settings.state_path.with_name("sender.lock"))
+        self._sender_lock = sender_lock(settings)
         self.source = source or build_source(settings)
         self.sink = sink or build_sink(settings)
         self.stop_event = threading.Event()
@@ -130,10 +143,11 @@ class Daemon:
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._next_tick = 0.0
+        settings.home.mkdir(parents=True, exist_ok=True)  # for the heartbeat, when nothing else is kept there
         self._heartbeat = settings.home / HEARTBEAT
 
     def _outbox(self) -> Outbox:
-        return Outbox(self.settings.state_path, retry_base=self.settings.retry_base_seconds,
+        return Outbox(self.settings.mail_state, retry_base=self.settings.retry_base_seconds,
                       retry_cap=self.settings.retry_cap_seconds)
 
     def stop(self) -> None:

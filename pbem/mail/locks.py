@@ -1,11 +1,15 @@
-"""Locks between processes on one machine: an exclusive `flock` on a file, released by
-the kernel when its holder exits or dies (even by SIGKILL), so a lock is never stale."""
+"""Locks between processes: on one machine an exclusive `flock` on a file, released by the
+kernel when its holder exits or dies (even by SIGKILL); across machines sharing one
+PostgreSQL database, a session advisory lock, released by the server when its holder's
+connection ends (a crash included). So a lock is never stale."""
 
 from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 
 class FileLock:
@@ -41,3 +45,33 @@ class FileLock:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
+
+
+class PostgresLock:
+    """The same contract as `FileLock`, held by a connection of its own to the database."""
+
+    def __init__(self, parameters: Mapping[str, str], key: int) -> None:
+        self.parameters = dict(parameters)
+        self.key = key
+        self._connection: Any = None
+
+    def try_acquire(self) -> bool:
+        if self._connection is not None:
+            return True
+        import psycopg
+
+        connection = psycopg.connect(**self.parameters, autocommit=True)
+        (taken,) = connection.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()
+        if not taken:
+            connection.close()
+            return False
+        self._connection = connection
+        return True
+
+    def holder(self) -> str:
+        return ""
+
+    def release(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None

@@ -1,25 +1,36 @@
 """The mail layer's durable state: the outbox, the processed sources, the refusal counts.
 
-One SQLite file in the campaign home (`mail.sqlite3`), so that "this mail was handled" and
+One SQLite file in the campaign home (`mail.sqlite3`) — or, when the campaigns are in
+PostgreSQL, the same tables in that database, so workers in several homes on several
+machines share one mail state as they share the campaigns. "This mail was handled" and
 "these are its replies" are committed in one transaction: after a crash either both exist
 or neither does, and the handler (which dedups by Message-ID and returns the same replies
-with the same keys) is simply asked again. The outbox is keyed by `OutgoingMail.key` with
-INSERT OR IGNORE, so a reply enters it once however often it is produced; the sender marks
-it sent only after the server accepted it, and retries with capped exponential back-off.
+with the same keys) is simply asked again. The outbox is keyed by `OutgoingMail.key` and a
+reply enters it once however often it is produced (ON CONFLICT DO NOTHING, in both
+databases); the sender marks it sent only after the server accepted it, and retries with
+capped exponential back-off.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Daemons started together on one home race to set up `mail.sqlite3`: switching a new file to
 # WAL takes a lock SQLite does not wait for (its busy timeout is not consulted), so the loser
 # is told "database is locked" at once; the file is set up once the winner is done.
 SETUP_ATTEMPTS = 10
 
+MailState = Path | Mapping[str, str]
+"""Where the mail state lives: an SQLite file, or PostgreSQL connection parameters (libpq
+keywords: host, port, dbname, user, password)."""
+
+# Written once for both databases: `?` placeholders (PostgreSQL's adapter turns them into
+# %s); BLOB and REAL become BYTEA and DOUBLE PRECISION there.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
     key TEXT PRIMARY KEY,
@@ -37,7 +48,7 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
 CREATE TABLE IF NOT EXISTS processed (
     source_key TEXT PRIMARY KEY,
     message_id TEXT NOT NULL,
-    disposition TEXT NOT NULL,                   -- handled | ignored:<reason> | refused:<reason>
+    disposition TEXT NOT NULL,                   -- handled | duplicate | ignored:<reason> | refused:<reason>
     at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS relayed (                 -- how far the store's committed mail was queued
@@ -51,6 +62,77 @@ CREATE TABLE IF NOT EXISTS refusals (
     PRIMARY KEY (address, key)
 );
 """
+#: Any number, the same in every process: the advisory lock that lets one of several
+#: workers set the PostgreSQL tables up at a time.
+_SETUP_LOCK = 0x70626D6D
+
+
+class _SqliteState:
+    """The mail state in an SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        for attempt in range(1, SETUP_ATTEMPTS + 1):
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(_SCHEMA)
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == SETUP_ATTEMPTS:
+                    self._db.close()
+                    raise
+                time.sleep(0.02 * attempt)
+
+    def execute(self, sql: str, parameters: tuple = ()) -> Any:
+        return self._db.execute(sql, parameters)
+
+    def executemany(self, sql: str, rows: list[tuple]) -> None:
+        self._db.executemany(sql, rows)
+
+    def begin(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def end(self, *, commit: bool) -> None:
+        self._db.execute("COMMIT" if commit else "ROLLBACK")
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class _PostgresState:
+    """The mail state in the campaigns' PostgreSQL database."""
+
+    def __init__(self, parameters: Mapping[str, str]) -> None:
+        import psycopg
+
+        self._db = psycopg.connect(**dict(parameters), autocommit=True)
+        with self._db.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
+            for statement in _SCHEMA.replace("BLOB", "BYTEA").replace("REAL", "DOUBLE PRECISION").split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+
+    def execute(self, sql: str, parameters: tuple = ()) -> Any:
+        return self._db.execute(sql.replace("?", "%s"), parameters)
+
+    def executemany(self, sql: str, rows: list[tuple]) -> None:
+        if rows:
+            self._db.cursor().executemany(sql.replace("?", "%s"), rows)
+
+    def begin(self) -> None:
+        self._db.execute("BEGIN")
+
+    def end(self, *, commit: bool) -> None:
+        self._db.execute("COMMIT" if commit else "ROLLBACK")
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _open(where: MailState) -> _SqliteState | _PostgresState:
+    return _SqliteState(where) if isinstance(where, Path) else _PostgresState(where)
 
 
 @dataclass(frozen=True)
@@ -68,22 +150,10 @@ def backoff_seconds(attempts: int, *, base: float, cap: float) -> float:
 
 
 class Outbox:
-    """Access to `mail.sqlite3`. Not thread-safe: give each thread of work its own instance."""
+    """Access to the mail state. Not thread-safe: give each thread of work its own instance."""
 
-    def __init__(self, path: Path, *, retry_base: float = 5.0, retry_cap: float = 3600.0) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-        for attempt in range(1, SETUP_ATTEMPTS + 1):
-            try:
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=FULL")
-                self._db.executescript(_SCHEMA)
-                break
-            except sqlite3.OperationalError as error:
-                if "locked" not in str(error) or attempt == SETUP_ATTEMPTS:
-                    self._db.close()
-                    raise
-                time.sleep(0.02 * attempt)
+    def __init__(self, where: MailState, *, retry_base: float = 5.0, retry_cap: float = 3600.0) -> None:
+        self._db = _open(where)
         self.retry_base = retry_base
         self.retry_cap = retry_cap
 
@@ -116,14 +186,14 @@ class Outbox:
         claim, see `guards.refusal_counters`) and mark the source handled, atomically."""
         with self._transaction():
             self._db.executemany(
-                "INSERT OR IGNORE INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [(r.key, r.recipient, r.message_id, r.message, now, now) for r in replies],
             )
-            self._db.executemany("INSERT OR IGNORE INTO refusals (address, key, at) VALUES (?, ?, ?)",
+            self._db.executemany("INSERT INTO refusals (address, key, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                                  [(address, key, now) for address, key in refusals])
-            self._db.execute("INSERT OR IGNORE INTO processed (source_key, message_id, disposition, at)"
-                             " VALUES (?, ?, ?, ?)", (source_key, message_id, disposition, now))
+            self._db.execute("INSERT INTO processed (source_key, message_id, disposition, at)"
+                             " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (source_key, message_id, disposition, now))
 
     # -- outbound ----------------------------------------------------------------
     def enqueue(self, replies: list[QueuedMail], *, now: float, relayed: int | None = None) -> None:
@@ -132,13 +202,14 @@ class Outbox:
         the store's committed mail has now been queued."""
         with self._transaction():
             self._db.executemany(
-                "INSERT OR IGNORE INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO outbox (key, recipient, message_id, message, next_attempt_at, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [(r.key, r.recipient, r.message_id, r.message, now, now) for r in replies],
             )
             if relayed is not None:
                 self._db.execute("INSERT INTO relayed (id, position) VALUES (1, ?)"
-                                 " ON CONFLICT (id) DO UPDATE SET position = max(position, excluded.position)",
+                                 " ON CONFLICT (id) DO UPDATE SET position = CASE WHEN excluded.position > relayed.position"
+                                 " THEN excluded.position ELSE relayed.position END",
                                  (relayed,))
 
     def relayed(self) -> int:
@@ -186,13 +257,47 @@ class Outbox:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception."""
+    """One transaction (SQLite: BEGIN IMMEDIATE … COMMIT), rolled back on any exception."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: _SqliteState | _PostgresState) -> None:
         self._db = db
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.begin()
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
-        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+        self._db.end(commit=kind is None)
+
+
+_TABLES = {
+    "outbox": "key, recipient, message_id, message, status, attempts, next_attempt_at, created_at, sent_at, last_error",
+    "processed": "source_key, message_id, disposition, at",
+    "relayed": "id, position",
+    "refusals": "address, key, at",
+}
+
+
+def move_into(sqlite_file: Path, where: MailState) -> bool:
+    """Move the mail state a home kept in `sqlite_file` into `where` (the PostgreSQL
+    database its campaigns moved to, or that pbem now keeps the mail state in): every row
+    copied in one transaction, rows already there kept, then the file renamed aside, so
+    no queued reply and no "handled" mark is lost. False when there was nothing to move."""
+    if not sqlite_file.exists():
+        return False
+    source, target = _SqliteState(sqlite_file), _open(where)
+    try:
+        target.begin()
+        try:
+            for table, columns in _TABLES.items():
+                rows = [tuple(row) for row in source.execute(f"SELECT {columns} FROM {table}")]
+                marks = ", ".join("?" for _ in columns.split(","))
+                target.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", rows)
+        except BaseException:
+            target.end(commit=False)
+            raise
+        target.end(commit=True)
+    finally:
+        source.close()
+        target.close()
+    sqlite_file.rename(sqlite_file.with_name(sqlite_file.name + ".moved"))
+    return True

@@ -84,10 +84,19 @@ class MailSettings(BaseModel):
     retry_base_seconds: float = 5.0
     retry_cap_seconds: float = 3600.0
 
+    postgres: dict[str, str] | None = None
+    """The campaigns' PostgreSQL database (libpq keywords), when they are kept there: the
+    mail state lives there too, so homes on several machines share it."""
+
     @property
     def state_path(self) -> Path:
         """The mail layer's own SQLite file (outbox, processed sources, refusals)."""
         return self.home / "mail.sqlite3"
+
+    @property
+    def mail_state(self) -> Path | dict[str, str]:
+        """Where the mail state is: the campaigns' PostgreSQL database, else `state_path`."""
+        return self.postgres if self.postgres is not None else self.state_path
 
 
 _SCHEMES = {
@@ -162,6 +171,11 @@ _KEYS = {
 }
 
 
+#: The event store's PostgreSQL settings (eventsourcing's variables) as libpq keywords.
+_POSTGRES = {"host": "POSTGRES_HOST", "port": "POSTGRES_PORT", "dbname": "POSTGRES_DBNAME",
+             "user": "POSTGRES_USER", "password": "POSTGRES_PASSWORD"}
+
+
 def _raw_values(home: Path, env: Mapping[str, str]) -> dict[str, object]:
     values: dict[str, object] = {}
     toml_path = home / "pbem.toml"
@@ -192,7 +206,17 @@ def load_settings(home: Path, env: Mapping[str, str] | None = None) -> MailSetti
         return _KEYS[key] if env.get(_KEYS[key], "").strip() else f"pbem.toml [mail] {key}"
 
     verify = _truthy(where("tls_verify"), values.get("tls_verify", True))
-    ca_file = Path(str(values["ca_file"])) if values.get("ca_file") else None
+
+    def path(key: str) -> Path | None:
+        """A path setting; in pbem.toml a relative one is inside the home, so a copied or
+        moved home keeps working and points at nothing of the original."""
+        if not values.get(key):
+            return None
+        given = Path(str(values[key])).expanduser()
+        from_environment = bool(env.get(_KEYS[key], "").strip())
+        return given if given.is_absolute() or from_environment else home / given
+
+    ca_file = path("ca_file")
     if ca_file is not None and not ca_file.is_file():
         raise MailSettingsError(f"{where('ca_file')}: no such file {ca_file}")
     imap = smtp = None
@@ -200,8 +224,8 @@ def load_settings(home: Path, env: Mapping[str, str] | None = None) -> MailSetti
         imap = parse_server_url(where("imap_url"), str(values["imap_url"]), "imap", verify_tls=verify, ca_file=ca_file)
     if values.get("smtp_url"):
         smtp = parse_server_url(where("smtp_url"), str(values["smtp_url"]), "smtp", verify_tls=verify, ca_file=ca_file)
-    maildir = Path(str(values["maildir"])) if values.get("maildir") else None
-    outbox = Path(str(values["outbox_maildir"])) if values.get("outbox_maildir") else None
+    maildir = path("maildir")
+    outbox = path("outbox_maildir")
     if imap is None and maildir is None:
         maildir = home / "mail" / "inbox"
     if smtp is None and outbox is None:
@@ -216,6 +240,8 @@ def load_settings(home: Path, env: Mapping[str, str] | None = None) -> MailSetti
             extra[key] = _number(where(key), values[key], kind)
     if values.get("processed_folder"):
         extra["processed_folder"] = str(values["processed_folder"])
+    if env.get("PERSISTENCE_MODULE", "").strip() == "eventsourcing.postgres":
+        extra["postgres"] = {keyword: env[variable] for keyword, variable in _POSTGRES.items() if env.get(variable)}
     try:
         return MailSettings(home=home, from_address=sender.lower(), imap=imap, smtp=smtp, maildir=maildir,
                             outbox_maildir=outbox, **extra)

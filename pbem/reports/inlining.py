@@ -1,7 +1,7 @@
 """CSS into `style` attributes, since most mail clients drop `<style>` blocks (css-inline
 does the work). A page is inlined whole; pbem's own HTML templates once, when loaded, with
-their Jinja held out of the inliner's way; a table of pbem's own is written with the
-styles the inliner gives a table's parts, learnt once per stylesheet.
+their Jinja held out of the inliner's way; a table of pbem's own is inlined on its own as a
+fragment, once per content.
 """
 
 from __future__ import annotations
@@ -71,30 +71,8 @@ def inline_template(source: str, css: str, name: str = "") -> str:
     return _HOLD_RE.sub(lambda m: held[int(m[1])], html)
 
 
-@lru_cache(maxsize=8)
-def _table_tags(css: str) -> text.TableTags:
-    """Learnt once per stylesheet by inlining a sample table: pbem's stylesheet styles a
-    table's parts by element alone, so every table of a page is styled alike."""
-    sample = _inliner.inline_fragment(text.html_table(["h"], [["c"]], "t") + text.html_table([], [], ""), css)
-
-    def tag(name: str) -> str:
-        return re.search(rf"<{name}(?:\s[^>]*)?>", sample)[0]
-
-    return text.TableTags(heading=tag("h2"), table=tag("table"), body=tag("tbody"), row=tag("tr"),
-                          header=tag("th"), cell=tag("td"), none=tag("p"), escape=_as_text)
-
-
-_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\xa0": "&nbsp;", "\0": None})
-
-
-def _as_text(value: object) -> str:
-    """Text as an HTML parser reads it (line ends made LF, NULs dropped) and a serialiser
-    writes it back."""
-    return str(value).replace("\r\n", "\n").replace("\r", "\n").translate(_TEXT_ESCAPES)
-
-
 @lru_cache(maxsize=256)
 def styled_table(columns: tuple, rows: tuple[tuple, ...], title: str, css: str) -> str:
-    """A table as css-inline would write `text.html_table`'s markup inlined, without
-    parsing it."""
-    return text.table_markup(columns, rows, title, _table_tags(css))
+    """`text.html_table`'s markup as css-inline writes it inlined (cached by content: the
+    same table recurs from report to report)."""
+    return _inliner.inline_fragment(text.html_table(columns, rows, title), css)

@@ -25,7 +25,8 @@ from pydantic import BaseModel, ConfigDict
 from pbem.core.decisions import LineVerdict, kinds_of
 from pbem.core.engine import ALL, Request
 from pbem.core.projection import CampaignProjection
-from pbem.core.view import GameMap, GameView, PowerEntry, Table, ViewError, as_text, checked_map
+from pbem.core.view import (GameMap, GameView, MapEvent, MapMove, PowerEntry, Table, ViewError, as_text,
+                            checked_map)
 from pbem.core.service import Receipt
 from pbem.reports.text import wrap
 
@@ -305,7 +306,7 @@ def build_report(projection: CampaignProjection, viewer: str, *, since_version: 
                      and (audience == "gm" or (audience == "player" and n.player == viewer))],
         owed=owed,
         order_form=order_form(viewer, data.campaign, owed) if owed else None,
-        map=view.map,
+        map=turn_map(projection, who, since, view),
         audit=_audit(projection, since) if audience == "gm" else None,
     )
 
@@ -363,6 +364,58 @@ def game_map(raw: Any) -> GameMap | None:
         return checked_map(raw)
     except ViewError as error:
         raise ReportError(str(error)) from None
+
+
+def turn_map(projection: CampaignProjection, viewer: str, since: int, view: GameView) -> GameMap | None:
+    """The viewer's map with what happened since log version `since` drawn on it: the
+    units that moved, as the viewer's own view showed them then and shows them now (so
+    nothing the viewer could not see), the battles and sieges of the chronicle lines the
+    viewer may read, and the viewer's theatre (`theatre`)."""
+    gmap = view.map
+    if gmap is None:
+        return None
+    events = [MapEvent(area=c.mark.area, kind=c.mark.kind, result=c.mark.result)
+              for c in projection.chronicle(viewer, since) if c.mark is not None]
+    before = game_map((projection.view_before(viewer, since) or {}).get("map"))
+    moves = [*gmap.moves, *(moves_between(before, gmap) if before is not None else [])]
+    events = [*gmap.events, *events]
+    mine = {code for code, entry in view.powers.items() if entry.player == viewer}
+    focus = theatre(gmap, mine, moves, events)
+    if moves == gmap.moves and events == gmap.events and focus == gmap.focus:
+        return gmap
+    return gmap.model_copy(update={"moves": moves, "events": events, "focus": focus})
+
+
+def theatre(gmap: GameMap, powers: set[str], moves: list[MapMove], events: list[MapEvent]) -> list[str]:
+    """A reader's theatre: the areas their powers control, where units moved and battles
+    were fought, and the areas next to those; none for a reader without powers."""
+    if not powers:
+        return []
+    core = {a.id for a in gmap.areas if a.controller in powers} | {m.a for m in moves} | {m.b for m in moves} | {
+        e.area for e in events}
+    near = {link.b for link in gmap.links if link.a in core} | {link.a for link in gmap.links if link.b in core}
+    return sorted(core | near)
+
+
+def moves_between(before: GameMap, now: GameMap) -> list[MapMove]:
+    """Units standing in one area before and in another now, grouped by the way they
+    went. A unit is followed by its name on the map: a name shown in more than one area
+    (counters without ids) is not followed."""
+    was, now_at = _single_places(before), _single_places(now)
+    ways: dict[tuple[str, str], list[str]] = {}
+    for unit, area in now_at.items():
+        old = was.get(unit)
+        if old is not None and old != area:
+            ways.setdefault((old, area), []).append(unit)
+    return [MapMove(a=a, b=b, units=units) for (a, b), units in sorted(ways.items())]
+
+
+def _single_places(gmap: GameMap) -> dict[str, str]:
+    places: dict[str, str | None] = {}
+    for area in gmap.areas:
+        for unit in area.units:
+            places[unit] = None if unit in places else area.id
+    return {unit: area for unit, area in places.items() if area is not None}
 
 
 def _view(projection: CampaignProjection, viewer: str) -> GameView:

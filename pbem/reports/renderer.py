@@ -25,11 +25,13 @@ from pbem.reports.templating import Verbatim, environment, render
 Format = Literal["text", "html", "json"]
 
 
-def _map_drawing(report: Report) -> MapDrawing | None:
-    """The report's map with its legend naming the powers, if it has one."""
+def map_drawing(report: Report, boards: Path | None = None) -> MapDrawing | None:
+    """The report's map with its legend naming the powers, if it has one, on the campaign's
+    board when `boards` holds one for it (`<boards>/<campaign>/board.toml`)."""
     if report.map is None:
         return None
-    return drawing(report.map, {row[0]: row[1] for row in report.powers.rows} if report.powers else {})
+    return drawing(report.map, {row[0]: row[1] for row in report.powers.rows} if report.powers else {},
+                   boards / report.campaign if boards is not None else None)
 
 
 def _env(templates_dir: Path | None, ruleset: str | None) -> Environment:
@@ -45,29 +47,33 @@ def report_text(report: Report, *, ruleset: str | None = None, templates_dir: Pa
 
 
 def report_html(report: Report, *, ruleset: str | None = None, templates_dir: Path | None = None,
-                svg: str | None = None, data: dict | None = None) -> str:
+                svg: str | None = None, data: dict | None = None, boards: Path | None = None) -> str:
     """The HTML report. The map's SVG carries its own styling, so it is kept out of the
     CSS inliner's way (`Verbatim`)."""
     if svg is None:
-        pictures = _map_drawing(report)
+        pictures = map_drawing(report, boards)
         svg = pictures.svg() if pictures else None
     return render(_env(templates_dir, ruleset), "report.html.j2", data or report,
                   map_svg=Verbatim(scalable(svg) if svg else ""))
 
 
 def render_report(projection: CampaignProjection, viewer: str, fmt: Format = "text", *,
-                  since_version: int | None = None, templates_dir: Path | None = None) -> str:
+                  since_version: int | None = None, templates_dir: Path | None = None,
+                  heading: str | None = None, boards: Path | None = None) -> str:
     """One report as text, HTML or JSON (for `pbem report`). Without `since_version` it
-    tells the last resolved step and the one in progress; the GM's tells everything."""
+    tells the last resolved step and the one in progress; the GM's tells everything.
+    `heading` replaces the view's turn label (a report of a past turn names that turn)."""
     if fmt not in ("text", "html", "json"):
         raise ReportError(f"unknown format {fmt!r} (text, html or json)")
     if since_version is None and viewer == "gm":
         since_version = 0
     report = build_report(projection, viewer, since_version=since_version)
+    if heading is not None:
+        report = report.model_copy(update={"turn_label": heading})
     if fmt == "json":
         return report.model_dump_json(indent=2) + "\n"
     if fmt == "html":
-        return report_html(report, ruleset=projection.data.ruleset, templates_dir=templates_dir)
+        return report_html(report, ruleset=projection.data.ruleset, templates_dir=templates_dir, boards=boards)
     return report_text(report, ruleset=projection.data.ruleset, templates_dir=templates_dir)
 
 
@@ -76,8 +82,10 @@ class MailRenderer:
     template by name (a campaign's own look); `from_address` is where players send orders."""
 
     def __init__(self, templates_dir: Path | str | None = None, from_address: str = "", *,
-                 attach_png: bool = True, campaign_templates: Path | str | None = None):
+                 attach_png: bool = True, campaign_templates: Path | str | None = None,
+                 boards: Path | str | None = None):
         self.templates_dir = Path(templates_dir) if templates_dir else None
+        self.boards = Path(boards) if boards else None  # a campaign's board from the GM's VASSAL module
         self.campaign_templates = Path(campaign_templates) if campaign_templates else None
         self.from_address = from_address
         self.attach_png = attach_png
@@ -91,7 +99,7 @@ class MailRenderer:
     def report(self, projection: CampaignProjection, viewer: str, *, since_version: int, key: str) -> OutgoingMail:
         report = build_report(projection, viewer, since_version=since_version, from_address=self.from_address)
         ruleset = projection.data.ruleset
-        pictures = _map_drawing(report)
+        pictures = map_drawing(report, self.boards)
         svg = pictures.svg() if pictures else None
         attachments = [Attachment(filename="report.json", content_type="application/json",
                                   data=report.model_dump_json().encode())]

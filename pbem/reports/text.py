@@ -8,11 +8,10 @@ how it is laid out; they never see a projection, only strings from a report mode
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 WIDTH = 72
 GAP = "  "
@@ -153,43 +152,12 @@ def html_table(columns: Sequence[str], rows: Sequence[Sequence[object]], title: 
 @lru_cache(maxsize=256)
 def _html_table(columns: tuple, rows: tuple[tuple, ...], title: str) -> Markup:
     """Cached by content, like the text tables: a step's public tables repeat in every report."""
-    return Markup(table_markup(columns, rows, title, PLAIN))
-
-
-_HTML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})
-
-
-def _escape(cell: object) -> str:
-    """As Jinja's autoescape writes it (markupsafe), for a table's many plain cells at a
-    fraction of the cost."""
-    return str(cell).translate(_HTML_ESCAPES)
-
-
-@dataclass(frozen=True)
-class TableTags:
-    """How a table's parts open and how its text is escaped: plainly (`PLAIN`), for a page
-    the inliner will style, or already styled as the inliner would write them
-    (`inlining.styled_table`), with the `<tbody>` a parser adds."""
-
-    heading: str = "<h2>"
-    table: str = "<table>"
-    body: str = ""
-    row: str = "<tr>"
-    header: str = "<th>"
-    cell: str = "<td>"
-    none: str = '<p class="sub">'
-    escape: Callable[[object], str] = _escape
-
-
-PLAIN = TableTags()
-
-
-def table_markup(columns: tuple, rows: tuple[tuple, ...], title: str, tags: TableTags) -> str:
-    """A table under its `<h2>` title (if any); "(none)" when it has no rows."""
-    heading = f"{tags.heading}{tags.escape(title)}</h2>" if title else ""
+    heading = f"<h2>{escape(title)}</h2>" if title else ""
     if not rows:
-        return f"{heading}{tags.none}(none)</p>\n"
-    head = "".join(f"{tags.header}{tags.escape(c)}</th>" for c in columns)
-    body = "\n".join(tags.row + "".join(f"{tags.cell}{tags.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    close = "</tbody></table>" if tags.body else "</table>"
-    return f"{heading}{tags.table}\n{tags.body}{tags.row}{head}</tr>\n{body}\n{close}\n"
+        return Markup(f'{heading}<p class="sub">(none)</p>\n')
+    body = "\n".join(_html_row("td", row) for row in rows)
+    return Markup(f"{heading}<table>\n{_html_row('th', columns)}\n{body}\n</table>\n")
+
+
+def _html_row(tag: str, cells: Sequence[object]) -> str:
+    return "<tr>" + "".join(f"<{tag}>{escape(cell)}</{tag}>" for cell in cells) + "</tr>"

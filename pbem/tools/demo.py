@@ -56,11 +56,11 @@ def run_demo(ruleset: str, out: Path, example: str = "demo") -> str:
     out = _fresh(out)
     home = out / "home"
     home.mkdir()
-    (home / "pbem.toml").write_text(
+    (home / "pbem.toml").write_text(  # paths relative to the home: a copy of OUT is a demo of its own
         "[mail]\n"
-        f'from = "gm@example.org"\n'
-        f'maildir = "{(home / "inbox").as_posix()}"\n'
-        f'outbox_maildir = "{(out / "mail").as_posix()}"\n'
+        'from = "gm@example.org"\n'
+        'maildir = "inbox"\n'
+        'outbox_maildir = "../mail"\n'
     )
     service = build_service(home, from_address="gm@example.org")
     service.clock = lambda: DEMO_DATE  # deadlines in the reports are the same on every run

@@ -1,11 +1,13 @@
 """The example campaigns under `examples/<ruleset>/<example>/` (a campaign.toml, a
 players.toml, a scenario and numbered mails): created with the demo's dice secret and
-played mail by mail, for `pbem demo`, the benches and the tests.
+played mail by mail, for `pbem demo`, the benches and the tests; and listed and copied out
+of the installed package for a GM to follow or edit (`pbem examples`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,51 @@ def demo_dir(ruleset: str, example: str = "demo") -> Path:
         raise CommandError(f"no example campaign {example!r} for ruleset {ruleset!r} "
                            f"(there are: {', '.join(known) or 'none'})")
     return directory
+
+
+def example_rulesets() -> list[str]:
+    return sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+
+
+def _ruleset_dir(ruleset: str) -> Path:
+    if ruleset not in example_rulesets():
+        raise CommandError(f"no examples for ruleset {ruleset!r} (there are: {', '.join(example_rulesets())})")
+    return EXAMPLES / ruleset
+
+
+@dataclass(frozen=True)
+class ExampleCampaign:
+    """An example campaign as `pbem examples list` shows it."""
+
+    name: str
+    scenario: str
+    mails: int
+
+
+def example_scenarios(ruleset: str) -> list[str]:
+    """A ruleset's example scenario files, relative to its folder (editions left out:
+    scenarios name them)."""
+    folder = _ruleset_dir(ruleset)
+    return sorted(p.relative_to(folder).as_posix() for pattern in ("*.toml", "scenarios/*.toml")
+                  for p in folder.glob(pattern))
+
+
+def example_campaigns(ruleset: str) -> list[ExampleCampaign]:
+    folder = _ruleset_dir(ruleset)
+    return [ExampleCampaign(path.parent.name, Path(load_data_file(path)["scenario"]).name,
+                            len(list(path.parent.glob("[0-9]*.txt"))))
+            for path in sorted(folder.glob("*/campaign.toml"))]
+
+
+def copy_examples(ruleset: str, destination: Path) -> Path:
+    """A ruleset's examples (scenarios, editions, example campaigns) copied to
+    `destination`, a new or empty folder, laid out as shipped so their relative paths hold."""
+    source = _ruleset_dir(ruleset)
+    if destination.exists() and (not destination.is_dir() or any(destination.iterdir())):
+        raise CommandError(f"{destination} exists and is not an empty folder; choose another destination")
+    shutil.copytree(source, destination, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    return destination
 
 
 @dataclass

@@ -28,7 +28,8 @@ from pbem.core.service import CampaignService, PlayerSpec, report_recipients
 from pbem.core.settings import REPORT_MODES
 from pbem.core.store import open_store
 from pbem.reports.models import TOKEN_PLACEHOLDER, build_report
-from pbem.reports.renderer import MailRenderer
+from pbem.reports.maps import fresh_pictures
+from pbem.reports.renderer import MailRenderer, map_drawing
 from pbem.tools.examples import EXAMPLES, deliver_example, demo_dir
 
 CLOCK = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -91,7 +92,7 @@ def _play_turns(service: CampaignService, turns: int, scenario: Path | None, pla
     adjudication = time.perf_counter() - started
     renderer = MailRenderer()
     renderer.report(service.live(name), specs[0].id, since_version=0, key="warm-up")
-    render = 0.0
+    render = maps = adjudication_cpu = 0.0
     mailed = 0
     labels: list[str] = []
     for _ in range(MAX_ORDER_SETS):
@@ -107,17 +108,19 @@ def _play_turns(service: CampaignService, turns: int, scenario: Path | None, pla
         player = owing[0]
         form = build_report(projection, player).order_form or ""
         before = projection.data.version
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         outcome = service.submit(name, player, form.replace(TOKEN_PLACEHOLDER, f"t{player[1:]}"))
         adjudication += time.perf_counter() - started
+        adjudication_cpu += time.process_time() - cpu
         if not outcome.receipt.accepted:
             raise BenchError(f"the default orders of {player} were refused: {outcome.receipt.reason}")
-        count, seconds = _render_mailed_reports(service, renderer, name, before, outcome.steps_resolved)
+        count, seconds, drawing = _render_mailed_reports(service, renderer, name, before, outcome.steps_resolved)
         mailed += count
         render += seconds
+        maps += drawing
     status = service.live(name).status()
     return {"scenario": str(data.get("id", path)), "ruleset": ruleset, "reports_setting": reports,
-            "turns": min(turns, len(labels)), **_figures(status, mailed, adjudication, render)}
+            "turns": min(turns, len(labels)), **_figures(status, mailed, adjudication, render, adjudication_cpu, maps)}
 
 
 def run_example_bench(ruleset: str, example: str, reports: str | None = None,
@@ -133,13 +136,14 @@ def _play_example(service: CampaignService, ruleset: str, example: str, reports:
     settings = {"reports": reports} if reports else None
     deliveries = deliver_example(service, demo_dir(ruleset, example), settings=settings)
     renderer = MailRenderer()
-    adjudication = render = 0.0
+    adjudication = render = maps = adjudication_cpu = 0.0
     mailed = mails = refused = 0
     warm = False
     while True:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         delivery = next(deliveries, None)
         adjudication += time.perf_counter() - started
+        adjudication_cpu += time.process_time() - cpu
         if delivery is None:
             break
         mails += 1
@@ -148,31 +152,53 @@ def _play_example(service: CampaignService, ruleset: str, example: str, reports:
         if not warm:  # what a running daemon pays once, as in the 20-turn bench
             renderer.report(projection, delivery.player, since_version=0, key="warm-up")
             warm = True
-        count, seconds = _render_mailed_reports(service, renderer, delivery.campaign, delivery.version_before,
-                                                delivery.steps_resolved)
+        count, seconds, drawing = _render_mailed_reports(service, renderer, delivery.campaign,
+                                                         delivery.version_before, delivery.steps_resolved)
         mailed += count
         render += seconds
+        maps += drawing
     setting = projection.settings.reports
     return {"scenario": f"example {example}", "ruleset": ruleset, "reports_setting": setting, "mails": mails,
-            "lines_refused": refused, **_figures(projection.status(), mailed, adjudication, render)}
+            "lines_refused": refused,
+            **_figures(projection.status(), mailed, adjudication, render, adjudication_cpu, maps)}
 
 
 def _render_mailed_reports(service: CampaignService, renderer: MailRenderer, name: str, before: int,
-                           resolved: int) -> tuple[int, float]:
+                           resolved: int) -> tuple[int, float, float]:
     """The reports the service mails after work that began at `before`, from the projection
-    it holds between commands, as a running daemon does: how many, how long."""
+    it holds between commands, as a running daemon does: how many, how long; and the
+    processor time drawing their maps takes on its own, each drawn anew (`fresh_pictures`:
+    an upper bound, as the players of a step share a drawing)."""
     projection = service.live(name)
     recipients = report_recipients(projection, before, resolved)
     if not recipients:
-        return 0, 0.0
+        return 0, 0.0, 0.0
     projection = service.remembering(projection, min(since for _, since in recipients))
     started = time.perf_counter()
     for player, since in recipients:
         renderer.report(projection, player, since_version=since, key="bench")
-    return len(recipients), time.perf_counter() - started
+    rendered = time.perf_counter() - started
+    drawing = 0.0
+    for player, since in recipients:
+        pictures = map_drawing(build_report(projection, player, since_version=since))
+        if pictures is not None:
+            started = time.process_time()
+            fresh_pictures(pictures)
+            drawing += time.process_time() - started
+    return len(recipients), rendered, drawing
 
 
-def _figures(status: dict, reports: int, adjudication: float, render: float) -> dict[str, Any]:
+def _figures(status: dict, reports: int, adjudication: float, render: float, adjudication_cpu: float,
+             maps: float) -> dict[str, Any]:
+    """The figures; the maps are weighed against adjudication in processor time, which a
+    machine shared with other work does not inflate as it does the time on the clock."""
     return {"steps": status["steps_resolved"], "finished": status["finished"], "reports": reports,
             "adjudication_s": round(adjudication, 4), "render_s": round(render, 4),
-            "render_per_report_ms": round(1000 * render / reports, 2) if reports else None}
+            "render_per_report_ms": round(1000 * render / reports, 2) if reports else None,
+            "adjudication_cpu_s": round(adjudication_cpu, 4), "maps_cpu_s": round(maps, 4),
+            "map_per_report_cpu_ms": round(1000 * maps / reports, 2) if reports else None,
+            # a map drawn anew against adjudicating one step (below 1: drawing is cheaper), and all
+            # the maps mailed against all the adjudication
+            "map_to_step": round((maps / reports) / (adjudication_cpu / status["steps_resolved"]), 3)
+            if reports and adjudication_cpu and status["steps_resolved"] else None,
+            "maps_to_adjudication": round(maps / adjudication_cpu, 3) if adjudication_cpu else None}

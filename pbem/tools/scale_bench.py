@@ -1,9 +1,11 @@
 """`pbem bench scale`: many live campaigns on one PostgreSQL store, several `pbem run`
 workers (issue 13).
 
-A fresh database gets `campaigns` Ratio Regis campaigns; `workers` daemons share one home
-(its outbox, one sender) and the store, each reading a Maildir of its own (the mail of a
-campaign always reaches the same one, as a GM would split the players' addresses). After a
+A fresh database gets `campaigns` Ratio Regis campaigns; `workers` daemons share the store
+and the mail state in it (one outbox, one sender) from `homes` homes (two homes stand for
+two machines: nothing on disk is shared but the Maildirs), each reading a Maildir of its
+own (the mail of a campaign always reaches the same one, as a GM would split the players'
+addresses) or, with `shared_inbox`, one mailbox for all. After a
 warm-up mail per worker, `mails` player mails arrive at once, spread over the campaigns;
 the figures are the throughput (mails/s from the first delivery to the last receipt), the
 latency of each mail from its delivery to its receipt in the outbox (median, p95), and
@@ -70,10 +72,12 @@ def receipt_file(raw: bytes, campaign: str) -> str:
 
 
 def run_scale_bench(campaigns: int = 1000, workers: int = 3, mails: int = 2000, *, postgres: str = DEFAULT_POSTGRES,
-                    shared_inbox: bool = False, timeout: float = 900.0) -> dict:
-    """Run the bench (JSON-ready figures); with `shared_inbox` every worker reads one Maildir."""
+                    shared_inbox: bool = False, homes: int = 1, timeout: float = 900.0) -> dict:
+    """Run the bench (JSON-ready figures); with `shared_inbox` every worker reads one Maildir,
+    worker k runs in home k mod `homes`."""
     env = postgres_env(postgres)
     home = Path(tempfile.mkdtemp(prefix="pbem-scale-"))
+    worker_homes = [home / f"home-{n}" for n in range(homes)]
     names = [f"c{n:04d}" for n in range(campaigns)]
     started = time.monotonic()
     service = CampaignService(open_store(None, env))  # no renderer: creation's reports are not measured
@@ -90,7 +94,8 @@ def run_scale_bench(campaigns: int = 1000, workers: int = 3, mails: int = 2000, 
                           "PBEM_OUTBOX_MAILDIR": str(outbox.parent), "PBEM_FROM": GM, "PBEM_TICK_SECONDS": "3600",
                           "PBEM_POLL_SECONDS": "0.1"}
             with open(home / f"worker-{k}.log", "ab") as log:
-                processes.append(subprocess.Popen([sys.executable, "-m", "pbem", "run", "--home", str(home)],
+                processes.append(subprocess.Popen([sys.executable, "-m", "pbem", "run", "--home",
+                                                   str(worker_homes[k % homes])],
                                                   env=worker_env, stdout=subprocess.DEVNULL, stderr=log))
         limit = time.monotonic() + timeout
         warm = [deliver(inboxes, names, n, n) for n in range(workers)]  # campaign n goes to worker n
@@ -111,6 +116,7 @@ def run_scale_bench(campaigns: int = 1000, workers: int = 3, mails: int = 2000, 
             "recorded_twice": recorded_twice(service),
             "sent_twice": sent_twice(home),
             "shared_inbox": shared_inbox,
+            "homes": homes,
             "setup_s": round(setup_seconds, 1),
         }
     finally:

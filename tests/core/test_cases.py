@@ -106,8 +106,9 @@ len(state.players) = 2
 def test_a_setup_path_the_state_does_not_have_names_the_line_and_the_known_fields(tmp_path):
     result = run(tmp_path, HEAD + "@setup\nscore = 1\nscroe = 2\n@expect\nscore = 1\n")
     assert not result.passed
-    assert result.failures == ["{}:7: @setup scroe = 2: the state has no field 'scroe' at the top "
-                               "(known fields bids, leader, players, round, score)".format(tmp_path / "mini.case")]
+    assert result.failures == ["{}:7: @setup scroe = 2: the state has no field 'scroe' at the top (known fields bids, "
+                               "leader, ordered, pace, players, queued, round, score, tallies)".format(
+                                   tmp_path / "mini.case")]
 
 
 def test_a_setup_value_the_state_does_not_accept_names_the_line_and_why(tmp_path):
@@ -125,7 +126,8 @@ def test_a_setup_line_that_is_not_an_edit_is_a_format_error(tmp_path):
 
 
 @pytest.mark.parametrize("line, reason", [
-    ("state.scroe = 1", "no field 'scroe' at state: known fields bids, leader, players, round, score"),
+    ("state.scroe = 1", "no field 'scroe' at state: known fields bids, leader, ordered, pace, players, queued, round, "
+                        "score, tallies"),
     ("players.zed.bid = 1", "no field 'zed' at players: known fields ann, bob"),
     ("state.players.5 = 1", "no entry 5 at state.players: it has 2 entries"),
     ("len(state.score) = 1", "state.score is 7, which has no length"),
@@ -213,3 +215,85 @@ def test_a_case_fails_on_a_roll_its_ruleset_does_not_declare(tmp_path, monkeypat
 def test_a_forced_die_off_the_die_is_a_case_failure_naming_it(tmp_path):
     result = run(tmp_path, CASE.replace("@dice round 5 3 2", "@dice round 5 9"))
     assert not result.passed and "a round die is 1 to 6 (§2), not 9" in result.failures[0]
+
+
+def test_an_included_header_is_read_in_place_and_a_failure_names_its_file(tmp_path):
+    (tmp_path / "mini.toml").write_text("rounds = 2\n")
+    (tmp_path / "head.inc").write_text("@ruleset minigame\n@scenario mini.toml\n@players ann bob\n"
+                                       "@orders ann\nBID 3\n@orders bob\nBID 1\n@expect\nleader = \"bob\"\n")
+    path = tmp_path / "mini.case"
+    path.write_text("@include head.inc\n@expect\nplayers.ann.bid = 3\n")
+    result = run_case(parse_case(path))
+    assert [f.split(" — ")[0] for f in result.failures] == [f"{tmp_path / 'head.inc'}:9: expected leader = \"bob\""]
+    path.write_text("@include nowhere.inc\n")
+    with pytest.raises(CaseFormatError, match="mini.case:1: @include nowhere.inc: no such file"):
+        parse_case(path)
+    path.write_text("@include mini.case\n")
+    with pytest.raises(CaseFormatError, match="an include loop"):
+        parse_case(path)
+
+
+def test_any_order_set_of_a_player_can_be_checked_by_its_number(tmp_path):
+    result = run(tmp_path, HEAD + """\
+@orders ann
+BID lots
+@orders ann
+BID 3
+@expect
+rejected ann#1 "not an answer"
+verdict ann#1 1 refused
+accepted ann#2
+accepted ann
+rejected ann#2
+verdict ann#3 1 accepted
+""")
+    assert [f.split(" — ")[1] for f in result.failures] == [
+        "accepted=True, reasons []", "ann sent 2 order set(s), so there is no ann#3"]
+
+
+def test_has_matches_tables_and_lists_as_subsets(tmp_path):
+    result = run(tmp_path, CASE.replace('leader = "ann"', """\
+players has {{"ann": {{"bid": 3}}}}
+state.bids has {{"bob": 1}}
+state.players has ["bob"]
+state.players has ["bob", "ann"]
+players.ann has {{"bid": 4}}"""))
+    assert [f.split(" — ")[0].split(": ", 1)[1] for f in result.failures] == [
+        "expected state.players has [\"bob\", \"ann\"]", "expected players.ann has {\"bid\": 4}"]
+
+
+def test_not_chronicle_holds_when_no_line_says_it(tmp_path):
+    result = run(tmp_path, CASE.replace('leader = "ann"', 'not-chronicle "round 3"\nnot-chronicle "round 2: 2"'))
+    assert [f.split(" — ")[1] for f in result.failures] == ["a chronicle line has it: 'round 2: 2'"]
+
+
+def test_a_default_face_shows_on_every_die_not_forced(tmp_path):
+    """Round 1's die is forced to 5; round 2's, not forced, shows the default face 4 (its keyed
+    stream gives 2 with this secret)."""
+    text = CASE.replace("@dice round 5 3 2", "@dice round 5\n@dice * 4").replace("REROLL", "KEEP")
+    result = run(tmp_path, text.replace('leader = "ann"', 'chronicle "round 1: 5"').replace("score = 7", "score = 9")
+                 .replace('chronicle "round 2: 2"', 'chronicle "round 2: 4"'))
+    assert result.passed, result.failures
+
+
+def test_a_scenario_patch_is_laid_over_the_scenario(tmp_path):
+    result = run(tmp_path, CASE.replace("@players ann bob", "@players ann bob\n@scenario-patch\nrounds = 1")
+                 .replace("@orders ann\nREROLL\n", "").replace("score = 7", "score = 5")
+                 .replace('chronicle "round 2: 2"', 'not-chronicle "round 2"'))
+    assert result.passed, result.failures
+    with pytest.raises(CaseFormatError, match="mini.case:5: @scenario-patch is not TOML"):
+        parse_case(write_case(tmp_path, HEAD + "@scenario-patch\nrounds = = 1\n@expect\nscore = 0\n"))
+
+
+def test_start_sets_the_phase_and_names_its_line_when_the_state_has_none(tmp_path):
+    result = run(tmp_path, HEAD + "@start turn-end\n@expect\nscore = 0\n")
+    assert result.failures and 'mini.case:5: @setup phase = "turn-end"' in result.failures[0]
+
+
+def test_merged_merges_tables_and_lists_of_tables_by_id():
+    from pbem.core.datafile import merged
+    base = {"a": {"x": 1, "y": 2}, "areas": [{"id": "A", "f": 1, "g": 1}, {"id": "B", "f": 2}], "rows": [1, 2]}
+    patch = {"a": {"y": 3}, "areas": [{"id": "B", "f": 5}, {"id": "C", "f": 6}], "rows": [9]}
+    assert merged(base, patch) == {"a": {"x": 1, "y": 3}, "rows": [9], "areas": [
+        {"id": "A", "f": 1, "g": 1}, {"id": "B", "f": 5}, {"id": "C", "f": 6}]}
+    assert base["a"] == {"x": 1, "y": 2}

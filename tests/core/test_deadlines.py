@@ -52,6 +52,16 @@ def test_a_nonexistent_local_time_moves_forward():
     assert deadline_for(datetime(2026, 3, 28, 23, tzinfo=UTC), rules) == datetime(2026, 3, 29, 1, 30, tzinfo=UTC)
 
 
+def test_a_time_in_a_half_hour_spring_gap_is_read_as_the_standard_library_reads_it():
+    rules = DeadlineRules(hours=1, at="02:15", timezone="Australia/Lord_Howe")
+    # 4 October 2026: Lord Howe Island's clocks jump from 02:00 (+10:30) to 02:30 (+11), so
+    # 02:15 does not exist; zoneinfo with fold=0 reads it with the offset before the change,
+    # which is 02:45 on the clocks that night (not 03:15: the gap is half an hour).
+    due = deadline_for(datetime(2026, 10, 3, 14, tzinfo=UTC), rules)
+    assert due == datetime(2026, 10, 3, 15, 45, tzinfo=UTC)
+    assert due.astimezone(__import__("zoneinfo").ZoneInfo("Australia/Lord_Howe")).strftime("%H:%M") == "02:45"
+
+
 def test_every_deadline_fires_once_in_order_across_dst_and_an_outage():
     settings = {"deadlines": {"hours": 24, "at": "20:00", "timezone": "Europe/Paris", "reminders": [12, 2]}}
     service, clock = game(settings)

@@ -1,6 +1,6 @@
 """A second ruleset gets order reading, policies, conditional lines, order forms and
-receipts from the core: the minigame declares its two decision kinds (`LineKind`s) and has
-no code of its own for any of it (DESIGN §4)."""
+receipts from the core: the minigame declares its decision kinds (`LineKind`s, an
+`OptionKind` and two `BlockKind`s) and has no code of its own for any of it (DESIGN §4)."""
 
 import pytest
 
@@ -21,7 +21,7 @@ def sources(service):
 def test_the_minigame_writes_no_order_reading_of_its_own():
     game = MiniGame()
     assert not any(hasattr(game, name) for name in ("read_orders", "read_policy", "check_policy", "order_form"))
-    assert list(kinds_of(game).kinds) == ["bid", "keep"]
+    assert list(kinds_of(game).kinds) == ["bid", "keep", "pace", "orders", "actions"]
 
 
 def test_an_order_line_is_read_and_echoed(service, players):

@@ -44,6 +44,20 @@ def test_toml_with_environment_overriding(tmp_path: Path) -> None:
     assert settings.imap is not None and settings.imap.verify_tls is False
 
 
+def test_relative_paths_in_pbem_toml_are_inside_the_home_wherever_pbem_runs(tmp_path: Path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "ca.pem").write_text("not checked here")
+    (home / "pbem.toml").write_text('[mail]\nmaildir = "inbox"\noutbox_maildir = "../sent"\nca_file = "ca.pem"\n'
+                                    'imap_url = "imaps://u:p@h"\n')
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings(Path("home"), {})
+    assert settings.maildir == Path("home/inbox") and settings.outbox_maildir == Path("home/../sent")
+    assert settings.imap is not None and settings.imap.ca_file == Path("home/ca.pem")
+    # the environment's paths are the shell's, read from where pbem runs
+    assert load_settings(Path("home"), {"PBEM_MAILDIR": "elsewhere"}).maildir == Path("elsewhere")
+
+
 @pytest.mark.parametrize(("env", "toml", "message"), [
     ({"PBEM_IMAP_URL": "http://x"}, "", "PBEM_IMAP_URL: the URL must start with imap:// or imaps://"),
     ({"PBEM_IMAP_URL": "imap://host"}, "", "PBEM_IMAP_URL: an IMAP URL needs user and password"),

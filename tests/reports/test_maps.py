@@ -39,10 +39,10 @@ def test_png_shows_what_the_svg_draws():
     png = picture_of(drawing(MAP, {"X": "Xland"}).png()).convert("RGB")
     assert png.size == (picture["width"], round(picture["height"]))
     for area in picture["areas"]:
-        assert png.getpixel((round(area["x"]), round(area["y"]))) == rgb(area["fill"]), area["id"]
-        name_row = [png.getpixel((x, round(area["label_y"]) - 3))
-                    for x in range(round(area["x"]) - 10, round(area["x"]) + 10)]
-        assert any(pixel != rgb(STYLE["background"]) for pixel in name_row), area["id"]
+        assert png.getpixel((round(area["x"]), round(area["y"]))) == rgb(area["fill"]["colour"]), area["id"]
+    for label in picture["labels"]:
+        name_row = [png.getpixel((x, round(label["y"]) - 3)) for x in range(round(label["x"]), round(label["x"]) + 10)]
+        assert any(pixel != rgb(STYLE["background"]) for pixel in name_row), label["text"]
     assert "max-width" in scalable(draw_map(MAP)) and "max-width" not in draw_map(MAP)
 
 
@@ -55,7 +55,7 @@ def test_png_paints_everything_the_layout_holds_as_a_palette_picture():
     gmap = {"areas": areas + [{"id": "lost"}], "links": [{"a": "a0", "b": "a1", "kind": "sea"}]}
     picture = layout(game_map(gmap))
     assert len(picture["legend"]) == len(PALETTE) and len(picture["notes"]) == 2
-    assert all(len(area["units"]) == UNIT_CHARS for area in picture["areas"])
+    assert all(len(label["text"]) == UNIT_CHARS for label in picture["labels"] if label["italic"])
     png = picture_of(paint_png(picture))
     assert png.mode == "P" and png.size == (picture["width"], round(picture["height"]))
     colours = {colour for _, colour in png.convert("RGB").getcolors(1 << 16)}
@@ -69,10 +69,11 @@ def test_every_colour_of_the_style_keeps_an_entry_of_its_own():
     all_colours = {"areas": [{"id": f"a{i}", "x": i, "y": 0, "controller": f"P{i:02}"} for i in range(len(PALETTE))]
                + [{"id": "sea", "x": 0, "y": 1, "kind": "sea"}, {"id": "land", "x": 1, "y": 1}]}
     picture = layout(game_map(all_colours))
-    assert {area["fill"] for area in picture["areas"]} | {STYLE["background"]} == flat
+    assert {area["fill"]["colour"] for area in picture["areas"]} | {STYLE["background"]} == flat
     png = picture_of(paint_png(picture)).convert("RGB")
     for area in picture["areas"]:
-        assert png.getpixel((round(area["x"]), round(area["y"]))) == rgb(area["fill"]), area["id"]
+        if not area["fill"]["striped"]:
+            assert png.getpixel((round(area["x"]), round(area["y"]))) == rgb(area["fill"]["colour"]), area["id"]
     assert png.getpixel((0, 0)) == rgb(STYLE["background"])
 
 
@@ -91,3 +92,49 @@ def test_bad_map_is_one_clear_error():
         draw_map({})
     with pytest.raises(ReportError, match="no map"):
         drawing({}).png()
+
+
+def test_the_turn_is_drawn_moves_as_arrows_and_battles_with_their_results():
+    """A unit that went from one area to another is an arrow ending at the second area's
+    edge; a battle is marked on its area with who beat whom, in both pictures."""
+    from pbem.core.view import GameMap
+    from pbem.reports.models import moves_between
+
+    before = game_map({"areas": [{"id": "a", "x": 0, "y": 0, "units": ["T1", "F1"]}, {"id": "b", "x": 10, "y": 0}]})
+    now = game_map({"areas": [{"id": "a", "x": 0, "y": 0, "units": ["F1"]}, {"id": "b", "x": 10, "y": 0,
+                                                                            "units": ["T1"]}]})
+    moves = moves_between(before, now)
+    assert [(m.a, m.b, m.units) for m in moves] == [("a", "b", ["T1"])]
+    turn = GameMap.model_validate({**now.model_dump(), "moves": [m.model_dump() for m in moves],
+                                   "events": [{"area": "b", "kind": "battle", "result": "FRA beats SPA"}]})
+    picture = layout(turn)
+    (arrow,) = picture["moves"]
+    a, b = picture["areas"]
+    assert arrow["head"][0] == (b["x"] - picture["radius"] - 2, b["y"])  # the tip at b's edge
+    assert arrow["x1"] == a["x"] + picture["radius"] + 2
+    assert "Battle: FRA beats SPA" in [label["text"] for label in picture["labels"]]
+    png = picture_of(paint_png(picture)).convert("RGB")
+    middle = (round((arrow["x1"] + arrow["x2"]) / 2), round(arrow["y1"]))
+    assert png.getpixel(middle) == rgb(STYLE["move"]["stroke"])
+    assert png.getpixel((round(picture["marks"][0]["x"]), round(picture["marks"][0]["y"]))) == \
+        rgb(STYLE["event_colour"]["battle"])
+    assert "Battle: FRA beats SPA" in draw_map(turn.model_dump())
+
+
+def test_the_mailed_picture_is_cropped_to_the_readers_theatre():
+    """With a focus (the reader's theatre), the PNG shows those areas and not a far one;
+    the fortress and the siege are drawn and named in the key."""
+    areas = [{"id": f"a{i}", "name": f"Area {i}", "x": i * 10, "y": (i % 3) * 10, "controller": "X" if i < 3 else "Y",
+              "fortress": i == 1, "besieged_by": "Y" if i == 1 else None} for i in range(12)]
+    gmap = game_map({"areas": areas, "focus": ["a0", "a1", "a2"]})
+    picture = layout(gmap)
+    left, top, right, bottom = picture["crop"]
+    a0, a11 = picture["areas"][0], picture["areas"][11]
+    assert left <= a0["x"] <= right and not left <= a11["x"] <= right
+    png = picture_of(paint_png(picture))
+    assert png.size == (round(right - left), round(bottom - top + picture["height"] - picture["legend_top"]))
+    rgbpng = png.convert("RGB")
+    assert rgbpng.getpixel((round(a0["x"] - left), round(a0["y"] - top))) == rgb(a0["fill"]["colour"])
+    assert any("fortress" in note["text"] and "besieged" in note["text"] for note in picture["notes"])
+    whole = layout(game_map({"areas": areas}))
+    assert whole["crop"] is None and picture_of(paint_png(whole)).size == (whole["width"], round(whole["height"]))

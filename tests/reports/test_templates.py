@@ -90,6 +90,19 @@ def test_a_shipped_table_is_written_as_the_inliner_would_write_it(columns, rows,
     assert written == inlined
 
 
+def test_a_shipped_table_follows_a_stylesheet_that_styles_rows_by_position():
+    """A styled table is the inliner's own output, so a rule that tells rows apart (zebra
+    stripes) reaches each row as it would in a page inlined whole."""
+    from pbem.reports import inlining, text
+
+    css = "td { padding: 2px; } tr:nth-child(even) td { background: #eee; }"
+    columns, rows = ("power", "troops"), (("FRA", "3"), ("HUG", "1"), ("SPA", "2"))
+    styled = inlining.styled_table(columns, rows, "Armies", css)
+    assert styled == inlining.inline_fragment(text.html_table(columns, rows, "Armies"), css)
+    assert "<td style=\"padding: 2px;background: #eee;\">FRA</td>" in styled
+    assert "<td style=\"padding: 2px;\">HUG</td>" in styled
+
+
 def test_a_template_edited_while_running_renders_its_once_blocks_anew(tmp_path):
     import os
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-import uuid
 
 import pytest
 from eventsourcing.persistence import IntegrityError
@@ -19,6 +18,7 @@ from pbem.core.inbox import handle_mail
 from pbem.core.service import CampaignService, PlayerSpec
 from pbem.core.store import open_store
 from tests.support.minigame import MiniGame
+from tests.support.postgres import postgres_env
 
 _real_load = rulesets.load
 
@@ -28,28 +28,11 @@ def minigame_registered(monkeypatch):
     monkeypatch.setattr(rulesets, "load", lambda name: MiniGame() if name == "minigame" else _real_load(name))
 
 
-def _postgres_env() -> dict[str, str]:
-    spec = os.environ.get("PBEM_TEST_POSTGRES")
-    if not spec:
-        if os.environ.get("CI"):
-            pytest.fail("PBEM_TEST_POSTGRES is not set: scripts/test.sh starts PostgreSQL for these tests")
-        pytest.skip("no PostgreSQL configured (run scripts/test.sh)")
-    import psycopg
-
-    params = dict(item.split("=", 1) for item in spec.split())
-    dbname = f"pbem_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(**params, dbname="postgres", autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{dbname}"')
-    return {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": dbname,
-            "POSTGRES_HOST": params["host"], "POSTGRES_PORT": params["port"], "POSTGRES_USER": params["user"],
-            "POSTGRES_PASSWORD": params["password"]}
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_env(request, tmp_path):
     if request.param == "sqlite":
         return tmp_path, {}
-    return None, _postgres_env()
+    return None, postgres_env()
 
 
 PLAYERS = [PlayerSpec(id=p, address=f"{p}@example.org", token=p) for p in ("ann", "bob")]
@@ -109,7 +92,7 @@ def test_the_same_mail_twice_is_stored_once(store_env):
 
 
 def test_workers_starting_together_on_a_new_postgres_store_all_open_it():
-    env = _postgres_env()
+    env = postgres_env()
     opened, failed = [], []
     start = threading.Barrier(4)
 
@@ -131,7 +114,7 @@ def test_workers_starting_together_on_a_new_postgres_store_all_open_it():
 
 
 def test_two_workers_never_work_on_one_postgres_campaign_at_once():
-    env = _postgres_env()
+    env = postgres_env()
     services = [CampaignService(open_store(None, env)) for _ in range(2)]
     services[0].create("stored", "minigame", {"rounds": 30}, PLAYERS, secret=bytes(32))
     inside, overlaps = [0], []
@@ -162,13 +145,15 @@ def test_two_workers_never_work_on_one_postgres_campaign_at_once():
         service.store.close()
 
 
-@pytest.mark.parametrize("shared_inbox", [False, True])
-def test_several_workers_on_postgres_answer_every_mail_once(shared_inbox):
+@pytest.mark.parametrize("shared_inbox,homes", [(False, 1), (True, 1), (True, 2)])
+def test_several_workers_on_postgres_answer_every_mail_once(shared_inbox, homes):
+    """Two homes stand for two machines: they share the PostgreSQL database and the mailbox."""
     spec = os.environ.get("PBEM_TEST_POSTGRES")
     if not spec:
-        _postgres_env()  # skips, or fails under CI
+        postgres_env()  # skips, or fails under CI
     from pbem.tools.scale_bench import run_scale_bench
 
-    result = run_scale_bench(campaigns=6, workers=2, mails=16, postgres=spec, shared_inbox=shared_inbox, timeout=120)
+    result = run_scale_bench(campaigns=6, workers=2, mails=16, postgres=spec, shared_inbox=shared_inbox,
+                             homes=homes, timeout=120)
     assert result["answered"] == 16 and result["mails_per_s"] > 0 and result["p95_s"] is not None
     assert result["recorded_twice"] == 0 and result["sent_twice"] == 0, result

@@ -33,4 +33,4 @@ def area_answer_kind(name: str, description: str, word: str, choices: Sequence[s
             raise Refusal(outside.format(areas=", ".join(request.options) or "no area"))
         return f"{word} {found}"
 
-    return LineKind(name, description, parse=parse, form=lambda answer: answer, check=check)
+    return LineKind(name, description, parse=parse, form=lambda answer: answer, check=check, keywords=(word,))

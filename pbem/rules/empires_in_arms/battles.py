@@ -19,11 +19,12 @@ from collections.abc import Collection, Mapping, Sequence
 
 from pydantic import ValidationError
 
+from pbem.core.engine import MapMark
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms import coalitions
 from pbem.rules.empires_in_arms.besieging import begin_siege, lift_sieges, march_out, refuge
 from pbem.rules.empires_in_arms.cities import leave_city, occupy, retire_into_city, surrender_city
-from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_from, synthetic_charts
+from pbem.rules.empires_in_arms.combat.charts import ChartError, Charts, charts_over_shipped, synthetic_charts
 from pbem.rules.empires_in_arms.combat.field import field_combat
 from pbem.rules.empires_in_arms.combat.kinds import COMBAT_KINDS as COMBAT_KINDS  # the ruleset's, from here
 from pbem.rules.empires_in_arms.combat.models import Battle as Combat
@@ -63,7 +64,7 @@ def check_scenario(scenario: Scenario) -> list[str]:
     data, problems = scenario.data, []
     if data.combat_charts:
         try:
-            charts_from(data.combat_charts, "combat_charts")
+            charts_over_shipped(data.combat_charts)
         except ChartError as error:
             problems.append(str(error))
     try:
@@ -95,8 +96,7 @@ def battle_options(state: GameState, scenario: Scenario) -> Options:
 
 
 def combat_charts(scenario: Scenario) -> Charts:
-    return charts_from(scenario.data.combat_charts, "combat_charts") if scenario.data.combat_charts \
-        else synthetic_charts()
+    return charts_over_shipped(scenario.data.combat_charts) if scenario.data.combat_charts else synthetic_charts()
 
 
 # -- a power's standing loss order ----------------------------------------------------------
@@ -464,7 +464,8 @@ def apply_result(ctx: DecisionPort, state: GameState, scenario: Scenario, battle
     battle.outcome = (f"{winner} wins" if winner else "no winner") + f" ({ENDINGS[result.ended]}, "
     battle.outcome += f"{len(result.days)} day{'s' if len(result.days) > 1 else ''})"
     battle.outcome += "".join(f"; {line}" for line in moved)
-    ctx.say(f"{result.kind} combat in {title}: {battle.outcome}", rule="§7.5.2.10")
+    ctx.say(f"{result.kind} combat in {title}: {battle.outcome}", rule="§7.5.2.10",
+            mark=MapMark(area=battle.area, kind="battle", result=f"{winner} wins" if winner else "no winner"))
 
 
 def rising(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, loser: Side) -> None:
@@ -670,7 +671,8 @@ def besiege(ctx: DecisionPort, state: GameState, scenario: Scenario, power: str,
     ctx.say(f"{power} ({', '.join(u.id for u in (*corps, *guerrillas))}) besieges the {holder} "
             f"{'garrison' if state.garrison_in(area) is not None or state.irregulars_inside(area) else 'corps'} "
             f"of {city.name} in {title}"
-            + (f" ({', '.join(inside)} inside)" if inside else ""), rule="§7.5.4")
+            + (f" ({', '.join(inside)} inside)" if inside else ""), rule="§7.5.4",
+            mark=MapMark(area=area, kind="siege", result=f"besieged by {power}"))
     begin_siege(state, area, power)
     apply_siege(ctx, state, scenario, siege, assault_attempt(ctx, siege, combat_charts(scenario)))
     lift_sieges(ctx, state, scenario)
@@ -706,7 +708,8 @@ def apply_siege(ctx: DecisionPort, state: GameState, scenario: Scenario, siege: 
         ctx.say(f"{power} takes {city} in {title}: the {held} garrison marches out with the honours "
                 f"of war, {moved} factors" + (f" and {', '.join(marched)}" if marched else "")
                 + (f" to {scenario.areas[went].title}" if went else "")
-                + (f"; {prisoners} surrender" if prisoners else ""), rule="§7.5.4.1.2.3.1")
+                + (f"; {prisoners} surrender" if prisoners else ""), rule="§7.5.4.1.2.3.1",
+                mark=MapMark(area=siege.area, kind="siege", result=f"taken by {power}"))
         occupy(ctx, state, scenario, siege.area, power)
     elif result.city_captured:
         surrender_city(ctx, state, scenario, siege.area, power, f"the {held} garrison surrenders",

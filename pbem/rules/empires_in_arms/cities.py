@@ -11,10 +11,7 @@ fight in the field and leave the city vacant (EIA-I141, EIA-I146)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from pbem.core.decisions import LineKind, LineRead, Refusal
+from pbem.core.decisions import LineKind, Refusal
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.depots import enemy_depot_garrison
@@ -109,19 +106,12 @@ def _retire_fits(request: Request, ids: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(chosen)
 
 
-class RetireKind(LineKind):
-    """`RETIRE <leader>` is also a land order (§5.3, EIA-I180): a RETIRE line answers this
-    reaction only while one is owed, and is otherwise the land orders' to read."""
-
-    def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
-        if not any(r.kind == self.name for r in owed):
-            return None
-        return super().read(text, owed, answered)
-
-
-RETIRE_KIND = RetireKind("retire", "your corps attacked in the field may retire into the city of their area "
+# `RETIRE <leader>` is also a land order (§5.3, EIA-I180): a RETIRE line answers this reaction
+# only while one is owed, and is otherwise the land orders' to read.
+RETIRE_KIND = LineKind("retire", "your corps attacked in the field may retire into the city of their area "
                                  "(§7.5.1.1): RETIRE ALL | NONE | <corps> …", parse=_retire,
-                       form=lambda ids: "RETIRE " + (" ".join(ids) or "NONE"), check=_retire_fits)
+                       form=lambda ids: "RETIRE " + (" ".join(ids) or "NONE"), check=_retire_fits,
+                       keywords=("RETIRE",), defers=("RETIRE",))
 
 
 def retire_into_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, attacker: str) -> None:
@@ -168,7 +158,7 @@ def _leave_named(request: Request, ids: tuple[str, ...]) -> tuple[str, ...]:
 LEAVE_KIND = LineKind("leave", "the siege of your city is broken: your corps inside may move out into its area "
                                "(§7.5.4.2.1.5, §7.5.4.2.3.2): LEAVE ALL | NONE | <corps> …",
                       parse=_corps_named("LEAVE"), form=lambda ids: "LEAVE " + (" ".join(ids) or "NONE"),
-                      check=_leave_named)
+                      check=_leave_named, keywords=("LEAVE",))
 
 
 def leave_city(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, rule: str) -> None:
@@ -256,7 +246,8 @@ def _occupy_fits(request: Request, answer: list) -> list:
 
 OCCUPY_KIND = LineKind("occupy", "your besiegers took a city: detach factors to hold it (§7.4.5.2): "
                                  "OCCUPY <n> <type> FROM <corps> | OCCUPY NONE", parse=_occupy,
-                       form=lambda a: f"OCCUPY {a[0]} {a[1]} FROM {a[2]}" if a else "OCCUPY NONE", check=_occupy_fits)
+                       form=lambda a: f"OCCUPY {a[0]} {a[1]} FROM {a[2]}" if a else "OCCUPY NONE", check=_occupy_fits,
+                       keywords=("OCCUPY",))
 
 
 def occupy(ctx: DecisionPort, state: GameState, scenario: Scenario, area: str, taker: str) -> None:

@@ -44,7 +44,7 @@ def forage_modifiers(state: GameState, scenario: Scenario, corps: Corps, march: 
     """§7.4.1.2: the modifiers that apply, each with its reason."""
     chart = scenario.charts.forage
     mods = []
-    others = len([c for c in state.corps_in(corps.area) if c.id != corps.id])
+    others = len([c for c in state.corps_in(corps.area) if c.id != corps.id and not besieged(state, scenario, c)])
     if others:
         mods.append((f"{others} other corps in the area (§7.4.1.2.1)",
                      min(others * chart.per_other_corps, chart.other_corps_max)))
@@ -57,6 +57,15 @@ def forage_modifiers(state: GameState, scenario: Scenario, corps: Corps, march: 
     if not march.left_own_territory and scenario.areas[corps.area].owner == corps.power:
         mods.append(("in own territory (§7.4.1.2.5)", chart.own_territory))
     return mods
+
+
+def besieged(state: GameState, scenario: Scenario, corps: Corps) -> bool:
+    """A corps inside its area's city with a siege there, or a corps of a power at war with it in
+    the field around (§7.3.4, §7.5.4): §7.4.1.2.1 counts only "other unbesieged corps"."""
+    if not corps.inside:
+        return False
+    return state.siege_in(corps.area) is not None or any(
+        scenario.at_war(c.power, corps.power) for c in state.corps_in(corps.area) if not c.inside)
 
 
 def forage(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps, march: March, month: int) -> int:

@@ -31,6 +31,9 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "leader_casualties": ((SCENARIO, "no", "yes"), "leaders may be wounded or killed after a combat (12.7)"),
     "proportional_losses": (("no", "yes"), "a side of several nationalities shares its combat losses in "
                                            "proportion to their starting factors (12.3.6, EIA-I200)"),
+    "chosen_losses": (("no", "yes"), "each owner names the factors a round, a pursuit or a sortie costs him, "
+                                     "his standing LOSSES order the default (§7.5.2.9.2, §7.5.4.1.2.1, EIA-I300); "
+                                     "with no, the standing order takes them"),
     "depot_limit": (("no", "yes"), "each depot supplies at most four corps (12.3.1, EIA-I201)"),
     "napoleon_ratings": (("no", "yes"), "NAPOLEON's tactical rating is 4 from January 1809 and his strategic "
                                         "rating 4 from January 1812, outside France's territory (12.3.7.3, "
@@ -45,7 +48,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 #: The options the combat rules read (`combat/models.py`'s `Options`), each overriding the
 #: scenario's `[combat_options]` when it is not left at `scenario`.
 COMBAT_OPTIONS = ("morale_method", "cavalry_superiority", "cavalry_withdrawals", "guard_commitment", "artillery",
-                  "corps_leaders", "further_reductions", "leader_casualties", "proportional_losses")
+                  "corps_leaders", "further_reductions", "leader_casualties", "proportional_losses", "chosen_losses")
 
 
 def read_options(raw: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:

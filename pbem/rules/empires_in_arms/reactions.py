@@ -9,7 +9,7 @@ passes, is HOLD: the depot stays and its garrison waits for the combat (§7.3.7.
 
 from __future__ import annotations
 
-from pbem.core.decisions import LineKind, Refusal
+from pbem.core.decisions import OptionKind
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.depots import converted
 from pbem.rules.empires_in_arms.garrisons import garrison_into_city
@@ -19,18 +19,9 @@ from pbem.rules.empires_in_arms.state import Corps, GameState, Irregular
 DESTROY, HOLD = "DESTROY", "HOLD"
 
 
-def _depot_entry(text: str) -> str | None:
-    words = text.upper().split()
-    if not words or words[0] not in (DESTROY, HOLD):
-        return None
-    if len(words) != 1:
-        raise Refusal("answer a depot entered by the enemy with DESTROY or HOLD alone")
-    return words[0]
-
-
-DEPOT_ENTRY_KIND = LineKind(
+DEPOT_ENTRY_KIND = OptionKind(
     "depot-entry", "your garrisoned depot is entered by an enemy corps: destroy it now or hold it (§7.3.6.2): "
-                   "DESTROY | HOLD", parse=_depot_entry, form=lambda answer: answer)
+                   "DESTROY | HOLD", keywords=(DESTROY, HOLD))
 
 
 def depot_entered(ctx: DecisionPort, state: GameState, scenario: Scenario, corps: Corps) -> None:

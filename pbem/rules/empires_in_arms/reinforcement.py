@@ -121,7 +121,7 @@ def _check_comeback(request: Request, value: str) -> str:
 COMEBACK_KIND = LineKind(
     "comeback", "the scenario designates a corps counter as your reinforcement: bring back one of your removed "
                 "corps counters (§5.2.4.1): COMEBACK <corps> <area>",
-    parse=_comeback, form=lambda answer: answer, check=_check_comeback)
+    parse=_comeback, form=lambda answer: answer, check=_check_comeback, keywords=(COMEBACK,))
 
 
 def bring_back(ctx: DecisionPort, state: GameState, scenario: Scenario, arrival: CorpsArrival, index: int) -> None:

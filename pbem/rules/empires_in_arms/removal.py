@@ -25,6 +25,17 @@ def remove_corps(ctx: DecisionPort, state: GameState, corps: Corps, cause: str, 
                                                                          "Reinforcement Step"), rule="§7.4.1.3.3")
 
 
+def remove_emptied(state: GameState, corps: Corps, heir: Corps | None) -> None:
+    """§5.2.3: a corps whose factors all left is removed; its leaders go with the corps that
+    took them, or leave the map (§5.3)."""
+    if corps.strength:
+        return
+    state.corps.remove(corps)
+    for leader in state.leaders:
+        if leader.corps == corps.id:
+            leader.corps = heir.id if heir else None
+
+
 def successor(state: GameState, corps: Corps) -> Corps | None:
     """The corps that takes in the leaders of `corps`, once it is off the map: another corps of
     its power in the area (EIA-I7), inside the city when it was, where a leader stays

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.core.ruleset import ScenarioError
+from pbem.core.ruleset import ScenarioError, validated
 from pbem.rules.empires_in_arms.calendar import date_of, turn_of_date
 from pbem.rules.empires_in_arms.charts import FACTOR_TYPES, Charts
 
@@ -345,11 +345,7 @@ class Scenario:
 
 def load_scenario(raw: Mapping[str, Any]) -> Scenario:
     """Validate scenario data; every problem is listed."""
-    try:
-        data = ScenarioData.model_validate(dict(raw))
-    except ValidationError as error:
-        raise ScenarioError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]) from None
-    scenario = Scenario(data)
+    scenario = Scenario(validated(ScenarioData, raw))
     problems = check_scenario(scenario)
     if problems:
         raise ScenarioError(problems)

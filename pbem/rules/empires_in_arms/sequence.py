@@ -36,7 +36,7 @@ from pbem.rules.empires_in_arms.movement import Leg, OrderError, allowance, own_
 from pbem.rules.empires_in_arms.orders import (AttackBesiegers, Besiege, Command, ConvertDepot, Forage,
                                                GuerrillasAttack, JoinCorps, Move, OrderSyntaxError, Place, PlaceDepot,
                                                PreferCommanders, RemoveDepot, Retire, Return, Stand, StandDown,
-                                               parse_line)
+                                               LAND_FORMS, land_keywords, parse_line)
 from pbem.rules.empires_in_arms.removal import remove_corps
 from pbem.rules.empires_in_arms.scenario import Scenario
 from pbem.rules.empires_in_arms.standing import STANDING, StandingOrder
@@ -202,13 +202,8 @@ class LandKind(DecisionKind):
     """A power's whole land sequence as one block of lines (§7.1.3)."""
 
     name = "land"
-    description = ("a power's land orders for the month, one per line: MOVE <corps> <area>><area>… [CITY] [FORCE], "
-                   "FORAGE <corps>, DEPOT <area>, REMOVE DEPOT <area>, CONVERT DEPOT <area>, BESIEGE <area>, "
-                   "ATTACK BESIEGERS <area> [WITH <n> <type>|<corps> …], LEADER <leader> WITH <corps>, "
-                   "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
-                   "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area> [<factors>], STAND DOWN <corps>, "
-                   "RETURN <corps> <area>, RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, "
-                   "COMMAND <leader> <leader>…|NONE, or STAND")
+    description = "a power's land orders for the month, one per line: " + LAND_FORMS.split(" are ", 1)[1]
+    keywords = land_keywords()
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):

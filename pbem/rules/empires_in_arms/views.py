@@ -131,7 +131,8 @@ def _sections(state: GameState, scenario: Scenario, viewer: str) -> list[dict]:
 
 def _map(scenario: Scenario, state: GameState | None) -> dict:
     """The areas where the scenario places them, who owns each, the corps counters (public)
-    and depots standing there, and the borders (a river border is drawn as `river`)."""
+    and depots standing there, its city (§7.5.4: a fortress to besiege) and who besieges it,
+    and the borders (a river border is drawn as `river`)."""
     units: dict[str, list[str]] = {}
     if state is not None:
         for c in [*state.corps, *state.irregulars]:
@@ -142,9 +143,11 @@ def _map(scenario: Scenario, state: GameState | None) -> dict:
         for c in [*scenario.data.corps, *scenario.data.irregulars]:
             if c.area:
                 units.setdefault(c.area, []).append(c.id)
+    besiegers = {siege.area: siege.power for siege in state.sieges} if state is not None else {}
     areas = [{"id": a.id, "name": a.title + (f" ({a.city.name})" if a.city and a.city.name != a.title else ""),
               "x": a.x, "y": a.y, "kind": "land", "controller": a.owner, "units": units.get(a.id, []),
-              "synthetic": a.synthetic} for a in scenario.data.areas]
+              "synthetic": a.synthetic, "fortress": a.city is not None, "besieged_by": besiegers.get(a.id)}
+             for a in scenario.data.areas]
     links = [{"a": link.a, "b": link.b, "kind": "river" if link.river else "land"} for link in scenario.data.links]
     return {"areas": areas, "links": links}
 

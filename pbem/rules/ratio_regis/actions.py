@@ -3,7 +3,7 @@
 Each action checks its legality against the state and either changes the state and
 returns what happened (one chronicle line), or raises `IllegalOrder` and leaves the
 state as it was. The modules named after the game's concepts (troops, naval, sieges,
-leaders, tactical movement …) register theirs in `ACTIONS`; this module holds what they
+leaders, tactical movement …) hold theirs, listed in `action_table.ACTIONS`; this module holds what they
 share: the impulse's start snapshot, stacking (§15.1) and a route as the chronicle writes it.
 """
 
@@ -190,14 +190,3 @@ class ImpulseRun:
 
 
 Action = Callable[[GameState, Scenario, str, Verb, ImpulseRun], str]
-
-ACTIONS: dict[type, Action] = {}
-
-
-def register(verb: type) -> Callable[[Action], Action]:
-    """Add an action of another module to `ACTIONS` (the modules named after the game's
-    concepts each register theirs)."""
-    def wrap(function: Action) -> Action:
-        ACTIONS[verb] = function
-        return function
-    return wrap

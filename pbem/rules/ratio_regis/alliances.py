@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import independents
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power
 from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.naval import release
@@ -33,7 +33,6 @@ def permitted(state: GameState, scenario: Scenario, power: str, other: str) -> b
             or any({power, other} == set(pair) for pair in state.alliance_permits))
 
 
-@register(Ally)
 def declare_alliance(state: GameState, scenario: Scenario, power: str, order: Ally, run: ImpulseRun) -> str:
     """§21.1: at the start of the impulse, with the other power's consent, if a card or an
     event permits it and the two are not at war. Once allied, each may at once enter the

@@ -100,7 +100,8 @@ def _free_group(request: Request, number: int) -> int:
 
 
 BID_KIND = LineKind("bid", "your secret VP bid for the game order (§7.1.1): BID <n>",
-               parse=command_parser(Bid, lambda line: line.amount), form=lambda amount: f"BID {amount}")
+               parse=command_parser(Bid, lambda line: line.amount), form=lambda amount: f"BID {amount}",
+               keywords=("BID",))
 GROUP_KIND = LineKind("group", "your choice of power group, in game order (§7.1.1): GROUP <n>",
                  parse=command_parser(GroupChoice, lambda line: line.number), form=lambda number: f"GROUP {number}",
-                 check=_free_group)
+                 check=_free_group, keywords=("GROUP",))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.core.engine import MapMark
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import unrest
 from pbem.rules.ratio_regis.borders import dispersal_box
@@ -73,6 +74,11 @@ def outcome(combat: cm.Combat, result: cm.CombatResult) -> str:
     winner = combat.side(result.winner).power
     loser = combat.side(cm.other(result.winner)).power
     return f"{winner} beats {loser}"
+
+
+def mark(combat: cm.Combat, result: cm.CombatResult, kind: str = "battle") -> MapMark:
+    """Where the reports' map draws a land combat and who beat whom."""
+    return MapMark(area=combat.area, kind=kind, result=outcome(combat, result))
 
 
 def apply_result(state: GameState, scenario: Scenario, judge: DecisionPort, combat: cm.Combat,

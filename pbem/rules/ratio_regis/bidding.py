@@ -211,4 +211,5 @@ def _check(request: Request, answer: str) -> str:
 
 AUCTION_KIND = LineKind("auction", "a bid in a technology or minor auction (§19.3.1, §20.3.1): "
                         "AUCTION <POWER> <n> | AUCTION PASS",
-                        parse=_parse, form=lambda answer: answer, check=_check)
+                        parse=_parse, form=lambda answer: answer, check=_check,
+                        keywords=("AUCTION",))

@@ -20,7 +20,7 @@ from pbem.core.decisions import Answered, DecisionKind, LineRead, Refusal, Refus
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.minimaps import home_area, on_mini_map
 from pbem.rules.ratio_regis.orders import BuildMerchant
@@ -76,7 +76,6 @@ def monopolies(state: GameState, power: str) -> list[str]:
 
 
 # -- building a merchant (§19.2.2, §9 table) ---------------------------------------------
-@register(BuildMerchant)
 def build_merchant(state: GameState, scenario: Scenario, power: str, order: BuildMerchant, run: ImpulseRun) -> str:
     """§19.2.2: a control marker of 1 in the dispersion box of the trade center's theater,
     with no effect until it enters at the next turn start (§8.1.3). The power must possess
@@ -396,6 +395,10 @@ class CommerceKind(DecisionKind):
     description: str
     word: str
     answer: Callable[[Request, Sequence[str]], str]
+
+    @property
+    def keywords(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.word,)
 
     def _split(self, text: str) -> tuple[str | None, list[str]] | None:
         words = text.replace(",", " ").split()

@@ -11,6 +11,7 @@ from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.commerce import commercial_port
 from pbem.rules.ratio_regis.conquest import conquest
 from pbem.rules.ratio_regis.naval import rebase_stranded, send_to_base
+from pbem.rules.ratio_regis.objectives import counts_as_key
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState
 from pbem.rules.ratio_regis.war import add_cb, give_morale
@@ -38,7 +39,7 @@ def take_control(state: GameState, scenario: Scenario, judge: DecisionPort, powe
     if loser and loser != power:
         rebase_stranded(state, scenario, judge, loser)  # §11.1.1: its squadrons at sea may have lost their base
         if state.at_war(power, loser):
-            if scenario.areas[area].key:
+            if counts_as_key(scenario, area, loser, power):
                 give_morale(state, judge, loser, power, f"key area {area} lost", "§21.3.5")
             conquest(state, scenario, judge, power, area)
         # §21.3.2: a third power's area taken, even from an enemy that had taken it (add_cb: not if at war)

@@ -21,6 +21,7 @@ from pbem.core.decisions import Answered, DecisionKind, LineRead, Refused, not_o
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.leaders import EXTRAORDINARY_UNREST
+from pbem.rules.ratio_regis.recruitment import elite_refusal
 from pbem.rules.ratio_regis.scenario import ABILITY_ORDER, Scenario
 from pbem.rules.ratio_regis.state import GameState, Leader, first_unit, regular_quality
 
@@ -129,6 +130,8 @@ def _check_one(p: Purchase, context: Mapping[str, Any], troops: dict, squadrons:
             return f"the card has not so many {p.kind} counters left (§9.1)"
         if room[p.place] < 0:
             return f"over the stacking limit of {p.place} (§15.1)"
+        if p.kind == "3-4" and p.place in context["no_elite"]:  # points are spent as actions are (§24)
+            return context["no_elite"][p.place]
     elif p.what == "SQUADRON":
         sea = p.place[1:] if p.place.startswith("@") else None
         if (sea is None and p.place not in ports) or (sea is not None and sea not in seas):
@@ -163,6 +166,7 @@ class DeploymentKind(DecisionKind):
 
     name: str = KIND
     description: str = "a power's deployment by points (§7.2, §24): DEPLOY <power> <purchase>; <purchase> …"
+    keywords: tuple[str, ...] = (KEYWORD,)
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         words = text.split(None, 2)
@@ -293,6 +297,7 @@ def _context(state: GameState, scenario: Scenario, power: str) -> dict[str, Any]
         "squadrons": dict(state.powers[power].squadron_pool),
         "room": {a: scenario.areas[a].stacking - len(stacks.get(a, {}).get(power, [])) for a in places},
         "fortified": tuple(a for a in places if state.fortress_in(a) is not None),
+        "no_elite": {a: why for a in places if (why := elite_refusal(state, scenario, power, a))},
         "merchant_room": {tc.id: _merchant_room(state, scenario, tc.id, power) for tc in scenario.data.trade_centers},
         "units_at": tuple(sorted({t.area for t in state.troops if t.power == power and t.area}
                                  | {s.port or f"@{s.sea}" for s in state.squadrons if s.power == power}
@@ -318,6 +323,8 @@ def default_deployment(power: str, context: Mapping[str, Any]) -> str:
     for area in context["areas"]:
         free = context["room"][area]
         for counter in sorted(pool):
+            if counter == "3-4" and area in context["no_elite"]:
+                continue
             count = min(free, pool[counter], points)
             if count > 0:
                 purchases.append(Purchase("TROOP", count, counter, area))

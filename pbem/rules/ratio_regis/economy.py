@@ -55,14 +55,17 @@ def accounts(state: GameState, scenario: Scenario, powers: list[str]) -> list[Ac
             count = min(merchants.get(power, 0), max(TRADE_INCOME))
             if count:
                 found.income.append((f"{count} merchant(s) in {tc}", TRADE_INCOME[count]))
-    keys: dict[str, list[str]] = {power: [] for power in powers}  # non-home key areas controlled, not in revolt
+    # non-home key areas controlled, not in revolt, not a minor's: "Key areas of allied minor power are
+    # not counted" (§23.1.1, RR-I102)
+    keys: dict[str, list[str]] = {power: [] for power in powers}
     for area in scenario.data.areas:
         status = state.areas[area.id]
         if status.rebellion:
             if status.possessor in books:
                 books[status.possessor].revolts.append(area.id)
         elif area.key and status.controller in keys and state.exists(area.id) \
-                and area.id not in scenario.powers[status.controller].home_areas:
+                and area.id not in scenario.powers[status.controller].home_areas \
+                and not (area.minor and status.possessor is None):
             keys[status.controller].append(area.id)
     upkeep = _upkeep(state, books)
     for power, found in books.items():

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, register, route_text
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, route_text
 from pbem.rules.ratio_regis.consent import consent
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import Convoy, controls, resolve_area
@@ -30,7 +30,6 @@ from pbem.rules.ratio_regis.state import GameState, Troop
 from pbem.rules.ratio_regis.troops import strategic_move
 
 
-@register(Cede)
 def cede(state: GameState, scenario: Scenario, power: str, order: Cede, run: ImpulseRun) -> str:
     """§21.2.2: "A major power can 'cede' a single troop to each of its allies … with a
     strategic movement, which can be carried out by either of the two allied major powers
@@ -61,7 +60,6 @@ def cede(state: GameState, scenario: Scenario, power: str, order: Cede, run: Imp
             f"counts as {receiver}'s for all purposes (§21.2.2)")
 
 
-@register(Recall)
 def recall(state: GameState, scenario: Scenario, power: str, order: Recall, run: ImpulseRun) -> str:
     """§21.2.2: "The original owner can only recover the unit following a procedure
     identical to that of the transfer strategic movement (although in this case the ally's

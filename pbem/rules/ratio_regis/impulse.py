@@ -16,20 +16,17 @@ from typing import Any
 
 import msgspec
 
+from pbem.core.blocks import run_block
 from pbem.core.decisions import BlockRead, DecisionKind, InBlock, LineKind, LineRead, LineVerdict, Refusal, Refused
-from pbem.core.decisions import not_owed, verdict
+from pbem.core.decisions import not_owed
 from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.core.probe import NeedsInput, Probe
+from pbem.core.probe import Probe
 from pbem.rules.ratio_regis import automatic, deck, events
-from pbem.rules.ratio_regis import alliances, expeditions  # noqa: F401 (they register actions)
-from pbem.rules.ratio_regis import fortresses, leaders, naval, tactical, troops, war  # noqa: F401 (they register actions)
-from pbem.rules.ratio_regis import landing, naval_actions, piracy, sea_moves  # noqa: F401 (they register actions)
-from pbem.rules.ratio_regis import commerce  # noqa: F401 (it registers the build merchant action)
-from pbem.rules.ratio_regis import negotiation, sieges, stacking
-from pbem.rules.ratio_regis import unrest  # noqa: F401 (registers the actions that lower unrest)
-from pbem.rules.ratio_regis.actions import ACTIONS, FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
+from pbem.rules.ratio_regis import leaders, negotiation, sieges, stacking
+from pbem.rules.ratio_regis.action_table import ACTIONS
+from pbem.rules.ratio_regis.actions import FREE_AT_START, FREE_ANY_TIME, ImpulseRun, ImpulseStart
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import (Action, Attach, Command, Done, Home, OrderSyntaxError, Play, Reaction, Regroup,
                                            Sortie, StartChoice, StratTroop, command_parser, parse_line)
@@ -172,10 +169,74 @@ class _Checkpoint:
 _CHANGING = (Action, Play)  # the commands that change the state before they can fail
 
 
+class _ScriptLines:
+    """An impulse script's lines as the core's block runner reads them: a line is echoed
+    as its canonical command, and once carried out as what it did."""
+
+    name = "impulse"
+    refusals = (IllegalOrder,)
+
+    @staticmethod
+    def read(text: str) -> Command:
+        return parse_line(text)
+
+    @staticmethod
+    def echo(command: Command) -> str:
+        return command.text()
+
+    @staticmethod
+    def understood(command: Command, result: str) -> str:
+        return result
+
+
+class _Impulse:
+    """The impulse a script is carried out on, for the core's block runner (`run_block`):
+    the state, the card budget (`run.ledger`), and the checkpoint a refused line goes back
+    to. The checkpoint is taken only after a line that asked for dice or a decision; the
+    lines since are carried out again on a probe to go back (`_Checkpoint`)."""
+
+    def __init__(self, state: GameState, scenario: Scenario, player: str, run: ImpulseRun, checkpoint: _Checkpoint):
+        self.state, self.scenario, self.player, self.run = state, scenario, player, run
+        self.port = run.judge
+        self.checkpoint = checkpoint
+        self.first = self.port.interrupts
+        self.before = self.first
+        self.command: Command | None = None
+
+    def save(self) -> None:
+        self.before = self.port.interrupts
+
+    def execute(self, command: Command) -> str:
+        self.command = command
+        result = _execute(self.state, self.scenario, self.player, command, self.run)
+        if self.port.interrupts != self.before:
+            # the state and the ledger now, each copied again at need
+            self.checkpoint = _Checkpoint(_kept(self.state), self.run.ledger.copy().copy)
+        else:
+            self.checkpoint.since.append(command)
+        return result
+
+    def restore(self, saved: None) -> None:
+        # DONE checks everything before it changes anything; an action may fail only after
+        # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
+        # event has begun (a rebellion's area, RR-I80).
+        if isinstance(self.command, _CHANGING):
+            self.state, self.run.ledger = self.checkpoint.restore(self.scenario, self.player, self.run.start)
+
+    def dropped(self, number: int, text: str, error: Exception) -> bool:
+        """RR-I18: a line found illegal once the impulse has asked for dice or a decision, and
+        that asked for none itself, is skipped; before, it refuses the script."""
+        skipped = self.port.interrupts > self.first and self.before == self.port.interrupts
+        if skipped:
+            self.port.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
+        return skipped
+
+
 def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequence[tuple[int, str]],
                port: DecisionPort | None = None, as_found: Callable[[], GameState] | None = None) -> ScriptRun:
-    """Carry out an impulse script line by line. An illegal line leaves the state as it
-    was before that line and the run goes on, so every fault is reported.
+    """Carry out an impulse script line by line with the core's block runner. An illegal
+    line leaves the state as it was before that line and the run goes on, so every fault is
+    reported.
 
     Without a live `port` the run is a probe on a copy of `state`: it stops at the first
     line that needs dice or a decision, and the lines from there on are checked when the
@@ -193,56 +254,13 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     held_cards = bool(work.player(player).hand)
     start = ImpulseStart.when_asked(found if work is state else (lambda: state))  # a probe leaves `state` as it is
     run = ImpulseRun(judge, start, Ledger(held_cards=held_cards), player)
-    checkpoint = _Checkpoint(found, partial(Ledger, held_cards))  # most scripts never go back: no ledger built
-    first = judge.interrupts
-    results: list[LineVerdict] = []
-    later: set[int] = set()
-    deferred = refused = False
-    for number, text in lines:
-        if deferred:
-            results.append(_deferred(number, text, later))
-            refused = refused or not results[-1].accepted
-            continue
-        try:
-            command = parse_line(text)
-        except OrderSyntaxError as error:
-            results.append(verdict(number, text, False, reason=str(error)))
-            refused = True
-            continue
-        # DONE checks everything before it changes anything; an action may fail only after
-        # moving (stacking holds "at the end of the action", §15.1.1), a card only after its
-        # event has begun (a rebellion's area, RR-I80).
-        changes = isinstance(command, _CHANGING)
-        before_line = judge.interrupts
-        try:
-            understood = _execute(work, scenario, player, command, run)
-        except NeedsInput:
-            if changes:
-                work, run.ledger = checkpoint.restore(scenario, player, run.start)
-            deferred = True
-            later.add(number)
-            results.append(verdict(number, text, True, command.text()))
-            continue
-        except IllegalOrder as error:
-            if changes:
-                work, run.ledger = checkpoint.restore(scenario, player, run.start)
-            skipped = judge.interrupts > first and before_line == judge.interrupts
-            if skipped:
-                judge.say(f"line {number} ({text}) is skipped: {error}", rule="RR-I18")
-                later.add(number)
-            else:
-                refused = True
-            results.append(verdict(number, text, False, command.text(), str(error)))
-            continue
-        results.append(verdict(number, text, True, understood))
-        if judge.interrupts != before_line:
-            checkpoint = _Checkpoint(_kept(work), run.ledger.copy().copy)  # the ledger now, copied again at need
-        else:
-            checkpoint.since.append(command)
-    ledger = run.ledger
+    impulse = _Impulse(work, scenario, player, run,
+                       _Checkpoint(found, partial(Ledger, held_cards)))  # most scripts never go back: no ledger built
+    block = run_block(_ScriptLines, lines, impulse, live=port is not None)
+    work, ledger, later = impulse.state, run.ledger, block.later
     problem = ""
     if ledger.held_cards and not ledger.played \
-            and not any(_is_play(line.text) for line in results if line.number in later):  # a card played later
+            and not any(_is_play(line.text) for line in block.verdicts if line.number in later):  # a card played later
         hand = work.player(player).hand
         problem = (f"you hold {len(hand)} card(s): an impulse must play at least one (§8.2.2), e.g. "
                    f"PLAY {min(deck.playable(scenario, hand))}")
@@ -252,16 +270,7 @@ def run_script(state: GameState, scenario: Scenario, player: str, lines: Sequenc
     if port is not None and work is not state:  # a refused line put a restored copy in its place
         adopt(state, work)
         work = state
-    return ScriptRun(work, results, frozenset(later), problem, found, refused)
-
-
-def _deferred(number: int, text: str, later: set[int]) -> LineVerdict:
-    try:
-        understood = parse_line(text).text()
-    except OrderSyntaxError as error:
-        return verdict(number, text, False, reason=str(error))
-    later.add(number)
-    return verdict(number, text, True, understood)
+    return ScriptRun(work, block.verdicts, frozenset(later), problem, found, bool(block.refused))
 
 
 def _is_play(text: str) -> bool:
@@ -272,22 +281,24 @@ def _is_play(text: str) -> bool:
 
 
 def _execute(state: GameState, scenario: Scenario, player: str, command: Command, run: ImpulseRun) -> str:
-    ledger = run.ledger
-    if ledger.done:
+    if run.ledger.done:
         raise IllegalOrder("nothing may follow DONE")
-    if isinstance(command, Action):  # the commonest line first
-        return _action(state, scenario, player, command, run)
-    if isinstance(command, Play):
-        return _play(state, scenario, player, command, run)
-    if isinstance(command, Done):
-        ledger.done = True
-        return "end of impulse"
-    if isinstance(command, Reaction):
-        if command.word == "ATTACH" and command.power and command.place:
-            raise IllegalOrder(f"attaching a leader in your impulse is free at any time: {command.power} - "
-                               f"ATTACH {command.unit} TO {command.place} (§17.1)")
-        raise IllegalOrder(f"{command.text()} answers a decision of another player's impulse, not one of yours")
-    raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
+    carry_out = _SCRIPT_LINES.get(type(command))
+    if carry_out is None:
+        raise IllegalOrder(f"{command.text()} is not an impulse order (write PLAY, an action or DONE)")
+    return carry_out(state, scenario, player, command, run)
+
+
+def _done(state: GameState, scenario: Scenario, player: str, order: Done, run: ImpulseRun) -> str:
+    run.ledger.done = True
+    return "end of impulse"
+
+
+def _reaction(state: GameState, scenario: Scenario, player: str, order: Reaction, run: ImpulseRun) -> str:
+    if order.word == "ATTACH" and order.power and order.place:
+        raise IllegalOrder(f"attaching a leader in your impulse is free at any time: {order.power} - "
+                           f"ATTACH {order.unit} TO {order.place} (§17.1)")
+    raise IllegalOrder(f"{order.text()} answers a decision of another player's impulse, not one of yours")
 
 
 def _play(state: GameState, scenario: Scenario, player: str, order: Play, run: ImpulseRun) -> str:
@@ -446,6 +457,11 @@ def _spend_at_war_move(state: GameState, order: Action, ledger: Ledger) -> None:
     ledger.at_war_moves.add(order.power)
 
 
+#: What each line of an impulse script does (§8.2.2): the one table of its lines.
+_SCRIPT_LINES: dict[type, Callable[[GameState, Scenario, str, Any, ImpulseRun], str]] = {
+    Action: _action, Play: _play, Done: _done, Reaction: _reaction}
+
+
 # -- the decision and the step ------------------------------------------------
 def default_script(state: GameState, scenario: Scenario, player: str, playable: Sequence[int]) -> list[str]:
     """RR-I4: when the deadline passes, the lowest-numbered card that may be played
@@ -520,7 +536,8 @@ def _known_player(request: Request, choice: dict) -> dict:
 
 START_KIND = LineKind("start", "who plays the first impulse and the direction (§8.2.1): START <player> CW|CCW",
                  parse=command_parser(StartChoice, lambda line: {"player": line.player, "direction": line.direction}),
-                 form=lambda choice: f"START {choice['player']} {choice['direction']}", check=_known_player)
+                 form=lambda choice: f"START {choice['player']} {choice['direction']}", check=_known_player,
+                 keywords=("START",))
 
 
 class ImpulseKind(DecisionKind):
@@ -529,6 +546,7 @@ class ImpulseKind(DecisionKind):
 
     name = "impulse"
     description = "your whole impulse as a script of PLAY, action and DONE lines (§8.2.2)"
+    keywords = ("PLAY", "DONE")  # and every power's action, `<POWER> <budget> <action> …`
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         if any(r.kind == self.name for r in owed):

@@ -99,7 +99,7 @@ def release(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, 
     for area in areas:
         if state.areas[area].controller == former:
             state.areas[area].controller = None
-    return notes + destroy_in_minor(state, former, areas)
+    return notes + destroy_in_minor(ctx, state, former, areas)
 
 
 def clear(ctx: DecisionPort, state: GameState, scenario: Scenario, code: str, why: str,

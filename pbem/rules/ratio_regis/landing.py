@@ -11,7 +11,7 @@ go back to the departure area. Between maps: NOD 2 at least, one troop (§12.3.3
 from __future__ import annotations
 
 from pbem.rules.ratio_regis import french_wars, tactical
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, register
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
 from pbem.rules.ratio_regis.movement import Convoy, resolve_area, sea_leg
@@ -21,7 +21,6 @@ from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Troop
 
 
-@register(Land)
 def land(state: GameState, scenario: Scenario, power: str, order: Land, run: ImpulseRun) -> str:
     """§12.3: the crossing, then the landing itself."""
     troops = tactical.force(state, power, order.units)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.orders import unknown_name
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import Attach, BuildLeader, Swap
 from pbem.rules.ratio_regis.scenario import ABILITY_ORDER, Scenario
@@ -39,7 +39,6 @@ def own_leader(state: GameState, power: str, leader_id: str) -> Leader:
     return leader
 
 
-@register(BuildLeader)
 def build_leader(state: GameState, scenario: Scenario, power: str, order: BuildLeader, run: ImpulseRun) -> str:
     """§17.2: a leader drawn at random from the pool onto an own unbesieged unit, or in
     place of an own leader (even besieged; it goes back to the pool). The extraordinary
@@ -83,7 +82,6 @@ def build_leader(state: GameState, scenario: Scenario, power: str, order: BuildL
     return text
 
 
-@register(Swap)
 def swap_leaders(state: GameState, scenario: Scenario, power: str, order: Swap, run: ImpulseRun) -> str:
     """§8.2.2 (v1.2.4): at the start of the impulse two leaders of a power, neither
     besieged, exchange places."""
@@ -100,7 +98,6 @@ def swap_leaders(state: GameState, scenario: Scenario, power: str, order: Swap, 
     return f"{power} swaps leaders {first.id} (now on {first.unit}) and {second.id} (now on {second.unit})"
 
 
-@register(Attach)
 def attach_leader(state: GameState, scenario: Scenario, power: str, order: Attach, run: ImpulseRun) -> str:
     """§17.1, §18.1: at no cost a leader moves to another own unit in the same area, sea
     or dispersion box."""

@@ -407,10 +407,11 @@ _check_minorleave = _names("minor", "the question is about {0}: LEAVE {0} or STA
 
 MINOR_LEAVE_KIND = LineKind("minorleave", "a minor where you have units turns neutral or allies with your enemy "
                             "(§20.4.1, §20.4.2): LEAVE <MINOR> (they are repatriated) | STAY <MINOR>",
-                            parse=_parse_minorleave, form=lambda answer: answer, check=_check_minorleave)
+                            parse=_parse_minorleave, form=lambda answer: answer, check=_check_minorleave,
+                            keywords=("LEAVE", "STAY"))
 MINOR_WAR_KIND = LineKind("minorwar", "whether your independent minor enters your war (§20.5): "
                           "MINORWAR <ENEMY> YES|NO", parse=_parse_minorwar, form=lambda answer: answer,
-                          check=_check_minorwar)
+                          check=_check_minorwar, keywords=("MINORWAR",))
 REINFORCE_KIND = LineKind("reinforce", "where an allied minor's troops enter as reinforcements (§20.3.2): "
                           "REINFORCE <area>,<area>,…", parse=_parse_reinforce, form=lambda answer: answer,
-                          check=_check_reinforce)
+                          check=_check_reinforce, keywords=("REINFORCE",))

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.leaders import remove_unit_leader
 from pbem.rules.ratio_regis.movement import controls, interested, resolve_area
@@ -154,7 +154,6 @@ def check_minor_reach(state: GameState, scenario: Scenario, squadrons: Iterable[
                                    f"§11.1)")
 
 
-@register(BuildSquadron)
 def build_squadron(state: GameState, scenario: Scenario, power: str, order: BuildSquadron, run: ImpulseRun) -> str:
     """§9.2: an available squadron, under repair, in a coastal possession the power
     controls and free of enemies, not in revolt (§18.3)."""
@@ -176,7 +175,6 @@ def build_squadron(state: GameState, scenario: Scenario, power: str, order: Buil
     return f"{power} builds squadron {squadron.id} (Q{squadron.quality}) under repair at {area}"
 
 
-@register(Repair)
 def repair(state: GameState, scenario: Scenario, power: str, order: Repair, run: ImpulseRun) -> str:
     """§9.3: a squadron under repair since the start of the impulse becomes operational;
     the action includes a strategic move of it (§10.1, §30.1)."""
@@ -190,7 +188,6 @@ def repair(state: GameState, scenario: Scenario, power: str, order: Repair, run:
     return text
 
 
-@register(StratSquadron)
 def strategic_squadron(state: GameState, scenario: Scenario, power: str, order: StratSquadron,
                        run: ImpulseRun) -> str:
     """§10.1: one operational squadron (with its leader) along adjacent seas."""
@@ -202,7 +199,6 @@ def strategic_squadron(state: GameState, scenario: Scenario, power: str, order: 
     return f"{power} moves {squadron.id} strategically " + ">".join(route)
 
 
-@register(Sail)
 def sail(state: GameState, scenario: Scenario, power: str, order: Sail, run: ImpulseRun) -> str:
     """§11.6: at the start of the impulse an operational squadron in port sails to an
     adjacent sea at no cost."""
@@ -213,7 +209,6 @@ def sail(state: GameState, scenario: Scenario, power: str, order: Sail, run: Imp
     return f"{power} sails {squadron.id} from {route[0]} to {route[-1]}"
 
 
-@register(FormFleet)
 def form_fleet(state: GameState, scenario: Scenario, power: str, order: FormFleet, run: ImpulseRun) -> str:
     """§11.2, §15.1.2: squadrons in one sea form a fleet under a leader riding one of
     them; its size is at most the stacking limit of a base (+1 with an Organizer).
@@ -278,7 +273,6 @@ def _fleet_squadron(state: GameState, power: str, squadron_id: str) -> Squadron:
     return own_squadron(state, power, squadron_id)
 
 
-@register(Dissolve)
 def dissolve(state: GameState, scenario: Scenario, power: str, order: Dissolve, run: ImpulseRun) -> str:
     """§21.2.3: "A combined fleet may be dissolved by any of the major powers whose units form
     the fleet at any time" (RR-I187: in its own impulse, at no cost)."""

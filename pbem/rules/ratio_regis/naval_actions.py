@@ -11,7 +11,7 @@ again).
 from __future__ import annotations
 
 from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptors
@@ -24,7 +24,6 @@ from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron
 
 
-@register(Naval)
 def naval_attack(state: GameState, scenario: Scenario, power: str, order: Naval, run: ImpulseRun) -> str:
     """§11.3: the optional move, then the attacks in the order named."""
     fleet = own_group(state, power, order.unit)

@@ -21,8 +21,9 @@ from pbem.core.engine import Request
 from pbem.core.orders import unknown_name
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import automatic, collapse, french_wars, independents
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.errors import IllegalOrder
+from pbem.rules.ratio_regis.objectives import counts_as_key
 from pbem.rules.ratio_regis.orders import PeaceTalks
 from pbem.rules.ratio_regis.peace_terms import apply_terms, ask_terms, gain_vp
 from pbem.rules.ratio_regis.repatriation import repatriate
@@ -74,14 +75,16 @@ class Losses:
 
 def areas_lost(state: GameState, scenario: Scenario, power: str, enemy: str) -> Losses:
     """§21.5.1 (RR-I163): the power's areas its enemy controls now, key areas not counted
-    (their loss already cost morale). On the mini-maps each colony counts 1 by itself; v2.1
+    (their loss already cost morale), nor areas that count as key for being an objective of
+    either (§21.3.5, RR-I297). On the mini-maps each colony counts 1 by itself; v2.1
     counts only home areas so, the domains there counting as other areas."""
     v21 = state.options.variant == "v2.1"
     home = scenario.powers[power].home_areas
     areas = colonies = 0
     for area in scenario.data.areas:
         status = state.areas[area.id]
-        if status.possessor != power or status.controller != enemy or area.key or not state.exists(area.id):
+        if status.possessor != power or status.controller != enemy or not state.exists(area.id) \
+                or counts_as_key(scenario, area.id, power, enemy):
             continue
         colony = area.map != "main" and (area.id in home or not v21)
         colonies += colony
@@ -245,7 +248,6 @@ def may_ask(state: GameState, scenario: Scenario, power: str) -> bool:
     return morale_lost(state, power) >= needed
 
 
-@register(PeaceTalks)
 def ask_for_peace(state: GameState, scenario: Scenario, power: str, order: PeaceTalks, run: ImpulseRun) -> str:
     """§21.4.1: at the start of its impulse (`F`), a power that has lost at least half its
     morale to its enemies opens negotiations with any of them; it may do so again while the
@@ -268,10 +270,12 @@ def ask_for_peace(state: GameState, scenario: Scenario, power: str, order: Peace
 # -- forced negotiation (§21.4.2) -----------------------------------------------------------
 def must_negotiate(state: GameState, power: str) -> bool:
     """§21.4.2: a power at war with no morale counter left, or without the control of any
-    of its possessions."""
+    of its possessions; a possession in revolt is not controlled (§18.3: its possessor
+    "loses control" of it)."""
     if not state.powers[power].active or not state.at_war(power):
         return False
-    holds = any(status.possessor == power and status.controller == power for status in state.areas.values())
+    holds = any(status.possessor == power and status.controller == power and not status.rebellion
+                for status in state.areas.values())
     return state.powers[power].morale < 1 or not holds
 
 
@@ -365,7 +369,8 @@ def _form_negotiate(value: str) -> str:
 
 NEGOTIATE_KIND = LineKind("negotiate", "the enemy you open forced peace negotiations with (§21.4.2): "
                                        "NEGOTIATE WITH <power> | NEGOTIATE AUTO",
-                          parse=_parse_negotiate, form=_form_negotiate, check=_check_negotiate)
+                          parse=_parse_negotiate, form=_form_negotiate, check=_check_negotiate,
+                          keywords=("NEGOTIATE",))
 
 
 

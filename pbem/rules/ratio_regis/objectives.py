@@ -25,6 +25,15 @@ def met(state: GameState, scenario: Scenario, power: str, objective: Objective) 
             and (objective.merchants is None or merchants_of(state, power) >= objective.merchants))
 
 
+def counts_as_key(scenario: Scenario, area: str, a: str, b: str) -> bool:
+    """§21.3.5: "Specific areas that appear as objectives for one of the contenders count as key
+    areas (in wars between them)" — for the morale lost with the area and the areas counted at
+    the peace (§21.5.1): a key area, or an area an objective of `a`'s or `b`'s card names
+    (to control or to pass to possess, RR-I297)."""
+    return scenario.areas[area].key or any(area in o.areas or area in o.pass_to_possess
+                                           for power in (a, b) for o in scenario.powers[power].objectives)
+
+
 def describe(objective: Objective) -> str:
     """The objective as the card words it, else its conditions joined with "+" (§22)."""
     if objective.text:

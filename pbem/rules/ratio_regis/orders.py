@@ -18,17 +18,9 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, 
 
 from pbem.core.decisions import Refusal
 from pbem.core.orders import suggest
+from pbem.core.toolkit import grammar_keywords
 
 T = TypeVar("T")
-
-KEYWORDS = ("BID", "GROUP", "START", "PLAY", "DONE", "INTERCEPT", "EVADE", "STAND", "PASS", "FIGHT", "WITHDRAW",
-            "SUPPORT", "OPPOSE", "NOOPPOSE", "JOINFORT", "GUARD", "RETREAT", "REPATRIATE", "BASE", "BOX",
-            "DISPERSE", "FLIP", "ATTACH", "PLACE", "KEEP", "ELIMINATE", "DEGRADE", "ACCEPT", "REFUSE", "JOINWAR",
-            "STAYOUT")
-VERBS = ("BUILD", "REGROUP", "STRAT", "HOME", "REPAIR", "FORT", "LEADER", "MOVE", "LAND", "SUBJUGATE", "ASSAULT",
-         "SORTIE", "NAVAL", "PIRACY", "DECLARE", "SAIL", "SWAP", "FLEET", "ATTACH", "ALLY", "CEDE", "RECALL",
-         "DISSOLVE")
-
 
 #: Ultima Ratio Regis v2.1 is Spanish: its action names (§9 table) and the words around them are
 #: read as the English order words, so a Spanish player may write CONSTRUIR TROPA Q2 EN Paris — in both
@@ -51,7 +43,7 @@ def from_spanish(text: str) -> str:
     return " ".join(SPANISH.get(word.upper(), word) for word in text.split(" "))
 
 
-class OrderSyntaxError(ValueError):
+class OrderSyntaxError(Refusal):
     """A line the grammar cannot read; the message says what was expected."""
 
 
@@ -825,6 +817,26 @@ def parse_line(text: str) -> Command:
         raise OrderSyntaxError(_explain(text, error)) from None
 
 
+@cache
+def line_keywords() -> tuple[str, ...]:
+    """The first words of the lines that are not a power's action, read off the grammar: BID,
+    GROUP, START, PLAY, DONE, then the answers to decisions of another player's impulse."""
+    return tuple(word for rule in ("bid", "group", "start_choice", "play", "done", "reaction")
+                 for word in grammar_keywords(_parser(), rule))
+
+
+@cache
+def reaction_keywords() -> tuple[str, ...]:
+    """The first words of the answers to decisions of another player's impulse."""
+    return grammar_keywords(_parser(), "reaction")
+
+
+@cache
+def verbs() -> tuple[str, ...]:
+    """The actions of a power (`<POWER> <budget> <action> …`), read off the grammar."""
+    return grammar_keywords(_parser(), "action")
+
+
 def _explain(text: str, error: UnexpectedInput) -> str:
     words = text.split()
     if not words:
@@ -835,20 +847,21 @@ def _explain(text: str, error: UnexpectedInput) -> str:
     column = getattr(error, "column", 1)
     found = text[column - 1:].split()[0] if column - 1 < len(text) and text[column - 1:].split() else ""
     second_word_at = text.find(words[1], len(words[0])) + 1 if len(words) > 1 else 0
-    if first not in KEYWORDS and (len(words) == 1 or column == second_word_at):
-        hint = suggest(first, KEYWORDS)
+    keywords, actions = line_keywords(), verbs()
+    if first not in keywords and (len(words) == 1 or column == second_word_at):
+        hint = suggest(first, keywords)
         if hint:
             return f"unknown order {words[0]!r}; did you mean {hint}?"
         return (f"cannot read {text!r}: an order is BID, GROUP, START, PLAY or DONE, a power's action "
-                f"<POWER> <I|C<card>|X|W|F|E|-> <{'|'.join(VERBS)}> …, or an answer to a decision "
-                f"({', '.join(KEYWORDS[5:])})")
+                f"<POWER> <I|C<card>|X|W|F|E|-> <{'|'.join(actions)}> …, or an answer to a decision "
+                f"({', '.join(reaction_keywords())})")
     if isinstance(error, UnexpectedToken) and isinstance(error.token, Token) and len(words) >= 3 \
-            and column == text.find(words[2]) + 1 and first not in KEYWORDS:
-        hint = suggest(words[2], VERBS)
+            and column == text.find(words[2]) + 1 and first not in keywords:
+        hint = suggest(words[2], actions)
         return f"unknown action {words[2]!r}" + (f"; did you mean {hint}?" if hint else
-                                                 f" (known: {', '.join(VERBS)})")
+                                                 f" (known: {', '.join(actions)})")
     if isinstance(error, UnexpectedCharacters) and column == 1:
-        hint = suggest(first, KEYWORDS)
+        hint = suggest(first, keywords)
         return f"unknown order {words[0]!r}" + (f"; did you mean {hint}?" if hint else "")
     return f"cannot read {found!r} at column {column}; expected {_expected(error)}"
 

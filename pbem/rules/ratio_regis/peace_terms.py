@@ -128,8 +128,8 @@ def _place(term: Term, context: Mapping[str, Any]) -> str:
     if term.word == "DOMAIN":
         if term.value.upper() in (area.upper() for area in context["home"]):
             raise Refusal(f"{term.value} is a home area of {loser}: home areas are never ceded (§21.5.3, glossary)")
-        why = (f"a domain of {loser}'s that {winner} controls (1 condition), or one {loser} still controls that "
-               f"borders another theater (2 conditions)")
+        why = (f"a domain of {loser}'s that {winner} controls (1 condition), or one it does not that borders "
+               f"another theater (2 conditions)")
     elif term.word == "LOOT":
         why = f"a commercial port of {loser}'s, not razed (§21.5.3)"
     elif term.word in MINOR_TERMS:
@@ -144,7 +144,7 @@ def _place(term: Term, context: Mapping[str, Any]) -> str:
 TERMS_KIND = LineKind("terms", "the conditions of peace you take as the winner (§21.5.3): TERMS VP <n>, "
                                "UNREST <n>, DOMAIN <area>, LOOT <area>, ELIMINATE <tc>, REPLACE <tc>, BREAK <minor>, "
                                "ALLY <minor> | TERMS NONE | TERMS AUTO",
-                      parse=parse_terms, form=form_terms, check=check_terms)
+                      parse=parse_terms, form=form_terms, check=check_terms, keywords=("TERMS",))
 
 
 # -- what may be asked -----------------------------------------------------------------
@@ -158,7 +158,9 @@ def offer(state: GameState, scenario: Scenario, winner: str, loser: str, conditi
             continue
         if status.controller == winner:
             domains[area.id] = 1  # a conquered domain (v2.1: "a domain the winner controls")
-        elif status.controller == loser and _border(scenario, area.id):
+        elif _border(scenario, area.id):
+            # "a non conquered domain that started the war as a border area", whoever holds it now:
+            # the rule goes on to send home the third powers holding areas so ceded (RR-I164)
             domains[area.id] = 2
     ports = [a.id for a in scenario.data.areas if a.port and state.areas[a.id].possessor == loser
              and not state.areas[a.id].razed]

@@ -13,7 +13,7 @@ RR-I285): a lent pirate makes no piracy, a lent guard leaves the merchants ungua
 from __future__ import annotations
 
 from pbem.rules.ratio_regis import battles
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import interceptor_seas
@@ -25,7 +25,6 @@ from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.state import GameState, Squadron
 
 
-@register(Piracy)
 def piracy(state: GameState, scenario: Scenario, power: str, order: Piracy, run: ImpulseRun) -> str:
     """§11.5.1 conditions, §11.5.2 procedure."""
     fleet = own_group(state, power, order.squadron)

@@ -21,7 +21,7 @@ from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis.agitation import read_agitation
 from pbem.rules.ratio_regis.disband import read_disband
-from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line
+from pbem.rules.ratio_regis.orders import OrderSyntaxError, Reaction, parse_line, reaction_keywords
 
 REACTION_DECISION_KINDS: dict[str, str] = {
     "react": "an enemy army enters your area (§12.4): INTERCEPT FROM <area> [UNITS …] | EVADE TO <area> [UNITS …] | "
@@ -260,6 +260,7 @@ class ReactionKind(DecisionKind):
 
     name: str
     description: str
+    keywords: tuple[str, ...] = ()  # the family's, declared by its first kind, which reads for all
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         command = _reaction(text)
@@ -294,4 +295,5 @@ class ReactionKind(DecisionKind):
         return str(request.default)
 
 
-REACTION_KINDS = tuple(ReactionKind(name, description) for name, description in REACTION_DECISION_KINDS.items())
+REACTION_KINDS = tuple(ReactionKind(name, description, reaction_keywords() if index == 0 else ())
+                       for index, (name, description) in enumerate(REACTION_DECISION_KINDS.items()))

@@ -22,13 +22,15 @@ from pbem.rules.ratio_regis.minors import MINOR_LEAVE_KIND, MINOR_WAR_KIND, REIN
 from pbem.rules.ratio_regis.negotiation import NEGOTIATE_KIND
 from pbem.rules.ratio_regis.options import OptionError, read_options
 from pbem.rules.ratio_regis.peace_terms import TERMS_KIND
+from pbem.rules.ratio_regis.power_cards import SUBSTITUTE_KIND
 from pbem.rules.ratio_regis.reactions import REACTION_KINDS
 
 #: Every decision the game asks, in the order an order line is offered to them: a combat
 #: answer by its keyword first, then the lines of the order grammar, and last the impulse
 #: script, which takes every other line while an impulse is owed.
-DECISION_KINDS = (*COMBAT_KINDS, BID_KIND, GROUP_KIND, DEPLOYMENT_KIND, START_KIND, AUCTION_KIND, REINFORCE_KIND,
-                  MINOR_WAR_KIND, MINOR_LEAVE_KIND, NEGOTIATE_KIND, TERMS_KIND, *REACTION_KINDS, *COMMERCE_KINDS, IMPULSE_KIND)
+DECISION_KINDS = (*COMBAT_KINDS, BID_KIND, GROUP_KIND, DEPLOYMENT_KIND, SUBSTITUTE_KIND, START_KIND, AUCTION_KIND,
+                  REINFORCE_KIND, MINOR_WAR_KIND, MINOR_LEAVE_KIND, NEGOTIATE_KIND, TERMS_KIND, *REACTION_KINDS,
+                  *COMMERCE_KINDS, IMPULSE_KIND)
 
 
 class RatioRegis:

@@ -707,10 +707,12 @@ class Scenario:
         return max(counts, key=lambda box: (counts[box], -list(self.boxes).index(box)))
 
     def home_theater(self, power: str) -> str:
-        """The theater with most of the power's home areas (§9.1); ties by scenario order (RR-I6)."""
+        """The theater with most of the power's home areas (§9.1); ties by scenario order (RR-I6);
+        a power with no home area (the Huguenots) counts its domains (RR-I296)."""
         order = list(self.theaters)
         counts = {t: 0 for t in order}
-        for area in self.powers[power].home_areas:
+        card = self.powers[power]
+        for area in card.home_areas or card.domains:
             counts[self.areas[area].theater] += 1
         return max(order, key=lambda t: (counts[t], -order.index(t)))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register, route_text
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, route_text
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.interception import check_escort, cross
 from pbem.rules.ratio_regis.movement import Convoy, plan_route
@@ -65,7 +65,6 @@ def map_of(scenario: Scenario, place: str) -> str:
     return scenario.seas[place].map if place in scenario.seas else scenario.areas[place].map
 
 
-@register(StratStack)
 def strategic_stack(state: GameState, scenario: Scenario, power: str, order: StratStack, run: ImpulseRun) -> str:
     """§10.3: a leader (not besieged) is placed on any own troop or squadron, which moves
     with the troops or squadrons it takes and drops on the way, never more than four;

@@ -5,9 +5,10 @@ capitulation and the end of a siege. The combat itself is the engine's (`combat/
 
 from __future__ import annotations
 
+from pbem.core.engine import MapMark
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, land_combat, minimaps
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
 from pbem.rules.ratio_regis.errors import IllegalOrder
@@ -49,7 +50,7 @@ def plant(state: GameState, judge: DecisionPort, power: str, area: str) -> str:
     inside = garrison(state, area, fortress)
     text = f"{power} besieges the fortress {fortress.id} in {area}" + \
         (f", held by {', '.join(t.id for t in inside)}" if inside else "") + " (§13.4.1)"
-    judge.say(text, rule="§13.4.1")
+    judge.say(text, rule="§13.4.1", mark=MapMark(area=area, kind="siege", result=f"besieged by {power}"))
     return text
 
 
@@ -81,7 +82,6 @@ def _siege_of(state: GameState, scenario: Scenario, power: str, name: str, who: 
     return area, fortress
 
 
-@register(Assault)
 def assault(state: GameState, scenario: Scenario, power: str, order: Assault, run: ImpulseRun) -> str:
     """§13.4.1–§13.4.5: an assault by the besiegers, a tactical action after the one in
     which the siege was planted (§32.1); needs supply (§15.2). Capitulation gives the
@@ -104,16 +104,16 @@ def assault(state: GameState, scenario: Scenario, power: str, order: Assault, ru
     if result.capitulated:
         status.besieger, status.siege_casualties = None, 0
         text += f"; {fortress.power} capitulates (§13.4.5)"
-        run.judge.say(text, rule="§13.4.5")
+        run.judge.say(text, rule="§13.4.5",
+                      mark=MapMark(area=area, kind="siege", result=f"{fortress.power} capitulates"))
         take_control(state, scenario, run.judge, power, area, "capitulation, §13.4.5")
         return text
     status.siege_casualties = result.siege_casualties
     text += f"; siege casualties {status.siege_casualties}"
-    run.judge.say(text, rule="§13.4.2")
+    run.judge.say(text, rule="§13.4.2", mark=battles.mark(combat, result, "siege"))
     return text
 
 
-@register(Sortie)
 def sortie(state: GameState, scenario: Scenario, power: str, order: Sortie, run: ImpulseRun) -> str:
     """§13.3.1: the besieged give open battle to the besiegers — free at the start of the
     impulse (F), else a tactical action. One disadvantage per siege casualty, battlefield
@@ -134,7 +134,7 @@ def sortie(state: GameState, scenario: Scenario, power: str, order: Sortie, run:
         mini_map=minimaps.on_mini_map(scenario, area), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"sortie from {area}")
     run.ledger.acted.update(t.id for t in inside)
-    run.judge.say(text, rule="§13.3.1")
+    run.judge.say(text, rule="§13.3.1", mark=battles.mark(combat, result, "siege"))
     if result.winner == cm.ATTACKER:
         retreat(state, scenario, run.judge, besiegers(state, area), area, None, why=f"the sortie from {area}")
     lift_ended_sieges(state, run.judge)

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import battles, french_wars, land_combat, minimaps, sieges
-from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, register, stack_count,
+from pbem.rules.ratio_regis.actions import (ImpulseRun, check_stacking, own_troop, stack_count,
                                             stacking_limit)
 from pbem.rules.ratio_regis.combat import model as cm
 from pbem.rules.ratio_regis.control import take_control
@@ -64,7 +64,6 @@ def enemies_in(state: GameState, power: str, area: str) -> list[Troop]:
     return [t for t in state.troops_in(area) if t.power != power and state.at_war(power, t.power)]
 
 
-@register(Move)
 def move(state: GameState, scenario: Scenario, power: str, order: Move, run: ImpulseRun) -> str:
     """§12.1–§12.2: to an adjacent area and, if that caused no combat and held no enemy
     fortress, on to a second one; an army may leave or take troops in the first area."""
@@ -314,7 +313,7 @@ def field_battle(state: GameState, scenario: Scenario, power: str, troops: list[
         commercial_port=scenario.areas[there].port and not state.areas[there].razed,
         mini_map=minimaps.on_mini_map(scenario, there), options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"field battle in {there}")
-    run.judge.say(text, rule="§13.3")
+    run.judge.say(text, rule="§13.3", mark=battles.mark(combat, result))
     if result.winner == cm.ATTACKER:
         beaten = [t for t in state.troops_in(there) if t.power == defender and not t.besieged]
         retreat(state, scenario, run.judge, beaten, there, here, why=f"the battle of {there}")
@@ -360,7 +359,6 @@ def _withdraw_excess(state: GameState, scenario: Scenario, power: str, troops: l
                       f"stacking (§13.3.5)", rule="§13.3.5")
 
 
-@register(Subjugate)
 def subjugate(state: GameState, scenario: Scenario, power: str, order: Subjugate, run: ImpulseRun) -> str:
     """§13.5 (separate action): the force in the area tries again."""
     area = resolve_area(scenario, order.area, state)
@@ -473,7 +471,7 @@ def _subjugation(state: GameState, scenario: Scenario, power: str, area: str, tr
         home_area=minimaps.home_area(scenario, area),
         options=dict(state.options.combat))
     result, text = land_combat.fight(state, scenario, run.judge, combat, f"subjugation of {area}")
-    run.judge.say(text, rule="§13.5")
+    run.judge.say(text, rule="§13.5", mark=battles.mark(combat, result))
     if result.control_to == cm.ATTACKER:
         how = "subjugation won" if result.winner == cm.ATTACKER else "troops dispersed to take it, §13.5.4"
         take_control(state, scenario, run.judge, power, area, how)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, register, route_text
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_stacking, own_troop, route_text
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.movement import Convoy, plan_route, resolve_area
 from pbem.rules.ratio_regis.orders import BuildTroop, Home, Regroup, StratTroop
+from pbem.rules.ratio_regis.recruitment import elite_refusal
 from pbem.rules.ratio_regis.scenario import Scenario
 from pbem.rules.ratio_regis.sea_moves import travel
 from pbem.rules.ratio_regis.state import GameState, Troop, regular_quality
@@ -24,7 +25,6 @@ def counter_for(quality: int) -> str:
     return {2: "2-3", 3: "3-4"}.get(quality, "")
 
 
-@register(BuildTroop)
 def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTroop, run: ImpulseRun) -> str:
     """§9.1: a counter from the power's pool; 2-3 troops on their 2 side in any controlled
     possession, not in revolt (§18.3), 3-4 troops on their 3 side in the theater with most
@@ -41,31 +41,13 @@ def build_troop(state: GameState, scenario: Scenario, power: str, order: BuildTr
     if status.rebellion:
         raise IllegalOrder(f"{area} is in revolt ({status.rebellion}): no troop can be recruited there until the "
                            f"rebellion is put down (§18.3)")
-    if counter == "3-4":
-        _check_elite_area(state, scenario, power, area)
+    if counter == "3-4" and (refusal := elite_refusal(state, scenario, power, area)):
+        raise IllegalOrder(refusal)
     troop = state.new_troop(power, counter, regular_quality(counter), area=area)
     built = f"{power} builds {troop.id} (Q{troop.quality}) at {area}"
     return _then_move(state, scenario, troop, order.path, run, built)
 
 
-def _check_elite_area(state: GameState, scenario: Scenario, power: str, area: str) -> None:
-    if state.options.elite_build == "home-areas":
-        if area not in scenario.powers[power].home_areas:
-            raise IllegalOrder(f"{power} builds 3-4 troops only in its home areas (§9 table; option elite_build)")
-        return
-    province = scenario.home_province(power) if state.options.variant == "v2.1" else None
-    if province is not None:
-        if scenario.areas[area].province != province:
-            raise IllegalOrder(f"{power} builds 3-4 troops only in {province}, the province with most of its home "
-                               f"areas (v2.1 §9.1)")
-        return
-    theater = scenario.home_theater(power)
-    if scenario.areas[area].theater != theater:
-        raise IllegalOrder(f"{power} builds 3-4 troops only in {theater}, the theater with most of its home "
-                           f"areas (§9.1)")
-
-
-@register(Regroup)
 def regroup(state: GameState, scenario: Scenario, power: str, order: Regroup, run: ImpulseRun) -> str:
     """§9.5: a troop dispersed at the start of the impulse goes to a controlled area of its
     dispersion box's theater (WE has two boxes), not in revolt (§18.3); it may then move
@@ -96,7 +78,6 @@ def _then_move(state: GameState, scenario: Scenario, troop: Troop, path, run: Im
     return text
 
 
-@register(StratTroop)
 def strategic_troop(state: GameState, scenario: Scenario, power: str, order: StratTroop,
                     run: ImpulseRun) -> str:
     """§10.2: one troop (with its leader, once leaders exist) along a path."""
@@ -128,7 +109,6 @@ def strategic_move(state: GameState, scenario: Scenario, troop: Troop, path: Seq
     return travel(state, scenario, run, convoy, route, [troop])
 
 
-@register(Home)
 def move_home(state: GameState, scenario: Scenario, power: str, order: Home, run: ImpulseRun) -> str:
     """§8.2.2 / §18.1 (RR-I2): one unit to the dispersion box of the power's home theater."""
     troop = own_troop(state, power, order.troop)

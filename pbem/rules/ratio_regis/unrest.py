@@ -8,7 +8,7 @@ and the dynastic change: unrest never falls below 0 (§23.1.1 "which cannot be l
 from __future__ import annotations
 
 from pbem.core.port import DecisionPort
-from pbem.rules.ratio_regis.actions import ImpulseRun, register
+from pbem.rules.ratio_regis.actions import ImpulseRun
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import LowerUnrest, Subsidise
 from pbem.rules.ratio_regis.scenario import Scenario
@@ -36,7 +36,6 @@ def allied(state: GameState, power: str, other: str) -> bool:
     return state.allied(power, other) or (theirs.player is not None and theirs.player == mine.player)
 
 
-@register(LowerUnrest)
 def lower_unrest(state: GameState, scenario: Scenario, power: str, order: LowerUnrest, run: ImpulseRun) -> str:
     """§19.1.1: one action point lowers the power's own unrest by 1; at 0 there is nothing
     to lower and the order is refused (RR-I100)."""
@@ -45,7 +44,6 @@ def lower_unrest(state: GameState, scenario: Scenario, power: str, order: LowerU
     return f"{power} lowers its unrest: {adjust(state, power, -1)} (§19.1.1)"
 
 
-@register(Subsidise)
 def subsidise(state: GameState, scenario: Scenario, power: str, order: Subsidise, run: ImpulseRun) -> str:
     """§19.1.2: one action point of the power lowers an allied major power's unrest by 1
     (RR-I100, RR-I101)."""

@@ -48,9 +48,21 @@ def view(state: GameState, scenario: Scenario, viewer: str) -> dict:
         "technology": dict(sorted(state.technology.items())),
         "sections": _sections(state, scenario, viewer, placed, units),
         "closing": [vp_table(state, scenario)] if viewer == "gm" or state.phase == FINISHED else [],
-        "map": _draw_map(scenario, lambda area: state.areas[area].controller, lambda area: placed.get(area, []),
-                         tuple(state.inactive)),
+        "map": _draw_map(scenario, lambda area: state.areas[area].controller, _units_drawn(state, placed).get,
+                         tuple(state.inactive), fortified=frozenset(f.area for f in state.fortresses),
+                         besieged=lambda area: state.areas[area].besieger),
     }
+
+
+def _units_drawn(state: GameState, placed: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The counters the map shows in each area and sea: troops, then squadrons in port or
+    at sea (counters are open, §9)."""
+    drawn = {area: list(troops) for area, troops in placed.items()}
+    for squadron in state.squadrons:
+        where = squadron.sea or squadron.port
+        if where:
+            drawn.setdefault(where, []).append(squadron.id)
+    return drawn
 
 
 def _troops_by_area(state: GameState) -> dict[str, list[str]]:
@@ -204,23 +216,29 @@ def scenario_map(scenario: Scenario) -> dict:
                      lambda area: deployed.get(area, []), tuple(a.id for a in scenario.data.areas if not a.active))
 
 
-def _draw_map(scenario: Scenario, controller_of, units_in, hidden: tuple[str, ...]) -> dict:
-    """The map's areas in play (§18.2.1: the `hidden`, inactive ones are not drawn), seas and links."""
+def _draw_map(scenario: Scenario, controller_of, units_in, hidden: tuple[str, ...], *,
+              fortified: frozenset[str] = frozenset(), besieged=lambda area: None) -> dict:
+    """The map's areas in play (§18.2.1: the `hidden`, inactive ones are not drawn), seas and links,
+    with the fortresses (§9.4) and who besieges them (§13.4)."""
     areas = scenario.data.areas
-    return _map(scenario, tuple(controller_of(a.id) for a in areas), tuple(tuple(units_in(a.id)) for a in areas),
-                hidden)
+    return _map(scenario, tuple(controller_of(a.id) for a in areas),
+                tuple(tuple(units_in(a.id) or ()) for a in [*areas, *scenario.data.seas]), hidden,
+                tuple(a.id in fortified for a in areas), tuple(besieged(a.id) for a in areas))
 
 
 @lru_cache(maxsize=16)
 def _map(scenario: Scenario, control: tuple[str | None, ...], units: tuple[tuple[str, ...], ...],
-         hidden: tuple[str, ...]) -> dict:
+         hidden: tuple[str, ...], forts: tuple[bool, ...], besiegers: tuple[str | None, ...]) -> dict:
     """One map object per content, whoever views it and at whichever step: the reports
     check and draw a map once (so it is read, never changed)."""
+    land = scenario.data.areas
     areas = [{"id": a.id, "name": a.name, "x": a.x, "y": a.y, "kind": "land", "controller": controller,
-              "units": list(placed), "synthetic": a.synthetic}
-             for a, controller, placed in zip(scenario.data.areas, control, units, strict=True) if a.id not in hidden]
-    areas += [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": "sea", "controller": None, "units": [],
-               "synthetic": s.synthetic} for s in scenario.data.seas]
+              "units": list(placed), "synthetic": a.synthetic, "fortress": fort, "besieged_by": besieger}
+             for a, controller, placed, fort, besieger in zip(land, control, units, forts, besiegers, strict=False)
+             if a.id not in hidden]
+    areas += [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": "sea", "controller": None,
+               "units": list(fleet), "synthetic": s.synthetic}
+              for s, fleet in zip(scenario.data.seas, units[len(land):], strict=True)]
     return {"areas": areas, "links": list(_links(scenario, hidden))}
 
 

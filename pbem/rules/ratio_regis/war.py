@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbem.core.port import DecisionPort
 from pbem.rules.ratio_regis import french_wars, independents
-from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power, register
+from pbem.rules.ratio_regis.actions import ImpulseRun, check_other_power
 from pbem.rules.ratio_regis.alliances import call_allies
 from pbem.rules.ratio_regis.errors import IllegalOrder
 from pbem.rules.ratio_regis.orders import DeclareWar
@@ -72,7 +72,6 @@ def add_cb(state: GameState, holder: str, against: str) -> bool:
     return True
 
 
-@register(DeclareWar)
 def declare_war(state: GameState, scenario: Scenario, power: str, order: DeclareWar, run: ImpulseRun) -> str:
     """§21.3.3: with a CB, or without one (`NOCB`): then the target receives a morale
     counter at once and this is the impulse's last action point (RR-I32): "it must be done

@@ -58,8 +58,10 @@ def test_scotland_won_at_auction(played, chronicle):
         "ENG wins the alliance of Scotland for 1: its unrest rises by 1 to 5 (§20.3.1)",
         "Scotland's card fortresses are rebuilt for ENG: F2 in Edinburgh (§20.3.2)",
         "ENG places Scotland's troops as reinforcements: T10 (2-3) at Edinburgh, T11 (2-3) at York (§20.3.2)",
-        "ENG income 11: the power card 8; 1 merchant(s) in TC-EA 2; non-home key areas (Edinburgh) 1",
+        # §23.1.1 "Key areas of allied minor power are not counted": Edinburgh is Scotland's
+        "ENG income 10: the power card 8; 1 merchant(s) in TC-EA 2",
     ])
+    assert not any("non-home key areas (Edinburgh)" in line for line in chronicle)
     assert played.projection().view("gm")["minors"] == {"SCO": "ENG"}
 
 
@@ -97,7 +99,7 @@ def test_merchants_and_the_economic_phases(chronicle):
         "Commercial competition in TC-EA ends: FRA 1, SPA 1",
         "SPA income 14: the power card 10; 1 merchant(s) in TC-EA 2; 1 merchant(s) in TC-WM 2",
         "SPA expenses 6: troops (4 on the map, 0 dispersed, 0 eliminated) 4; squadrons × 2",
-        "ENG income 11: the power card 8; 1 merchant(s) in TC-NS 2",
+        "ENG income 10: the power card 8; 1 merchant(s) in TC-NS 2",
         "The game ends after Turn 7 (1580–1594)",
     ])
 

@@ -48,10 +48,21 @@ def test_each_scenario_checks_clean_and_deploys_by_default(path):
 
 def test_the_default_deployment_fills_home_areas_then_lowers_unrest():
     context = {"power": "XXX", "points": 7, "areas": ("A", "B"), "ports": (), "seas": (), "troops": {"2-3": 3, "3-4": 1},
-               "squadrons": {}, "room": {"A": 2, "B": 4}, "fortified": (), "merchant_room": {}, "units_at": ()}
+               "squadrons": {}, "room": {"A": 2, "B": 4}, "fortified": (), "merchant_room": {}, "units_at": (),
+               "no_elite": {}}
     line = default_deployment("XXX", context)
     assert line == "DEPLOY XXX 2 TROOP 2-3 A; TROOP 2-3 B; TROOP 3-4 B; 3 UNREST"
     assert check_purchases(parse_purchases(line.split(None, 2)[2]), context) == ""
+
+
+def test_the_default_deployment_raises_no_3_4_troop_where_an_action_could_not():
+    """§24 "as explained in the actions chapter", §9.1: B is outside the home theater."""
+    context = {"power": "XXX", "points": 7, "areas": ("A", "B"), "ports": (), "seas": (), "troops": {"2-3": 3, "3-4": 1},
+               "squadrons": {}, "room": {"A": 2, "B": 4}, "fortified": (), "merchant_room": {}, "units_at": (),
+               "no_elite": {"B": "XXX builds 3-4 troops only in WE (§9.1)"}}
+    line = default_deployment("XXX", context)
+    assert line == "DEPLOY XXX 2 TROOP 2-3 A; TROOP 2-3 B; 4 UNREST"
+    assert check_purchases(parse_purchases("TROOP 3-4 B"), context) == "TROOP 3-4 B: XXX builds 3-4 troops only in WE (§9.1)"
 
 
 def test_scenario_check_names_what_the_edition_lacks():

@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from pbem.core.datafile import merged
 from pbem.rules.empires_in_arms.combat.models import Morale
 
 SYNTHETIC = Path(__file__).parent / "charts" / "synthetic.toml"
@@ -230,12 +231,26 @@ class Charts(Chart):
 
 def load_charts(path: Path | str) -> Charts:
     """The charts in a TOML file, or a `ChartError` that says what is wrong where."""
-    path = Path(path)
+    return charts_from(_chart_data(Path(path)), str(path))
+
+
+def _chart_data(path: Path) -> dict:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ChartError(f"{path}: cannot read it ({error})") from None
-    return charts_from(data, str(path))
+
+
+def charts_over_shipped(data: dict, where: str = "combat_charts") -> Charts:
+    """A scenario's charts laid over the shipped ones (`datafile.merged`): a table it names
+    (a CRC table, the siege chart …) replaces or extends the shipped one key by key, a list
+    (the OPC's rows) replaces it whole; what it leaves out stays the shipped chart's."""
+    return charts_from(merged(_shipped_data(), data), where)
+
+
+@cache
+def _shipped_data() -> dict:
+    return _chart_data(SYNTHETIC)
 
 
 def charts_from(data: dict, where: str = "charts") -> Charts:

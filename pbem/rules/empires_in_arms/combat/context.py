@@ -10,7 +10,8 @@ from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.combat.casualties import Contingents
 from pbem.rules.empires_in_arms.combat.charts import Charts
-from pbem.rules.empires_in_arms.combat.forces import Force
+from pbem.rules.empires_in_arms.combat import named_losses
+from pbem.rules.empires_in_arms.combat.forces import Force, Troop
 from pbem.rules.empires_in_arms.combat.models import Battle
 
 
@@ -48,6 +49,22 @@ class Fight:
         return self.port.request(kind=kind, player=force.side.player, power=force.power, prompt=prompt,
                                  default=default, purpose=f"{self.battle.id}/{kind}", options=options,
                                  context=facts, sealed=sealed, rule=rule)
+
+    def losses_request(self, force: Force, troops: list[Troop], count: int, pool: str, *, militia: bool = True,
+                       cavalry_first: bool = False, order: tuple[str, ...] | None = None) -> Request | None:
+        """With option `chosen_losses`, the owner's `casualties` request for `count` losses (pursuit
+        points) of `troops` (`named_losses`); None when it is not asked: the option off, no
+        choice, or a side of several nationalities sharing its losses (12.3.6)."""
+        options = self.battle.options
+        if not options.chosen_losses or (options.proportional_losses
+                                         and len({t.unit.power for t in troops}) > 1):
+            return None
+        facts = {"battle": self.battle.id, "area": self.battle.area, "terrain": self.battle.terrain,
+                 "side": force.name, "enemy": self.enemy(force).power, "day": self.day, "round": self.round}
+        return named_losses.request(self.port, player=force.side.player, power=force.power,
+                                    purpose=f"{self.battle.id}/{named_losses.KIND}", facts=facts, troops=troops,
+                                    count=count, pool=pool, order=order or force.side.loss_order,
+                                    charts=self.charts, militia=militia, cavalry_first=cavalry_first)
 
     def say(self, text: str, rule: str) -> None:
         """A line of the battle for its two sides only: it tells strengths, which the rules

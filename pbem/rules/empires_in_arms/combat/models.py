@@ -150,6 +150,7 @@ class Options(Frozen):
     further_reductions: bool = False  # 12.3.7.2
     leader_casualties: bool = False  # 12.7
     proportional_losses: bool = False  # 12.3.6: mixed nationalities share a side's losses
+    chosen_losses: bool = False  # §7.5.2.9.2: each owner names his losses (EIA-I300)
 
 
 class Battle(Frozen):

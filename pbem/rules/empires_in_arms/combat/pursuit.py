@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.rules.empires_in_arms.combat.casualties import take_pursuit_losses
 from pbem.rules.empires_in_arms.combat.context import Fight
 from pbem.rules.empires_in_arms.combat.forces import Force, Troop
+from pbem.rules.empires_in_arms.combat.named_losses import PURSUIT, apply as apply_named
 
 COLUMN_SHIFT = {"forest": -1, "mountain": -1, "desert": -1, "marsh": -2}  # §7.5.2.10.2.2.2–3
 
@@ -33,8 +34,12 @@ def pursue(fight: Fight, victor: Force, loser: Force, *, rounds: int, fixed_clas
     die = fight.roll("pursuit", "§7.5.2.10.2.3") + cavalry_leader_bonus(victor, pursuers)
     percent = fight.charts.pursuit_percent(column, die)
     points = fight.charts.casualty(percent, cavalry)
-    take_pursuit_losses(loser.present(), points, loser.side.loss_order, fight.charts,
-                        proportional=fight.contingents(loser, "pursuit"))
+    asked = fight.losses_request(loser, loser.present(), points, PURSUIT)
+    if asked is not None:  # option chosen_losses: the loser names them (§7.5.2.9.2)
+        apply_named(loser.present(), fight.port.decide(asked))
+    else:
+        take_pursuit_losses(loser.present(), points, loser.side.loss_order, fight.charts,
+                            proportional=fight.contingents(loser, "pursuit"))
     loser.pursuit_losses += points
     fight.say(f"{victor.name} pursues: class {column}, die {die}, {percent}% of {cavalry} cavalry = {points} losses",
               "§7.5.2.10.2")

@@ -14,6 +14,7 @@ from pbem.rules.empires_in_arms.combat.forces import Force
 from pbem.rules.empires_in_arms.combat.guard import MILITIA_LIMIT, bombard, commit_guards
 from pbem.rules.empires_in_arms.combat.leaders import capture_all
 from pbem.rules.empires_in_arms.combat.models import show_tenths
+from pbem.rules.empires_in_arms.combat.named_losses import ROUND, apply as apply_named
 
 
 @dataclass(frozen=True)
@@ -66,30 +67,61 @@ def fight_round(fight: Fight, proc: Procedure) -> bool:
         fight.say(f"day {fight.day} round {fight.round}: {force.name} on {table}, die {die}: {percent}% of "
                   f"{force.inflicting()} = {losses} losses, morale -{show_tenths(morale)}", "§7.5.2.9")
     for force in fight.forces():
-        enemy = fight.enemy(force)
-        losses, morale = inflicted.get(enemy.name, (0, 0))
+        morale = inflicted.get(fight.enemy(force).name, (0, 0))[1]
         force.morale_loss += morale
         force.total_morale_loss += morale
         force.broken = force.morale_loss >= force.final_morale or shifts.get(force.name) == 0
-        take(fight, proc, force, losses)
     enemy_broke = {f.name: fight.enemy(f).broken for f in fight.forces()}
     for force in fight.forces():
         if shifts.get(force.name) and not enemy_broke[force.name]:
-            force.broken = True  # 12.3.4.6
+            # 12.3.4.6: broken in this round, so its losses start with a cavalry factor (§7.5.2.9.2.2)
+            force.broken = True
+    losses = {force.name: inflicted.get(fight.enemy(force).name, (0, 0))[0] for force in fight.forces()}
+    named = name_losses(fight, proc, losses)
+    for force in fight.forces():
+        take(fight, proc, force, losses[force.name], named.get(force.name))
+    for force in fight.forces():
         settle(fight, force)
     return any(f.broken or not f.present() for f in fight.forces())
 
 
-def take(fight: Fight, proc: Procedure, force: Force, losses: int) -> None:
-    """The owner's losses: from the pinning force while an outflank is on its way, the excess
-    on the outflanking force once the pinning force is gone (§7.5.2.10.1.2.2)."""
-    militia = not proc.loss_rules or force.morale_loss < MILITIA_LIMIT
-    cavalry_first = proc.loss_rules and force.broken
-    left = take_losses(force.fighting(), losses, force.side.loss_order, fight.charts, militia=militia,
-                       cavalry_first=cavalry_first,
-                       proportional=fight.contingents(force, f"day{fight.day}/round{fight.round}"))
+def limits(proc: Procedure, force: Force) -> tuple[bool, bool]:
+    """Whether militia may be lost at will (§7.5.2.9.2.1), and whether a cavalry factor goes
+    first, the side breaking this round (§7.5.2.9.2.2)."""
+    return not proc.loss_rules or force.morale_loss < MILITIA_LIMIT, proc.loss_rules and force.broken
+
+
+def name_losses(fight: Fight, proc: Procedure, losses: dict[str, int]) -> dict[str, str]:
+    """With option chosen_losses, each side's owner names the round's losses of its fighting
+    units, both answers revealed together (§7.5.2.9.2); by side, those asked."""
+    asked = {}
+    for force in fight.forces():
+        militia, cavalry_first = limits(proc, force)
+        found = fight.losses_request(force, force.fighting(), losses[force.name], ROUND, militia=militia,
+                                     cavalry_first=cavalry_first)
+        if found is not None:
+            asked[force.name] = found
+    return dict(zip(asked, fight.port.decide_all(list(asked.values())), strict=True)) if asked else {}
+
+
+def take(fight: Fight, proc: Procedure, force: Force, losses: int, named: str | None = None) -> None:
+    """The owner's losses — those he named, or by his standing loss order: from the pinning
+    force while an outflank is on its way, the excess on the outflanking force once the pinning
+    force is gone (§7.5.2.10.1.2.2)."""
+    militia, cavalry_first = limits(proc, force)
+    before = {t.id: dict(t.lost) for t in force.troops}
+    if named is not None:
+        left = losses - apply_named(force.fighting(), named)
+    else:
+        left = take_losses(force.fighting(), losses, force.side.loss_order, fight.charts, militia=militia,
+                           cavalry_first=cavalry_first,
+                           proportional=fight.contingents(force, f"day{fight.day}/round{fight.round}"))
     if left and force.flank_arrived is False:
         take_losses(force.flank(), left, force.side.loss_order, fight.charts)
+    taken = [f"{t.id} {lost - before[t.id][kind]} {kind}" for t in force.troops for kind, lost in t.lost.items()
+             if lost > before[t.id][kind]]
+    if taken:  # each unit's losses of the round, for the owner and for cases (docs/cases.md)
+        fight.say(f"day {fight.day} round {fight.round}: {force.name} loses {', '.join(taken)}", "§7.5.2.9.2")
 
 
 def settle(fight: Fight, force: Force) -> None:

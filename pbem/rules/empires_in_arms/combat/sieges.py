@@ -8,6 +8,7 @@ from __future__ import annotations
 from pbem.core.port import DecisionPort
 from pbem.rules.empires_in_arms.combat.battle import run
 from pbem.rules.empires_in_arms.combat.casualties import take_losses
+from pbem.rules.empires_in_arms.combat import named_losses
 from pbem.rules.empires_in_arms.combat.charts import Charts, synthetic_charts
 from pbem.rules.empires_in_arms.combat.forces import Troop
 from pbem.rules.empires_in_arms.combat.kinds import NO_HONOURS_WHY
@@ -67,7 +68,15 @@ def sortie(port: DecisionPort, siege: Siege, charts: Charts, result: SiegeResult
     die = port.roll(f"{siege.id}/sortie", rule="§7.5.4.1.2.1")
     loser = siege.garrison if die >= SORTIE_HITS else siege.besieger
     troops = [Troop.of(u) for u in loser.units]
-    take_losses(troops, 1, loser.loss_order, charts)
+    role = "defender" if loser is siege.garrison else "besieger"
+    asked = named_losses.request(port, player=loser.player, power=loser.power, purpose=f"{siege.id}/{named_losses.KIND}",
+                                 facts={"battle": siege.id, "area": siege.area, "side": role, "city": siege.city.id},
+                                 troops=troops, count=1, pool=named_losses.SORTIE, order=loser.loss_order,
+                                 charts=charts) if siege.options.chosen_losses else None
+    if asked is not None:  # the sortie's loss is its owner's choice (§7.5.4.1.2.1)
+        named_losses.apply(troops, port.decide(asked))
+    else:
+        take_losses(troops, 1, loser.loss_order, charts)
     hit = next(t for t in troops if any(t.lost.values()))
     kind = next(k for k, n in hit.lost.items() if n)
     who = "defender" if loser is siege.garrison else "besieger"

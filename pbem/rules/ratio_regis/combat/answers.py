@@ -217,6 +217,9 @@ _GRAMMARS: dict[str, _Grammar] = {
     "drop-merchant": _Grammar("DROPMERCHANT", _yes_no("drop-merchant", "DROPMERCHANT"), _yes_no_form("DROPMERCHANT")),
 }
 
+#: Answers written as one word other than the kind's keyword (the forms above write them so).
+_BARE_WORDS = {"combat-card": ("PASS",), "capitulate": ("HOLD",)}
+
 _EXAMPLES = {
     "battlefield": "BF 3", "commit": "COMMIT T1,T2 CONSCRIPT", "advantages": "ADV T1,T2", "creative": "CREATIVE T2",
     "leader-plus": "PLUS1 T2", "combat-card": "CARD 17", "losses": "LOSSES ELIM T2 DISP T3", "veteran": "VET T5",
@@ -370,6 +373,15 @@ class CombatKind(DecisionKind):
 
     name: str
     description: str
+
+    @property
+    def keywords(self) -> tuple[str, ...]:  # type: ignore[override]
+        """Its keyword, and the bare words some answers are (PASS, HOLD)."""
+        return (_GRAMMARS[self.name].keyword, *_BARE_WORDS.get(self.name, ()))
+
+    @property
+    def defers(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.keywords  # a combat answer is read only while its request is owed
 
     def read(self, text: str, owed: Sequence[Request], answered: Mapping[str, Any]) -> LineRead | None:
         request = next((r for r in owed if r.kind == self.name), None)

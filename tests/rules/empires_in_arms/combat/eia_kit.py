@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pbem.core.engine import ALL, KeyedRequests, Request
+from pbem.core.engine import ALL, KeyedRequests, MapMark, Request
 from pbem.rules.empires_in_arms.combat.models import Battle, Factors, Leader, Side, Unit
 
 
@@ -64,7 +64,8 @@ class Scripted(KeyedRequests):
     def shuffle(self, purpose: str, items: Sequence, *, rule: str = "") -> list:
         return list(items)
 
-    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True) -> None:
+    def say(self, text: str, *, to: Iterable[str] = (ALL,), rule: str = "", with_rolls: bool = True,
+            mark: MapMark | None = None) -> None:
         self.said.append(text)
         self.heard_by.add(tuple(to))
 

@@ -49,7 +49,29 @@ def test_order_forms_write_each_default():
     day_end = PORT.request(kind="day_end", player="p", prompt="", default="fight")
     reinforce = PORT.request(kind="reinforce", player="p", prompt="", default=(), options=("g1",))
     assert (KINDS.order_form(day_end), KINDS.order_form(reinforce)) == ("FIGHT", "REINFORCE NONE")
-    assert set(forms) == {"chit", "flank", "guard", "reinforce", "day_end", "sortie", "breach", "honours"}
+    assert set(forms) == {"chit", "flank", "guard", "reinforce", "day_end", "sortie", "breach", "honours",
+                          "casualties"}
+    casualties = PORT.request(kind="casualties", player="p", prompt="", default="fr-1 1 cavalry")
+    assert KINDS.order_form(casualties) == "CASUALTIES fr-1 1 cavalry"
+
+
+def test_casualties_must_keep_the_rules_limits():
+    """§7.5.2.9.2.1–2: militia last at a morale loss of 2.0, a cavalry factor first when breaking."""
+    context = {"pool": "round", "count": 2, "units": {"a": {"infantry": 3, "militia": 2, "cavalry": 1}},
+               "militia": False, "cavalry_first": True}
+    request = PORT.request(kind="casualties", player="p", prompt="", default="a 1 cavalry, a 1 infantry",
+                           context=context)
+    cases = {"CASUALTIES a 2 militia": "militia are lost only when no other factor is left",
+             "CASUALTIES a 2 infantry": "loses a cavalry factor among its losses",
+             "CASUALTIES a 1 cavalry": "name 2 factors lost, not 1",
+             "CASUALTIES b 2 infantry": "b is not one of your units",
+             "CASUALTIES a 2 cavalry": "a has 1 cavalry factors, not 2",
+             "CASUALTIES a two infantry": "name each loss as <unit> <n> <kind>"}
+    for line, why in cases.items():
+        reading = KINDS.read_orders([(1, line)], [request], None, None, "p")
+        assert why in reading.verdicts[0].reason, (line, reading.verdicts[0].reason)
+    reading = KINDS.read_orders([(1, "CASUALTIES a 1 cavalry, a 1 infantry")], [request], None, None, "p")
+    assert reading.answers == {request.key: "a 1 cavalry, a 1 infantry"}
 
 
 def test_flank_must_leave_a_corps_pinning():

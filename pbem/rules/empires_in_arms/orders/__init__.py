@@ -11,6 +11,9 @@ from importlib.resources import files
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 
+from pbem.core.orders import suggest
+from pbem.core.toolkit import grammar_keywords
+
 
 class OrderSyntaxError(ValueError):
     """A line the grammar cannot read; the message says what was expected."""
@@ -244,32 +247,9 @@ class Stand:
         return "STAND"
 
 
-@dataclass(frozen=True)
-class Transfer:
-    count: int
-    kind: str
-    source: str  # a corps, or GARRISON
-    target: str
-
-    def text(self) -> str:
-        return f"TRANSFER {self.count} {self.kind} FROM {self.source} TO {self.target}"
-
-
-@dataclass(frozen=True)
-class Demobilize:
-    corps: str = ""  # the whole corps, or
-    count: int = 0  # garrison factors of a type in an area
-    kind: str = ""
-    area: str = ""
-
-    def text(self) -> str:
-        return f"DEMOBILIZE {self.corps}" if self.corps else f"DEMOBILIZE {self.count} {self.kind} IN {self.area}"
-
-
 Command = (Move | Forage | PlaceDepot | RemoveDepot | ConvertDepot | Besiege | AttackBesiegers | JoinCorps | Losses
            | DeclareTactical | AgreeTrivial | PreferWithdrawal | SupplyAlly | GuerrillasAttack | StandDown | Return
            | Retire | Place | PreferCommanders | Stand)
-ArmyCommand = Transfer | Demobilize | Stand
 
 
 def _names_or_none(items: list[Token]) -> tuple[str, ...]:
@@ -358,30 +338,38 @@ class _ToCommand(Transformer):
     def stand(self, items: list) -> Stand:
         return Stand()
 
-    def transfer(self, items: list[Token]) -> Transfer:
-        source, target = (str(i).upper() if str(i).upper() == "GARRISON" else str(i) for i in items[2:4])
-        return Transfer(int(items[0]), str(items[1]).upper(), source, target)
-
-    def demobilize(self, items: list[Token]) -> Demobilize:
-        if len(items) == 1:
-            return Demobilize(corps=str(items[0]))
-        return Demobilize(count=int(items[0]), kind=str(items[1]).upper(), area=str(items[2]))
-
 
 @cache
 def _parser() -> Lark:
     grammar = files("pbem.rules.empires_in_arms").joinpath("orders.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", transformer=_ToCommand(), start=["start", "army"])
+    return Lark(grammar, parser="lalr", transformer=_ToCommand(), start="start")
 
 
 def parse_line(text: str) -> Command:
-    """One land order line as a command, or `OrderSyntaxError` saying what the line lacks."""
-    return _parse(text, "start", LAND_FORMS)
+    """One land order line as a command, or `OrderSyntaxError` saying what the line lacks
+    (for an unknown first word, the closest order word of the grammar)."""
+    try:
+        return _parser().parse(text.strip())
+    except UnexpectedInput as error:
+        first = (text.split() or [""])[0]
+        if first.upper() not in land_keywords():
+            hint = suggest(first, land_keywords())
+            raise OrderSyntaxError(f"unknown order {first!r}" + (f"; did you mean {hint}?" if hint else "")
+                                   + f"; {LAND_FORMS}") from None
+        expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
+        words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
+                 "GARRISON_VERB": "DETACH or ABSORB", "INTO_CITY": "CITY", "FULL": "FULL", "YES": "YES", "NO": "NO",
+                 "HOLD": "HOLD", "FIRST": "FIRST",
+                 "$END": "the end of the line"}
+        hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
+        raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
+                               + (f" (expected {hint})" if hint else "") + f"; {LAND_FORMS}") from None
 
 
-def parse_army_line(text: str) -> ArmyCommand:
-    """One order line of the Army Reinforcement Step (§5.2.3, §5.2.4)."""
-    return _parse(text, "army", ARMY_FORMS)
+@cache
+def land_keywords() -> tuple[str, ...]:
+    """The first word of every land order, read off the grammar."""
+    return grammar_keywords(_parser(), "start")
 
 
 LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [CITY] [FORCE] (an area may add (DETACH|ABSORB <n> "
@@ -390,20 +378,5 @@ LAND_FORMS = ("land orders are MOVE <corps> <area>><area>… [CITY] [FORCE] (an 
               "LOSSES <type> <type>…, TACTICAL <n>|FULL, TRIVIAL YES|NO, WITHDRAWAL <area> <area>…|NONE, "
               "SUPPLY ALLY <power> YES|NO, GUERRILLAS ATTACK <area> [<factors>], STAND DOWN <corps>, "
               "RETURN <corps> <area>, "
-              "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE or STAND")
-ARMY_FORMS = ("army orders are TRANSFER <n> <type> FROM <corps|GARRISON> TO <corps|GARRISON>, DEMOBILIZE <corps>, "
-              "DEMOBILIZE <n> <type> IN <area> or STAND")
-
-
-def _parse(text: str, start: str, forms: str):
-    try:
-        return _parser().parse(text.strip(), start=start)
-    except UnexpectedInput as error:
-        expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
-        words = {"NAME": "a name", "INT": "a number", "FORCE": "FORCE", "MORETHAN": ">", "LPAR": "(", "RPAR": ")",
-                 "GARRISON_VERB": "DETACH or ABSORB", "INTO_CITY": "CITY", "FULL": "FULL", "YES": "YES", "NO": "NO",
-                 "HOLD": "HOLD", "FIRST": "FIRST",
-                 "$END": "the end of the line"}
-        hint = ", ".join(words.get(e, e.strip('"').upper()) for e in expected)
-        raise OrderSyntaxError(f"cannot read {text.strip()!r} at column {error.column}"
-                               + (f" (expected {hint})" if hint else "") + f"; {forms}") from None
+              "RETIRE <leader>, PLACE <leader> WITH <corps>|HOLD|FIRST, COMMAND <leader> <leader>…|NONE "
+              "or STAND|DONE")
