@@ -62,8 +62,9 @@ HomeOption = typer.Option(None, "--home", envvar="PBEM_HOME",
                           help="Campaign home directory (default ./pbem-home).")
 
 USER_ERRORS = (CommandError, CampaignNotFound, DataFileError, ScenarioError, RulesetError, CaseFormatError,
-               ValidationError, FileNotFoundError, ReportError, TemplateProblem, MailSettingsError, SourceError,
-               StoreDamaged, HomeBusy, HomeNotFound, FileExistsError, RestoreRefused)
+               ValidationError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError,
+               ReportError, TemplateProblem, MailSettingsError, SourceError, StoreDamaged, HomeBusy, HomeNotFound,
+               FileExistsError, RestoreRefused)
 
 
 def _print_version(wanted: bool) -> None:
@@ -199,14 +200,14 @@ def list_campaigns(as_json: bool = typer.Option(False, "--json", help="Print JSO
     rows = []
     for name in service.names():
         status = service.projection(name).status()
-        rows.append({k: status[k] for k in ("campaign", "ruleset", "step", "steps_resolved", "finished")})
+        rows.append({k: status[k] for k in ("campaign", "ruleset", "step", "steps_resolved", "finished", "paused")})
     if as_json:
         _echo_json(rows)
         return
     if not rows:
         typer.echo("no campaigns yet (create one with `pbem new` or run `pbem demo`)")
     for row in rows:
-        where = "finished" if row["finished"] else f"at {row['step']}"
+        where = "finished" if row["finished"] else f"at {row['step']}" + (", PAUSED" if row["paused"] else "")
         typer.echo(f"{row['campaign']:<20} {row['ruleset']:<14} {row['steps_resolved']:>6} steps  {where}")
 
 
@@ -222,6 +223,9 @@ def status(campaign: str, as_json: bool = typer.Option(False, "--json", help="Pr
     typer.echo(f"step: {data['step'] or 'finished'}   resolved steps: {data['steps_resolved']}   "
                f"log version: {data['log_version']}")
     typer.echo(f"state hash: {data['state_hash'] or '-'}")
+    if data["paused"]:
+        typer.echo(f"PAUSED by the GM since {data['paused_at']}: {data['paused_reason']} (orders are taken; nothing "
+                   "is processed and no deadline passes until `pbem gm resume`)")
     for owed in data["pending"]:
         typer.echo(f"  owed by {owed['player']}: {owed['prompt']} (default {owed['default']!r}, "
                    f"deadline {owed['deadline'] or 'none'})")
@@ -282,6 +286,20 @@ def replay(campaign: str, to: Optional[str] = typer.Option(None, "--to", help="S
             typer.echo(f"{step.step}  state {step.state_hash[:16]}  (log version {step.version})")
     for divergence in projection.divergences:
         typer.echo(f"DIVERGES at {divergence.step}: {divergence.reason}")
+
+
+@app.command()
+def orders(campaign: str, player: Optional[str] = typer.Option(None, "--player", help="Only this player's."),
+           home: Optional[Path] = HomeOption) -> None:
+    """List the order sets received, with the log version `pbem gm reprocess --replace` names."""
+    for event in _master(home).order_sets(campaign):
+        if player is not None and event.player != player:
+            continue
+        taken = isinstance(event, Campaign.OrdersSubmitted)
+        lines = event.lines if taken else [v["text"] for v in event.verdicts]
+        first = (lines[0] if lines else "") + (f" (+{len(lines) - 1} lines)" if len(lines) > 1 else "")
+        typer.echo(f"{event.originator_version:>6}  {event.player:<8} {event.step or '-':<20} "
+                   f"{'taken' if taken else 'refused':<8} {first}")
 
 
 @app.command()
@@ -455,7 +473,7 @@ def gm_resume(campaign: str, reason: str = ReasonOption, home: Optional[Path] = 
     _gm_done(home, _master(home).resume(campaign, reason), f"{campaign} resumed")
 
 
-@gm_app.command("extend")
+@gm_app.command("extend", context_settings={"ignore_unknown_options": True})  # `-24` is hours, not an option
 def gm_extend(campaign: str, hours: int = typer.Argument(..., help="Hours to add (negative: shorten)."),
               reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
     """Move the current deadline."""
@@ -516,9 +534,16 @@ def gm_rulings(campaign: str, home: Optional[Path] = HomeOption) -> None:
 @gm_app.command("rollback")
 def gm_rollback(campaign: str, step: str = typer.Argument(..., help="The last resolved step to keep "
                                                                     "(`start`: back to the beginning)."),
+                release: bool = typer.Option(False, "--release", help="Do it (without: show what it undoes only)."),
                 reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
-    """Back to just after a resolved step; later facts are superseded, never deleted."""
-    _gm_done(home, _master(home).rollback(campaign, step, reason), f"{campaign} rolled back to after {step}")
+    """Back to just after a resolved step; later facts are superseded, never deleted. What
+    it undoes first, then `--release` to make it so."""
+    master = _master(home)
+    if not release:
+        typer.echo("\n".join(master.rollback_preview(campaign, step).lines()))
+        typer.echo("(a preview: nothing changed; add --release to roll back)")
+        return
+    _gm_done(home, master.rollback(campaign, step, reason), f"{campaign} rolled back to after {step}")
 
 
 @gm_app.command("reprocess")
@@ -561,7 +586,7 @@ def gm_reprocess(campaign: str, step: str = typer.Argument(..., help="Rerun ever
     _gm_done(home, master.reprocess(campaign, step, reason, corrections, rule), f"{campaign}: rerun released")
 
 
-@gm_app.command("dice")
+@gm_app.command("dice", context_settings={"ignore_unknown_options": True})  # `-3` is a (refused) value
 def gm_dice(campaign: str, purpose: str = typer.Argument(..., help="The dice purpose, e.g. combat."),
             values: list[int] = typer.Argument(..., help="The results, in order."),
             reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
@@ -572,7 +597,7 @@ def gm_dice(campaign: str, purpose: str = typer.Argument(..., help="The dice pur
 
 @gm_app.command("reveal")
 def gm_reveal(campaign: str, reason: str = ReasonOption, home: Optional[Path] = HomeOption) -> None:
-    """Reveal the dice secret: from now on anyone can recompute every roll."""
+    """Reveal the dice secret once the campaign is over: anyone can then recompute every roll."""
     _gm_done(home, _master(home).reveal(campaign, reason), f"{campaign}: dice secret revealed")
 
 
@@ -935,4 +960,6 @@ def _one_line(error: Exception) -> str:
         return f"{where}: {first['msg']}" + (f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else "")
     if isinstance(error, ScenarioError):
         return "the scenario is not valid: " + "; ".join(error.problems[:5])
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return f"{error.filename}: {error.strerror}"  # `… is a directory`, not `[Errno 21] …`
     return str(error)

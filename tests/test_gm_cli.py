@@ -4,6 +4,7 @@ a real home, and GM commands mailed into a Maildir and read by the mail daemon."
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import partial
 from pathlib import Path
@@ -49,7 +50,11 @@ def test_every_gm_command(home: Path, tmp_path: Path):
     assert status(home)["steps_resolved"] >= 1
     pbem("gm", "pause", "c1", "--reason", "map dispute", home=home)
     assert "paused" in pbem("gm", "pause", "c1", "--reason", "again", home=home, check=False).stderr
+    assert "PAUSED by the GM since" in pbem("status", "c1", home=home).stdout  # issue 25.12: the pause is told
+    assert (status(home)["paused"], status(home)["paused_reason"]) == (True, "map dispute")
+    assert ", PAUSED" in pbem("list", home=home).stdout
     pbem("gm", "resume", "c1", "--reason", "settled", home=home)
+    assert not status(home)["paused"] and "PAUSED" not in pbem("list", home=home).stdout
     deadline = status(home)["pending"][0]["deadline"]
     pbem("gm", "extend", "c1", "24", "--reason", "holidays", home=home)
     assert status(home)["pending"][0]["deadline"] != deadline
@@ -69,26 +74,51 @@ def test_every_gm_command(home: Path, tmp_path: Path):
     first = steps[0]
     preview = pbem("gm", "reprocess", "c1", first, "--reason", "check", home=home).stdout
     assert "a preview: nothing changed" in preview
-    pbem("gm", "rollback", "c1", first, "--reason", "wrong group chosen", home=home)
+    listed = pbem("orders", "c1", home=home).stdout.splitlines()  # the log versions --replace names
+    assert [line.split()[1:4] for line in listed[:3]] == [["p1", "setup/bids", "taken"], ["p2", "setup/bids", "taken"],
+                                                         ["p3", "setup/bids", "taken"]]
+    rollback = pbem("gm", "rollback", "c1", first, "--reason", "wrong group chosen", home=home).stdout
+    assert "roll back to just after step" in rollback and "a preview: nothing changed" in rollback
+    assert status(home)["steps_resolved"] > 1
+    pbem("gm", "rollback", "c1", first, "--release", "--reason", "wrong group chosen", home=home)
     assert pbem("replay", "c1", home=home).stdout.split()[::6] == [first]  # only the kept step remains
     assert "steps verified" in pbem("verify", "c1", home=home).stdout
     explained = pbem("replay", "c1", "--explain", home=home).stdout
     assert "roll" in explained or "decision" in explained
-    pbem("gm", "reveal", "c1", "--reason", "the campaign is over", home=home)
-    key = _revealed_secret(home)
+    early = pbem("gm", "reveal", "c1", "--reason", "curious", home=home, check=False)
+    assert early.returncode == 2 and "still being played" in early.stderr
+    key = _vault_secret(home)  # what a reveal at the end would publish
     assert "all match" in pbem("dice", "verify", "c1", "--secret", key, home=home).stdout
     wrong = pbem("dice", "verify", "c1", "--secret", "00" * 32, home=home, check=False)
     assert wrong.returncode == 2 and "not the campaign's commitment" in wrong.stderr
 
 
-def _revealed_secret(home: Path) -> str:
+def test_gm_commands_answer_bad_input_by_name(home: Path, tmp_path: Path):
+    """Issue 25.11: what used to end in an internal error is answered in one line, and a
+    negative `gm extend` is read as hours, as its help says, without `--`."""
+    deadline = datetime.fromisoformat(status(home)["pending"][0]["deadline"])
+    huge = pbem("gm", "extend", "c1", "100000000", "--reason", "typo", home=home, check=False)
+    assert huge.returncode == 2 and "past the calendar" in huge.stderr
+    pbem("gm", "extend", "c1", "-24", "--reason", "the players are all in", home=home)
+    assert datetime.fromisoformat(status(home)["pending"][0]["deadline"]) == deadline - timedelta(hours=24)
+    late = tmp_path / "late.txt"
+    late.write_text("GROUP 1\n")
+    stranger = pbem("gm", "reprocess", "c1", "start", "--add", f"p9={late}", "--reason", "late orders", home=home,
+                    check=False)
+    assert stranger.returncode == 2 and "'p9' is not a player of c1 (its players: p1, p2, p3, gm)" in stranger.stderr
+    folder = pbem("submit", "c1", str(tmp_path), home=home, check=False)
+    assert folder.returncode == 2 and f"{tmp_path}: Is a directory" in folder.stderr
+    negative = pbem("gm", "dice", "c1", "combat", "-3", "--reason", "table", home=home, check=False)
+    assert negative.returncode == 2 and "a combat die is 1 to 6 (§13.1.6), not -3" in negative.stderr
+
+
+def _vault_secret(home: Path) -> str:
     from pbem.core.service import CampaignService
     from pbem.core.store import open_store
 
     service = CampaignService(open_store(home))
-    secret = service.projection("c1").data.revealed_secret
+    secret = service.loader.secret("c1").hex()
     service.store.close()
-    assert secret
     return secret
 
 

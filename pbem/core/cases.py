@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem.core.campaign import Campaign
 from pbem.core.datafile import load_data_file, merged
+from pbem.core.dice import declared_purpose
 from pbem.core.projection import CampaignProjection
 from pbem.core.service import CampaignService, PlayerSpec, Receipt
 from pbem.core.state_edits import PathError, StateEdit, StateEditError, apply_edits, lookup
@@ -266,11 +267,16 @@ class _Play:
         self.service.set_state(_CAMPAIGN, edits, f"set-up of case {self.case.name}")
 
     def replayed(self, projection: CampaignProjection) -> str | None:
-        """None if replaying the whole log (as `pbem verify` does) reaches the same state, else why not."""
-        again = self.service.loader.load(_CAMPAIGN, use_snapshots=False, history=False)
+        """None if replaying the whole log (as `pbem verify` does) reaches the same state with
+        dice of declared purposes only, else why not."""
+        again = self.service.loader.load(_CAMPAIGN, use_snapshots=False)
         if again.divergences:
             first = again.divergences[0]
             return f"replaying the log diverges at step {first.step}: {first.reason}"
+        undeclared = _undeclared_rolls(again)
+        if undeclared:
+            return ("the ruleset's dice_purposes do not declare these rolls (a GM could not force them): "
+                    + ", ".join(undeclared))
         encode = projection.ruleset.encode_state
         if encode(again.current()[1]) != encode(projection.current()[1]):
             return "replaying the log gives another state than playing it"
@@ -402,6 +408,21 @@ class _Play:
         if wanted and wanted[0].lower() not in verdict.reason.lower():
             return f"refused with {verdict.reason!r}"
         return None
+
+
+def _undeclared_rolls(projection: CampaignProjection) -> list[str]:
+    """The rolls of a played log whose purpose, or die, the ruleset does not declare."""
+    purposes = projection.ruleset.dice_purposes
+    current = projection.current()[0]
+    rolls = [r for step in projection.resolved for r in step.result.rolls] + list(current.rolls if current else ())
+    found: list[str] = []
+    for roll in rolls:
+        declared = declared_purpose(purposes, roll.purpose)
+        if declared is None or declared.sides not in (None, roll.sides):
+            text = f"{roll.purpose} (d{roll.sides})"
+            if text not in found:
+                found.append(text)
+    return found
 
 
 def _has(found: Any, wanted: Any) -> bool:

@@ -78,11 +78,15 @@ def advance(session: CampaignSession) -> int:
 
 def serve_queued(session: CampaignSession, result: Any) -> bool:
     """The first queued block that answers one of the step's owed decisions is used or
-    dropped (issue 16); True when one was, so the step runs again before it waits."""
+    dropped (issue 16); True when one was, so the step runs again before it waits. Once a
+    player's block was dropped at a step, their next block of that kind waits for the
+    next such decision: it was written for that one, not for this step."""
     projection = session.projection
     turn = projection.ruleset.turn_of(result.step)
+    dropped = projection.data.queue_dropped.get(result.step, [])
     for request in result.pending:
-        block = next((b for b in projection.data.queued if b.serves(request, result.step, turn)), None)
+        block = next((b for b in projection.data.queued if b.serves(request, result.step, turn)
+                      and (b.player, b.kind) not in dropped), None)
         if block is not None:
             use_queued(session, block, request, result.step)
             return True

@@ -9,8 +9,10 @@ of another. After the secret is revealed anyone can recompute every roll.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import struct
+from collections.abc import Sequence
 from functools import lru_cache
 
 import msgspec
@@ -92,3 +94,62 @@ class Roll(msgspec.Struct, frozen=True):
 def recompute(secret: bytes, roll: dict) -> int:
     """Recompute a logged (unforced) roll from the revealed secret."""
     return draw_below(secret, roll["key"], roll["sides"]) + 1
+
+
+#: The forced-dice purpose whose last value is the face of every die (not draw or shuffle)
+#: of a purpose with no forced value left: a case's default face for dice it does not care about.
+DEFAULT_FACE = "*"
+
+
+class DicePurpose(msgspec.Struct, frozen=True):
+    """A purpose a game rolls for, as a ruleset declares it (`Ruleset.dice_purposes`) so that
+    a forced die (`pbem gm dice`) is checked when the GM sets it rather than failing the
+    step that rolls it. `form` is the purpose as rolled, where `<n>` stands for a number,
+    any other `<name>` for one word without `/`, and `a|b` for either word of a segment;
+    `sides` is the die's (None: a draw among as many outcomes as the position has, a
+    shuffle's or a pick's); `rule` the rule it serves."""
+
+    form: str
+    sides: int | None
+    rule: str
+
+    def matches(self, purpose: str) -> bool:
+        return _form_pattern(self.form).fullmatch(purpose) is not None
+
+
+@lru_cache(maxsize=512)
+def _form_pattern(form: str) -> re.Pattern[str]:
+    def word(choice: str) -> str:
+        return "".join(r"\d+" if part == "<n>" else "[^/]+" if part.startswith("<") else re.escape(part)
+                       for part in re.split(r"(<[^>]+>)", choice))
+    return re.compile("/".join("(?:" + "|".join(map(word, segment.split("|"))) + ")" for segment in form.split("/")))
+
+
+def declared_purpose(purposes: Sequence[DicePurpose], purpose: str) -> DicePurpose | None:
+    return next((declared for declared in purposes if declared.matches(purpose)), None)
+
+
+def forced_dice_problem(purposes: Sequence[DicePurpose], purpose: str, values: Sequence[int]) -> str:
+    """Why die results cannot be forced for `purpose` ("" when they can): an unknown
+    purpose would wait for a roll that never comes, and a value off the die would stop
+    the step that rolls it."""
+    if not values:
+        return "give at least one die result"
+    if purpose == DEFAULT_FACE:
+        # Shown on every unforced die, as near as its faces allow (`StepContext._roll`):
+        # checked against the game's largest die.
+        top = max((p.sides for p in purposes if p.sides is not None), default=None)
+        return _off_the_die("a default face", top, "", values)
+    declared = declared_purpose(purposes, purpose)
+    if declared is None:
+        forms = ", ".join(p.form for p in purposes) or "none"
+        return f"this game rolls no dice for {purpose!r} (it rolls for: {forms})"
+    return _off_the_die(f"a {purpose} die", declared.sides, f" ({declared.rule})", values)
+
+
+def _off_the_die(what: str, top: int | None, rule: str, values: Sequence[int]) -> str:
+    bad = [v for v in values if v < 1 or (top is not None and v > top)]
+    if not bad:
+        return ""
+    span = f"1 to {top}" if top is not None else "at least 1"
+    return f"{what} is {span}{rule}, not {', '.join(map(str, bad))}"

@@ -21,12 +21,9 @@ from typing import Any
 
 import msgspec
 
-from pbem.core.dice import Roll, keyed_streams
+from pbem.core.dice import DEFAULT_FACE, Roll, keyed_streams
 
 ALL = "*"
-#: The forced-dice purpose whose last value is the face of every die (not draw or shuffle)
-#: of a purpose with no forced value left: a case's default face for dice it does not care about.
-DEFAULT_FACE = "*"
 
 
 class Request(msgspec.Struct, frozen=True):

@@ -24,7 +24,7 @@ from pbem.core.contact import mail_address
 from pbem.core.dispatch import LineDone, work_cause
 from pbem.core.projection import CampaignProjection
 from pbem.core.ruleset import RulingError
-from pbem.core.service import CampaignService, CommandError, Outcome, token_hash
+from pbem.core.service import CampaignService, CommandError, Outcome, record_forced_dice, token_hash
 from pbem.core.session import CampaignSession
 from pbem.core.store import open_store
 
@@ -45,9 +45,9 @@ class Correction:
 
 @dataclass
 class Preview:
-    """What a reprocess would change, before it is released."""
+    """What a reprocess or a rollback would change, before it is released."""
 
-    after_step: str
+    heading: str  # what would be done: "rerun after step …", "roll back to just after step …"
     old_hash: str
     new_hash: str
     steps_before: list[tuple[str, str]]
@@ -55,10 +55,11 @@ class Preview:
     rolls_changed: list[str] = field(default_factory=list)
     reports_changed: dict[str, list[str]] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)  # inputs a rollback sets aside, to be sent again
 
     def lines(self) -> list[str]:
-        out = [f"rerun after step {self.after_step}",
-               f"state hash now {self.old_hash[:16]}, after the rerun {self.new_hash[:16]}"
+        out = [self.heading,
+               f"state hash now {self.old_hash[:16]}, after it {self.new_hash[:16]}"
                + (" (unchanged)" if self.old_hash == self.new_hash else "")]
         old, new = dict(self.steps_before), dict(self.steps_after)
         for step in sorted(set(old) | set(new), key=lambda s: ([k for k, _ in self.steps_before + self.steps_after]
@@ -70,6 +71,7 @@ class Preview:
             out.append(f"  report of {viewer}: {len(changes)} line(s) differ")
             out += [f"    {c}" for c in changes[:10]]
         out += [f"  refused on rerun: {r}" for r in self.refused]
+        out += [f"  superseded, to be sent again: {s}" for s in self.superseded]
         return out
 
 
@@ -151,7 +153,11 @@ class GameMaster:
             step = projection.step
             if step is None or step not in projection.data.deadlines:
                 raise CommandError(f"{name} has no deadline running")
-            at = (datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)).isoformat()
+            try:
+                at = (datetime.fromisoformat(projection.data.deadlines[step]) + timedelta(hours=hours)).isoformat()
+            except OverflowError:
+                raise CommandError(f"moving the deadline by {hours} hours takes it past the calendar "
+                                   "(years 1 to 9999)") from None
             session.record(session.campaign.change_deadline, step=step, at=at, reason=reason, by="GM")
             return f"The deadline is {'extended' if hours >= 0 else 'shortened'} by {abs(hours)} hours: {reason}."
         return self._command(name, "", apply)
@@ -228,17 +234,26 @@ class GameMaster:
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Die results the next rolls of `purpose` take (a face-to-face session being
         imported, a replayed example); recorded as forced, so every report shows it."""
-        if not values:
-            raise CommandError("give at least one die result")
         def apply(session: CampaignSession) -> None:
-            session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+            record_forced_dice(session, purpose, values, reason)
         # The values are not announced: some dice (a deal's) would reveal hidden hands. Each
         # roll shows as forced wherever the rules let a player see it.
         return self._command(name, f"The GM sets the next {len(values)} {purpose} dice: {reason}.", apply)
 
     def reveal(self, name: str, reason: str) -> Outcome:
+        """Publish the dice secret once play is over. While the campaign runs it is refused:
+        roll keys are predictable (`<campaign>|<step>/<purpose>#<n>`), so the secret would
+        tell every player the dice to come and the hands already dealt, and no new secret
+        could hide what was drawn with this one."""
         def apply(session: CampaignSession) -> None:
-            session.record(session.campaign.reveal_seed, secret=session.projection.secret.hex())
+            projection = session.projection
+            if not projection.finished:
+                raise CommandError(f"{name} is still being played (step {projection.step}): the dice secret is "
+                                   "revealed only once the campaign is over, since with it every player could "
+                                   "compute every die to come and the hands already dealt")
+            if projection.data.revealed_secret is not None:
+                raise CommandError(f"the dice secret of {name} is already revealed")
+            session.record(session.campaign.reveal_seed, secret=projection.secret.hex())
         secret = self.service.loader.secret(name).hex()
         return self._command(name, f"The dice secret is revealed: {secret}. Its sha256 is the commitment printed "
                                    f"in the first report; every roll can now be recomputed ({reason}).", apply)
@@ -257,8 +272,16 @@ class GameMaster:
             raise CommandError(f"no resolved step {step!r} in {name} (see `pbem replay {name}`)")
         return version
 
+    def _refuse_after_reveal(self, name: str, what: str) -> None:
+        """Play never goes on after the dice secret was revealed (a rollback's supersession
+        does not unsay it): every die of the replayed steps could be computed in advance."""
+        if any(isinstance(e, Campaign.SeedRevealed) for e in self.service.loader.campaign_events(name)):
+            raise CommandError(f"the dice secret of {name} is revealed: {what} would be played with dice every "
+                               "player can compute in advance")
+
     def rollback(self, name: str, step: str, reason: str) -> Outcome:
         """Back to the state right after resolved step `step`; later facts are superseded."""
+        self._refuse_after_reveal(name, "a rollback")
         version = self._resolved_version(name, step)
         service = self.service
         campaign = service.campaign(name)
@@ -283,6 +306,12 @@ class GameMaster:
                 continue
             effective.append(event)
         return [e for e in effective if e.originator_version > version and isinstance(e, REPLAYED_INPUTS)]
+
+    def order_sets(self, name: str) -> list[DomainEvent]:
+        """The order sets of the effective log (taken or refused), each with the log version
+        `reprocess --replace` names."""
+        return [e for e in self._inputs_after(name, 0)
+                if isinstance(e, (Campaign.OrdersSubmitted, Campaign.OrdersRejected))]
 
     def _replay_inputs(self, service: CampaignService, name: str, inputs: list[DomainEvent],
                        corrections: list[Correction]) -> list[str]:
@@ -317,9 +346,17 @@ class GameMaster:
                 service.absence(name, event.player, event.start, event.end)
         return refused
 
+    def _check_corrections(self, name: str, corrections: list[Correction]) -> None:
+        players = self.service.live(name).data.players
+        for correction in corrections:
+            if correction.player not in players:
+                raise CommandError(f"{correction.player!r} is not a player of {name} "
+                                   f"(its players: {', '.join(players)})")
+
     def preview(self, name: str, after_step: str, corrections: list[Correction] = (),
                 ruling: tuple[str, dict] | None = None) -> Preview:
         """What a reprocess after `after_step` would give, played on a scratch copy."""
+        self._check_corrections(name, list(corrections))
         version = self._resolved_version(name, after_step)
         scratch = CampaignService(open_store(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
                                   self.service.renderer, clock=self.service.clock)
@@ -331,27 +368,28 @@ class GameMaster:
         if ruling is not None:
             GameMaster(scratch).ruling(name, ruling[0], ruling[1], "correction for the rerun")
         refused = self._replay_inputs(scratch, name, inputs, list(corrections))
-        old = self.service.loader.load(name, use_snapshots=False)
-        new = scratch.loader.load(name, use_snapshots=False)
-        preview = Preview(after_step, old.data.last_hash, new.data.last_hash,
-                          [(r.step, r.state_hash) for r in old.resolved if r.version > version],
-                          [(r.step, r.state_hash) for r in new.resolved if r.version > version], refused=refused)
-        old_rolls = {r.key: r.value for s in old.resolved if s.version > version for r in s.result.rolls}
-        new_rolls = {r.key: r.value for s in new.resolved if s.version > version for r in s.result.rolls}
-        preview.rolls_changed = [f"{key}: {old_rolls.get(key)} -> {new_rolls.get(key)}"
-                                 for key in sorted(set(old_rolls) | set(new_rolls))
-                                 if old_rolls.get(key) != new_rolls.get(key)]
-        for viewer in ["gm", "public", *old.data.players]:
-            before_view, after_view = old.view(viewer), new.view(viewer)
-            if before_view != after_view:
-                preview.reports_changed[viewer] = _dict_changes(before_view, after_view)
+        preview = _compare(f"rerun after step {after_step}", self.service.loader.load(name, use_snapshots=False),
+                           scratch.loader.load(name, use_snapshots=False), version)
+        preview.refused = refused
         scratch.store.close()
+        return preview
+
+    def rollback_preview(self, name: str, step: str) -> Preview:
+        """What a rollback to just after `step` would undo, before it is released: the steps
+        and rolls set aside, what each player's view loses, and the inputs to send again."""
+        self._refuse_after_reveal(name, "a rollback")
+        version = self._resolved_version(name, step)
+        preview = _compare(f"roll back to just after step {step}", self.service.loader.load(name, use_snapshots=False),
+                           self.service.loader.load(name, upto=version, use_snapshots=False), version)
+        preview.superseded = [_describe_input(e) for e in self._inputs_after(name, version)]
         return preview
 
     def reprocess(self, name: str, after_step: str, reason: str, corrections: list[Correction] = (),
                   ruling: tuple[str, dict] | None = None) -> Outcome:
         """Roll back to after `after_step` and feed the superseded inputs again (with the
         corrections, after the ruling), under this engine version; announced as a rerun."""
+        self._refuse_after_reveal(name, "a rerun")
+        self._check_corrections(name, list(corrections))
         version = self._resolved_version(name, after_step)
         inputs = self._inputs_after(name, version)
         service = self.service
@@ -372,6 +410,34 @@ class GameMaster:
                                                        "the earlier ones.", before))
         outcome.mail.extend(service.reports_mail(projection, since_version=version, version=projection.data.version))
         return outcome
+
+
+def _compare(heading: str, old: CampaignProjection, new: CampaignProjection, version: int) -> Preview:
+    """The difference between a campaign now (`old`) and as a rerun or rollback from log
+    version `version` would leave it (`new`): steps, rolls and every viewer's view."""
+    preview = Preview(heading, old.data.last_hash, new.data.last_hash,
+                      [(r.step, r.state_hash) for r in old.resolved if r.version > version],
+                      [(r.step, r.state_hash) for r in new.resolved if r.version > version])
+    old_rolls = {r.key: r.value for s in old.resolved if s.version > version for r in s.result.rolls}
+    new_rolls = {r.key: r.value for s in new.resolved if s.version > version for r in s.result.rolls}
+    preview.rolls_changed = [f"{key}: {old_rolls.get(key)} -> {new_rolls.get(key)}"
+                             for key in sorted(set(old_rolls) | set(new_rolls))
+                             if old_rolls.get(key) != new_rolls.get(key)]
+    for viewer in ["gm", "public", *old.data.players]:
+        before_view, after_view = old.view(viewer), new.view(viewer)
+        if before_view != after_view:
+            preview.reports_changed[viewer] = _dict_changes(before_view, after_view)
+    return preview
+
+
+def _describe_input(event: DomainEvent) -> str:
+    """One player's or the clock's input, as a rollback preview lists it."""
+    what = {Campaign.OrdersSubmitted: "order set", Campaign.OrdersRejected: "refused order set",
+            Campaign.PolicySet: "standing policy", Campaign.PolicyCleared: "policy cleared",
+            Campaign.DiceForced: "forced dice", Campaign.DeadlinePassed: "deadline passed",
+            Campaign.PlayerReady: "READY", Campaign.AbsenceDeclared: "absence"}[type(event)]
+    who = getattr(event, "player", None) or getattr(event, "by", None) or "the GM"
+    return f"log version {event.originator_version}: {what} of {who}"
 
 
 def _address(value: str) -> str:
@@ -457,9 +523,12 @@ def read_line(master: GameMaster, name: str, line: str) -> tuple[str, Callable[[
         return f"ruling {kind} applied", lambda: master.ruling(name, kind, args, reason.strip() or "GM ruling")
     if verb == "ROLLBACK":
         if not rest:
-            raise CommandError("GM ROLLBACK <step> <reason>")
+            raise CommandError("GM ROLLBACK <step> [RELEASE] <reason>: without RELEASE you get the preview")
+        release = len(rest) > 1 and rest[1].upper() == "RELEASE"
+        if not release:
+            return "preview:\n" + "\n".join(master.rollback_preview(name, rest[0]).lines()), lambda: Outcome(name)
         return (f"rolled back to after {rest[0]}",
-                lambda: master.rollback(name, rest[0], _reason(rest[1:], "GM rollback")))
+                lambda: master.rollback(name, rest[0], _reason(rest[2:], "GM rollback")))
     if verb == "REPROCESS":
         if not rest:
             raise CommandError("GM REPROCESS <step> [RELEASE] <reason>: without RELEASE you get the preview")

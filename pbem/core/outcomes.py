@@ -68,6 +68,7 @@ class Receipt(BaseModel):
     step: str | None = None
     steps_resolved: int = 0
     report_follows: bool = False  # a report to this player goes out with the receipt
+    paused: str | None = None  # why the GM paused the campaign, while it is paused
 
 
 class Renderer(Protocol):

@@ -85,12 +85,16 @@ class ProjectionData(msgspec.Struct):
     absences: dict[str, list[tuple[str, str]]] = {}
     paused: bool = False
     paused_at: str | None = None
+    paused_reason: str | None = None
     rerun_from: str | None = None
     revealed_secret: str | None = None
     policy_counter: int = 0
     queued: list[QueuedBlock] = []  # queued orders not yet used, in the order they were queued
     queue_counter: int = 0
     queue_notes: list[QueueNote] = []
+    # The steps in progress at which a player's queued block was dropped, and its kind: no
+    # other block of theirs of that kind answers that step (it was written for a later one).
+    queue_dropped: dict[str, list[tuple[str, str]]] = {}
     # Report mailing (the `reports` setting): the decisions each open step has asked, the
     # turn of the last step asked from, how far each viewer's reports have told, and who is
     # due one from where (and at which log version that was decided).
@@ -274,6 +278,9 @@ class CampaignProjection:
 
     @_folds(Campaign.QueuedOrdersDropped)
     def _on_queued_orders_dropped(self, e: Campaign.QueuedOrdersDropped) -> None:
+        block = next((b for b in self.data.queued if b.player == e.player and b.id == e.queue_id), None)
+        if block is not None:
+            self.data.queue_dropped.setdefault(e.step, []).append((e.player, block.kind))
         self._spend_queued(e.player, e.queue_id, e.originator_version,
                            f"queued orders {e.queue_id} dropped at {e.step}: {e.reason}")
 
@@ -380,11 +387,11 @@ class CampaignProjection:
 
     @_folds(Campaign.Paused)
     def _on_paused(self, e: Campaign.Paused) -> None:
-        self.data.paused, self.data.paused_at = True, e.at
+        self.data.paused, self.data.paused_at, self.data.paused_reason = True, e.at, e.reason
 
     @_folds(Campaign.Resumed)
     def _on_resumed(self, e: Campaign.Resumed) -> None:
-        self.data.paused, self.data.paused_at = False, None
+        self.data.paused, self.data.paused_at, self.data.paused_reason = False, None, None
 
     @_folds(Campaign.PlayerReplaced)
     def _on_player_replaced(self, e: Campaign.PlayerReplaced) -> None:
@@ -477,7 +484,7 @@ class CampaignProjection:
         """A resolved step's deadline bookkeeping is done with: dropping it keeps the
         projection (and each snapshot) the same size however long the campaign runs."""
         data = self.data
-        for table in (data.deadlines, data.opened, data.reminders, data.ready, data.asked):
+        for table in (data.deadlines, data.opened, data.reminders, data.ready, data.asked, data.queue_dropped):
             table.pop(step, None)
         if step in data.deadlines_passed:
             data.deadlines_passed = [s for s in data.deadlines_passed if s != step]
@@ -615,6 +622,9 @@ class CampaignProjection:
             "step": self.step,
             "steps_resolved": self.data.steps_resolved,
             "finished": self.finished,
+            "paused": self.data.paused,  # by the GM: orders are taken, nothing is processed
+            "paused_at": self.data.paused_at,
+            "paused_reason": self.data.paused_reason,
             "log_version": self.data.version,
             "state_hash": self.data.last_hash,
             "dice_commitment": self.data.commitment,

@@ -19,7 +19,7 @@ import msgspec
 from pbem.core.campaign import PolicyRecord
 from pbem.core.decisions import OrderReading
 from pbem.core.engine import Request, condition_holds
-from pbem.core.orders import Alternative
+from pbem.core.orders import Alternative, suggest
 
 
 class QueuedBlock(msgspec.Struct, frozen=True):
@@ -55,6 +55,40 @@ class QueuedBlock(msgspec.Struct, frozen=True):
             if all(condition_holds(view_value(view, name), op, value) for name, op, value in alternative.conditions):
                 return index
         return None
+
+
+def path_problem(view: Mapping[str, Any], full_view: Mapping[str, Any], path: str) -> str:
+    """Why a `WHEN` path names nothing in the player's `view` now ("" when it names
+    something): a condition on it would only ever be silently false. A path the GM's
+    `full_view` has is one the player may not see; any other is misspelt."""
+    missing = _missing_part(view, path)
+    if missing is None:
+        return ""
+    if _missing_part(full_view, path) is None:
+        return f"{path} is not yours to see"
+    where, part, known = missing
+    hint = suggest(part, known)
+    return (f"{path}: your view has no {part!r}" + (f" in {where}" if where else "")
+            + (f"; did you mean {hint}?" if hint else ""))
+
+
+def _missing_part(view: Mapping[str, Any], path: str) -> tuple[str, str, list[str]] | None:
+    """Where `path` leaves `view` — the part reached, the missing name and the names there
+    are — or None when it names something (whose value may be empty)."""
+    node: Any = view
+    parts = path.split(".")
+    for at, part in enumerate(parts):
+        where = ".".join(parts[:at])
+        if isinstance(node, Mapping):
+            key = part if part in node else next((k for k in node if str(k).lower() == part.lower()), None)
+            if key is None:
+                return where, part, [str(k) for k in node]
+            node = node[key]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return where, part, []
+    return None
 
 
 def view_value(view: Mapping[str, Any], path: str) -> Any:

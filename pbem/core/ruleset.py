@@ -16,6 +16,7 @@ import msgspec
 from pydantic import BaseModel, ValidationError
 
 from pbem.core.decisions import DecisionKind
+from pbem.core.dice import DicePurpose
 from pbem.core.engine import Seat
 from pbem.core.port import DecisionPort
 
@@ -89,6 +90,10 @@ class Ruleset(Protocol):
     """Every kind of decision the game asks, in the order order lines are offered to them
     (`pbem.core.decisions`): the core reads order lines, policies, conditional lines and
     order forms through them."""
+
+    dice_purposes: Sequence[DicePurpose]
+    """Every purpose the game rolls for, with its die (`pbem.core.dice.DicePurpose`): a GM's
+    forced dice are checked against them when set."""
 
     rulings: Mapping[str, str]
     """The typed changes a GM may rule (name -> what it does and its arguments)."""

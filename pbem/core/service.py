@@ -24,15 +24,15 @@ from pbem.core import ruleset as rulesets
 from pbem.core.campaign import Campaign, DiceVault, InboundMail, campaign_id
 from pbem.core.canonical import canonical_json, sha256_hex
 from pbem.core.decisions import kinds_of, verdict
-from pbem.core.dice import commitment, new_secret
+from pbem.core.dice import commitment, forced_dice_problem, new_secret
 from pbem.core.dispatch import dispatch, mail_cause, work_cause
 from pbem.core.engine import Policy
 from pbem.core.messages import OutgoingMail
 from pbem.core.helpdesk import campaign_line, owed_help, players_of
-from pbem.core.orders import ENVELOPE_HELP, OrderText, QueueLine, split_orders, unknown_name
+from pbem.core.orders import ENVELOPE_HELP, OrderText, PolicyLine, QueueLine, split_orders, unknown_name
 from pbem.core.outcomes import CommandError, Outcome, Owed, PlayerSpec, Receipt, Renderer, token_hash
 from pbem.core.projection import CampaignProjection
-from pbem.core.queues import conditional_records
+from pbem.core.queues import conditional_records, path_problem
 from pbem.core.ruleset import Seat
 from pbem.core.session import CampaignSession
 from pbem.core.settings import check_settings
@@ -312,6 +312,10 @@ class CampaignService:
             if line.error:
                 receipt.verdicts.append(verdict(line.number, line.text, False, reason=line.error))
                 continue
+            problem = _policy_problem(projection, player, line)
+            if problem:
+                receipt.verdicts.append(verdict(line.number, line.text, False, reason=problem))
+                continue
             if line.clear:
                 session.record(campaign.clear_policy, player=player, policy_id=line.clear)
                 receipt.policies.append(f"policy {line.clear} cleared")
@@ -417,7 +421,7 @@ class CampaignService:
     def force_dice(self, name: str, purpose: str, values: list[int], reason: str) -> Outcome:
         """Supply die results for `purpose` (a face-to-face session, a test case)."""
         with self.session(name) as session:
-            session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+            record_forced_dice(session, purpose, values, reason)
         return session.outcome
 
     def set_state(self, name: str, edits: list[StateEdit], reason: str) -> Outcome:
@@ -458,6 +462,7 @@ class CampaignService:
                         for r in projection.pending_for(receipt.player)]
         receipt.step = projection.step
         receipt.deadline = projection.data.deadlines.get(projection.step or "")
+        receipt.paused = projection.data.paused_reason if projection.data.paused else None
         if "HELP" in receipt.asks:
             receipt.help = [*owed_help(projection, receipt.player), *ENVELOPE_HELP]
         if "LIST" in receipt.asks:
@@ -597,20 +602,70 @@ def _queue_problem(projection: CampaignProjection, player: str, queued: QueueLin
     kinds = kinds_of(projection.ruleset).kinds
     if queued.kind not in kinds:
         return unknown_name("decision kind", queued.kind, kinds)
-    if queued.power is not None:
-        powers = projection.game_view("public").powers
-        if queued.power not in powers:
-            return unknown_name("power", queued.power, powers)
-        owner = power_owner(projection, queued.power)
-        if owner != player:
-            return (f"{queued.power} is not yours to queue orders for" if owner
-                    else f"{queued.power} is held by nobody yet: queue orders for it once it is yours")
+    problem = _power_problem(projection, player, queued.power, "queue orders")
+    if problem:
+        return problem
     if queued.replace is not None and queued.replace not in mine:
         return f"you have no queued block {queued.replace} to replace (yours: {', '.join(mine) or 'none'})"
     empty = [str(i) for i, a in enumerate(queued.alternatives, start=1) if not a.lines]
     if empty:
         return f"alternative {', '.join(empty)} has no order lines"
+    paths = [name for a in queued.alternatives for name, _, _ in a.conditions]
+    if paths:
+        view, full_view = projection.view(player), projection.view("gm")
+        problems = list(dict.fromkeys(filter(None, (path_problem(view, full_view, path) for path in paths))))
+        if problems:
+            return "WHEN " + "; ".join(problems)
     return ""
+
+
+def record_forced_dice(session: CampaignSession, purpose: str, values: Sequence[int], reason: str) -> None:
+    """Die results the next rolls of `purpose` take, checked against the dice the game
+    declares: refused by name when the game never rolls for that purpose or a value is
+    off the die, rather than stopping the step that would roll it."""
+    problem = forced_dice_problem(session.projection.ruleset.dice_purposes, purpose, values)
+    if problem:
+        raise CommandError(problem)
+    session.record(session.campaign.force_dice, purpose=purpose, values=list(values), reason=reason)
+
+
+def _power_problem(projection: CampaignProjection, player: str, power: str | None, what: str) -> str:
+    """Why `player` may not `what` for `power` ("" when they may, or no power is named)."""
+    if power is None:
+        return ""
+    powers = projection.game_view("public").powers
+    if power not in powers:
+        return unknown_name("power", power, powers)
+    owner = power_owner(projection, power)
+    if owner != player:
+        return (f"{power} is not yours to {what} for" if owner
+                else f"{power} is held by nobody yet: {what} for it once it is yours")
+    return ""
+
+
+def _policy_problem(projection: CampaignProjection, player: str, line: PolicyLine) -> str:
+    """Why a policy line could never take effect ("" when it can): a POLICY CLEAR of a
+    policy the player does not have, a policy for a power they do not hold, or one the
+    same as a policy they already have."""
+    mine = [p for p in projection.data.policies if p.player == player]
+    if line.clear:
+        if line.clear == "ALL":
+            return "" if mine else "you have no standing policies to clear"
+        if any(p.id == line.clear for p in mine):
+            return ""
+        return f"you have no policy {line.clear} (yours: {', '.join(p.id for p in mine) or 'none'})"
+    problem = _power_problem(projection, player, line.power, "set policies")
+    if problem:
+        return problem
+    same = next((p for p in mine if _policy_key(p.kind, p.power, p.conditions, p.answer_text)
+                 == _policy_key(line.kind, line.power, line.conditions, line.answer_text)), None)
+    return f"the same as your policy {same.id}, which stands" if same else ""
+
+
+def _policy_key(kind: str, power: str | None, conditions: Iterable[Sequence[str]], answer: str) -> tuple:
+    """What makes two policies the same, written in any case and spacing."""
+    return (kind.lower(), (power or "").upper(), tuple(tuple(str(part).upper() for part in c) for c in conditions),
+            " ".join(answer.upper().split()))
 
 
 def power_owner(projection: CampaignProjection, power: str) -> str | None:

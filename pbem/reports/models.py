@@ -240,6 +240,7 @@ class ReceiptReport(_Model):
     order_form: str | None = None
     deadline: Deadline | None = None
     not_echoed: int = 0  # lines past ECHO_LIMIT: a mail of junk must not come back a thousandfold
+    paused: str | None = None  # why the GM paused the campaign, while it is paused
 
 
 ECHO_LIMIT = 100
@@ -336,7 +337,7 @@ def build_receipt(receipt: Receipt, *, from_address: str = "") -> ReceiptReport:
         not_echoed=max(0, len(receipt.verdicts) - ECHO_LIMIT),
         answered=list(receipt.answered), policies=list(receipt.policies), queued=list(receipt.queued),
         press=list(receipt.press), explained=list(receipt.explained), report_follows=receipt.report_follows,
-        help=list(receipt.help), campaigns=list(receipt.campaigns),
+        help=list(receipt.help), campaigns=list(receipt.campaigns), paused=receipt.paused,
         owed=owed, order_form=order_form(receipt.player, receipt.campaign, owed) if owed else None,
         deadline=deadline(receipt.deadline, receipt.timezone))
 

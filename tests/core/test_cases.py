@@ -4,6 +4,7 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.core import ruleset as rulesets
 from pbem.core.cases import CaseFormatError, parse_case, run_case
+from pbem.core.dice import DicePurpose
 from tests.support.minigame import MiniGame, State
 
 CASE = """\
@@ -200,6 +201,20 @@ def test_a_deadline_passes_the_waiting_step_and_its_defaults_answer(tmp_path):
 def test_a_deadline_with_words_after_it_is_a_format_error(tmp_path):
     with pytest.raises(CaseFormatError, match="mini.case:5: @deadline takes nothing after it"):
         parse_case(write_case(tmp_path, HEAD + "@deadline now\n@expect\nleader = \"ann\"\n"))
+
+
+def test_a_case_fails_on_a_roll_its_ruleset_does_not_declare(tmp_path, monkeypatch):
+    """The declared dice purposes (which a GM's forced dice are checked against) are kept
+    whole by the corpus: a roll of an undeclared purpose, or of another die, fails the case."""
+    monkeypatch.setattr(MiniGame, "dice_purposes", (DicePurpose("round", 20, "§2"),))
+    result = run(tmp_path, CASE)
+    assert not result.passed
+    assert "do not declare these rolls" in result.failures[-1] and "round (d6)" in result.failures[-1]
+
+
+def test_a_forced_die_off_the_die_is_a_case_failure_naming_it(tmp_path):
+    result = run(tmp_path, CASE.replace("@dice round 5 3 2", "@dice round 5 9"))
+    assert not result.passed and "a round die is 1 to 6 (§2), not 9" in result.failures[0]
 
 
 def test_an_included_header_is_read_in_place_and_a_failure_names_its_file(tmp_path):

@@ -98,3 +98,27 @@ def test_suggestions_for_misspelt_names():
 @given(st.text())
 def test_any_text_splits_without_an_exception(text):
     split_orders(text)
+
+
+def test_a_dice_purpose_form_matches_the_purposes_rolled_under_it():
+    from pbem.core.dice import DicePurpose, forced_dice_problem
+
+    battle = DicePurpose("<battle>/day<n>/round<n>/attacker|defender", 6, "§7.5.2.9")
+    assert battle.matches("Ulm-garrison-attack/day2/round10/defender")
+    assert not battle.matches("Ulm/day1/round1/attackr") and not battle.matches("Ulm/dayone/round1/attacker")
+    assert not battle.matches("Ulm/x/day1/round1/attacker")  # a word never spans a `/`
+    assert forced_dice_problem([battle], "Ulm/day1/round1/attacker", [6, 1]) == ""
+    assert "not 7" in forced_dice_problem([battle], "Ulm/day1/round1/attacker", [7])
+    assert "rolls no dice for 'combat'" in forced_dice_problem([battle], "combat", [3])
+    assert forced_dice_problem([battle], "Ulm/day1/round1/attacker", []) == "give at least one die result"
+
+
+def test_a_default_face_is_checked_against_the_games_largest_die():
+    """A case's `@dice * N` shows N on every die not forced, as near as its faces allow: it is
+    no purpose the game rolls for, yet a face off every die the game has is still refused."""
+    from pbem.core.dice import DEFAULT_FACE, DicePurpose, forced_dice_problem
+
+    purposes = [DicePurpose("combat", 6, "§13.1.6"), DicePurpose("leader", None, "§17.2")]
+    assert forced_dice_problem(purposes, DEFAULT_FACE, [3]) == ""
+    assert forced_dice_problem(purposes, DEFAULT_FACE, [7]) == "a default face is 1 to 6, not 7"
+    assert forced_dice_problem(purposes, DEFAULT_FACE, [0]) == "a default face is 1 to 6, not 0"

@@ -58,6 +58,23 @@ def test_pause_holds_everything_and_resume_gives_back_the_time_left():
     assert deadline - datetime(2026, 5, 1, 16, tzinfo=UTC) == timedelta(hours=20)
 
 
+def test_a_pause_is_told_in_the_status_and_in_every_receipt():
+    """Issue 25.12: a player writing to a paused campaign is told it is paused and why."""
+    service, master, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    master.pause("g", "a dispute about the map")
+    status = service.projection("g").status()
+    assert (status["paused"], status["paused_reason"]) == (True, "a dispute about the map")
+    outcome = service.submit("g", "ann", "BID 1")
+    assert outcome.receipt.paused == "a dispute about the map"
+    (receipt,) = [m for m in outcome.mail if m.key.startswith("receipt")]
+    text = " ".join(receipt.text.split())
+    assert "The GM has paused the campaign (a dispute about the map): your orders are kept" in text
+    assert "paused the campaign (a dispute about the map)" in receipt.html
+    master.resume("g", "settled")
+    assert not service.projection("g").status()["paused"]
+    assert service.submit("g", "bob", "BID 2").receipt.paused is None
+
+
 def test_pause_twice_is_refused():
     service, master, _ = game()
     master.pause("g", "x")
@@ -131,6 +148,33 @@ def test_rollback_supersedes_and_reports_rebuild(page, monkeypatch):
     assert replayed.divergences == [] and replayed.data.last_hash == projection.data.last_hash
 
 
+def test_a_rollback_is_previewed_before_it_is_released():
+    """Issue 25.12: like a rerun, a rollback first shows what it would undo — the steps and
+    rolls set aside, what each view loses, the inputs to send again — and changes nothing."""
+    service, master, _ = game()
+    play_bids(service)
+    service.submit("g", "ann", "KEEP")
+    before = kinds(service)
+    keep = next(e for e in service.loader.campaign_events("g") if type(e).__name__ == "OrdersSubmitted"
+                and e.player == "ann" and e.step == "round-1")
+    preview = master.rollback_preview("g", "bidding")
+    assert kinds(service) == before  # nothing recorded
+    assert [step for step, _ in preview.steps_before] == ["round-1"] and preview.steps_after == []
+    assert preview.rolls_changed == [f"g|round-1/round#1: {preview_roll(service)} -> None"]
+    assert preview.reports_changed["ann"] and preview.old_hash != preview.new_hash
+    assert f"log version {keep.originator_version}: order set of ann" in preview.superseded
+    lines = preview.lines()
+    assert lines[0] == "roll back to just after step bidding"
+    assert f"  superseded, to be sent again: log version {keep.originator_version}: order set of ann" in lines
+    master.rollback("g", "bidding", "ann's KEEP was sent by mistake")
+    assert service.projection("g").data.last_hash == preview.new_hash
+
+
+def preview_roll(service):
+    return next(r.value for s in service.loader.load("g", use_snapshots=False).resolved for r in s.result.rolls
+                if r.purpose == "round")
+
+
 def test_reprocess_with_corrected_orders_equals_playing_them_directly():
     # The campaign as it went: ann bids 3, bob 1, ann keeps, ann rerolls.
     service, master, _ = game()
@@ -160,15 +204,46 @@ def test_reprocess_with_corrected_orders_equals_playing_them_directly():
     assert service.loader.load("g", use_snapshots=False).divergences == []
 
 
+def play_to_the_end(service):
+    """Bids tied (the tiebreak draw decides), then every round kept by a standing policy."""
+    for player in ("ann", "bob"):
+        service.submit("g", player, "POLICY KEEP DO KEEP")
+    play_bids(service, 2, 2)
+    assert service.projection("g").finished
+
+
 def test_reveal_lets_anyone_recompute_every_roll():
     service, master, _ = game(rounds=2)
-    play_bids(service, 2, 2)
+    play_to_the_end(service)
     master.reveal("g", "end of the campaign")
     projection = service.loader.load("g", use_snapshots=False)
     secret = bytes.fromhex(projection.data.revealed_secret)
     assert commitment(secret) == projection.data.commitment
     rolls = [r for s in projection.resolved for r in s.result.rolls]
     assert rolls and all(recompute(secret, r.as_dict()) == r.value for r in rolls)
+
+
+def test_the_dice_secret_is_not_revealed_while_the_campaign_runs():
+    """Issue 25.1: with the secret every roll key's die (`g|round-2/round#1`) could be
+    computed in advance, so a reveal before the end is refused and play keeps its secret;
+    once revealed, no rollback or rerun replays steps with those known dice."""
+    service, master, _ = game(rounds=2)
+    with pytest.raises(CommandError, match="still being played.*once the campaign is over"):
+        master.reveal("g", "during set-up")
+    play_bids(service, 3, 1)
+    with pytest.raises(CommandError, match="still being played"):
+        master.reveal("g", "in the middle")
+    assert "SeedRevealed" not in kinds(service) and service.projection("g").data.revealed_secret is None
+    service.submit("g", "ann", "POLICY KEEP DO KEEP")
+    master.reveal("g", "the campaign is over")
+    assert service.projection("g").data.revealed_secret == bytes(range(32)).hex()
+    with pytest.raises(CommandError, match="already revealed"):
+        master.reveal("g", "again")
+    for again in (lambda: master.rollback("g", "bidding", "replay round 1"),
+                  lambda: master.reprocess("g", "bidding", "replay round 1")):
+        with pytest.raises(CommandError, match="dice every player can compute"):
+            again()
+    assert service.projection("g").finished and "RolledBack" not in kinds(service)
 
 
 def gm_mail(service, text, sender="gm@example.org", n=[0]):
@@ -241,6 +316,35 @@ def test_gm_forces_dice_by_mail():
     assert "refused" in next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
 
 
+def test_forced_dice_are_checked_when_the_gm_sets_them():
+    """Issue 25.3: a purpose the game never rolls for, or a value off its die, is refused
+    by name at once, instead of stopping the step that would roll it."""
+    service, master, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    with pytest.raises(CommandError, match="rolls no dice for 'combat' \\(it rolls for: round, tiebreak\\)"):
+        master.force_dice("g", "combat", [1], "import")
+    with pytest.raises(CommandError, match="a round die is 1 to 6 \\(§2\\), not 0, 7"):
+        master.force_dice("g", "round", [0, 7, 3], "import")
+    with pytest.raises(CommandError, match="a tiebreak die is at least 1"):
+        master.force_dice("g", "tiebreak", [0], "import")
+    refused = gm_receipt(gm_mail(service, "GM DICE round 0 7 99 -- table session"))
+    assert "refused" in refused and "not 0, 7, 99" in refused
+    assert "DiceForced" not in kinds(service)
+    master.force_dice("g", "round", [6], "import")
+    play_bids(service, 3, 1)  # the campaign goes on, with the forced die
+    assert [r.value for r in service.projection("g").current()[0].rolls if r.forced] == [6]
+
+
+def test_gm_commands_that_cannot_be_done_are_refused_by_name():
+    """Issue 25.11: a deadline moved past the calendar, corrections from a stranger."""
+    service, master, _ = game(renderer=MailRenderer(from_address="judge@example.org"))
+    refused = gm_receipt(gm_mail(service, "GM EXTEND 100000000 typo"))
+    assert "refused: moving the deadline by 100000000 hours takes it past the calendar" in " ".join(refused.split())
+    play_bids(service)
+    for rerun in (master.preview, lambda *a: master.reprocess(*a[:2], "late", a[2])):
+        with pytest.raises(CommandError, match="'p9' is not a player of g"):
+            rerun("g", "bidding", [Correction("p9", "KEEP")])
+
+
 def gm_receipt(outcome):
     return next(m for m in outcome.replies if m.key.startswith("gm-receipt")).text
 
@@ -259,8 +363,14 @@ def test_every_other_gm_power_by_mail():
     assert "preview:" in preview and "rerun after step bidding" in preview
     released = gm_receipt(gm_mail(service, "GM REPROCESS bidding RELEASE engine update"))
     assert "rerun after bidding released" in released
-    assert "rolled back" in gm_receipt(gm_mail(service, "GM ROLLBACK bidding ann's keep was a typo"))
+    preview = gm_receipt(gm_mail(service, "GM ROLLBACK bidding ann's keep was a typo"))
+    assert "preview:" in preview and "roll back to just after step bidding" in preview
+    assert service.projection("g").step == "round-2"  # a preview changes nothing
+    assert "rolled back" in gm_receipt(gm_mail(service, "GM ROLLBACK bidding RELEASE ann's keep was a typo"))
     assert service.projection("g").pending()[0].player == "ann"
+    refused = gm_receipt(gm_mail(service, "GM REVEAL end of the season"))
+    assert "refused" in refused and "still being played" in refused
+    service.submit("g", "ann", "POLICY KEEP DO KEEP")
     assert "dice secret revealed" in gm_receipt(gm_mail(service, "GM REVEAL end of the season"))
     assert service.projection("g").data.revealed_secret == bytes(range(32)).hex()
     assert service.loader.load("g", use_snapshots=False).divergences == []

@@ -118,3 +118,43 @@ def test_the_report_lists_a_players_queue_and_the_gm_sees_everyones(service, pla
     assert (mine.id, mine.target, mine.alternatives) == ("Q1", "your next keep decision from turn 2 on",
                                                          ["score>=4", "always"])
     assert build_report(projection, "ann").queued == []
+
+
+def test_a_dropped_block_does_not_let_the_next_one_answer_its_step(service, players):
+    """Issue 25.5: "nothing queued is used for a step it was not written for" — when Q1 is
+    dropped at round 1, Q2 (bob's next keep, written for round 2) waits for round 2."""
+    new_game(service, players)
+    bid_all(service, "QUEUE keep\nWHEN score>99\nKEEP\nENDQUEUE\nQUEUE keep\nREROLL\nENDQUEUE")
+    (dropped,) = facts(service, Campaign.QueuedOrdersDropped)
+    assert (dropped.queue_id, dropped.step) == ("Q1", "round-1")
+    assert not facts(service, Campaign.QueuedOrdersUsed)
+    projection = service.projection("g1")
+    assert [r.key for r in projection.pending()] == ["round-1/keep#1"]  # round 1 waits for bob
+    assert [b.id for b in projection.data.queued] == ["Q2"]
+    service.submit("g1", "bob", "KEEP")
+    (used,) = facts(service, Campaign.QueuedOrdersUsed)
+    assert (used.queue_id, used.step, used.answers) == ("Q2", "round-2", {"round-2/keep#1": "no"})
+
+
+def test_when_paths_are_checked_when_queued(service, players, monkeypatch):
+    """Issue 25.5: a condition on a path the player's view does not have would only ever be
+    silently false; a misspelt one is refused with a suggestion, one only the GM sees as such."""
+    from tests.support.minigame import MiniGame
+
+    shown = MiniGame.view
+
+    def view(self, state, scenario, viewer):
+        return {**shown(self, state, scenario, viewer), **({"secret": {"pile": 3}} if viewer == "gm" else {})}
+
+    monkeypatch.setattr(MiniGame, "view", view)
+    new_game(service, players)
+    receipt = service.submit("g1", "bob", "QUEUE keep\nWHEN leadr=bob\nKEEP\nENDQUEUE\n"
+                                          "QUEUE keep\nWHEN secret.pile>2 AND players.ann.bidd=1\nKEEP\nENDQUEUE\n"
+                                          "QUEUE keep\nWHEN players.ann.bid=1 AND leader=bob\nKEEP\nENDQUEUE").receipt
+    assert [(v.number, v.accepted, v.reason) for v in receipt.verdicts if v.number in (1, 5, 9)] == [
+        (1, False, "WHEN leadr: your view has no 'leadr'; did you mean leader?"),
+        (5, False, "WHEN secret.pile is not yours to see; players.ann.bidd: your view has no 'bidd' in "
+                   "players.ann; did you mean bid?"),
+        (9, True, ""),
+    ]
+    assert [b.id for b in service.projection("g1").data.queued] == ["Q1"]

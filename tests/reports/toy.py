@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.decisions import Answered, DecisionKind, LineRead, Refused
+from pbem.core.dice import DicePurpose
 from pbem.core.engine import Request
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import Seat, Step
@@ -60,6 +61,8 @@ class ToyRules:
     title = "Toy Wars"
     version = "0.1"
     decision_kinds = (ToyKind("bid", "a sealed bid of victory points"), ToyKind("play", "the card to play"))
+    dice_purposes = (DicePurpose("deal", None, "T.1"), DicePurpose("bid tie", None, "T.3"),
+                     DicePurpose("attack", 6, "T.5"))
 
     def load_scenario(self, data: Mapping[str, Any]) -> dict:
         return dict(data)

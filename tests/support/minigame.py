@@ -20,6 +20,7 @@ import msgspec
 
 from pbem.core.blocks import BlockKind, PowerBlock
 from pbem.core.decisions import LineKind, OptionKind, Refusal
+from pbem.core.dice import DicePurpose
 from pbem.core.engine import ALL
 from pbem.core.port import DecisionPort
 from pbem.core.ruleset import RulingError, ScenarioError, Step
@@ -165,6 +166,7 @@ class MiniGame:
     title = "Minigame"
     version = "1"
     decision_kinds = (BID, KEEP, PACE, BLOCK, QUEUE)
+    dice_purposes = (DicePurpose("round", 6, "§2"), DicePurpose("tiebreak", None, "§1.2"))
     rulings = {"score": "score=<n>: set the score"}
 
     def load_scenario(self, data):

@@ -16,6 +16,7 @@ from pbem.rules.empires_in_arms.army import ARMY_KIND
 from pbem.rules.empires_in_arms.battles import COMBAT_KINDS
 from pbem.rules.empires_in_arms.cities import LEAVE_KIND, OCCUPY_KIND, RETIRE_KIND
 from pbem.rules.empires_in_arms.irregulars import EVADE_KIND
+from pbem.rules.empires_in_arms.dice import DICE_PURPOSES
 from pbem.rules.empires_in_arms.levies import INSURRECTION_KIND
 from pbem.rules.empires_in_arms.options import in_play, read_options
 from pbem.rules.empires_in_arms.reactions import DEPOT_ENTRY_KIND
@@ -34,6 +35,7 @@ class EmpiresInArms:
     title = "Empires in Arms"
     version = "1986"
     decision_kinds = DECISION_KINDS
+    dice_purposes = DICE_PURPOSES
     rulings = rulings.RULINGS
 
     def load_scenario(self, data: Mapping[str, Any]) -> scenarios.Scenario:

@@ -16,6 +16,7 @@ from pbem.rules.ratio_regis.bidding import AUCTION_KIND
 from pbem.rules.ratio_regis.combat.answers import COMBAT_KINDS
 from pbem.rules.ratio_regis.commerce import COMMERCE_KINDS
 from pbem.rules.ratio_regis.deployment import DEPLOYMENT_KIND
+from pbem.rules.ratio_regis.dice import DICE_PURPOSES
 from pbem.rules.ratio_regis.impulse import IMPULSE_KIND, START_KIND
 from pbem.rules.ratio_regis.minors import MINOR_LEAVE_KIND, MINOR_WAR_KIND, REINFORCE_KIND
 from pbem.rules.ratio_regis.negotiation import NEGOTIATE_KIND
@@ -37,6 +38,7 @@ class RatioRegis:
     title = "Ratio Regis"
     version = "1.2.4"
     decision_kinds = DECISION_KINDS
+    dice_purposes = DICE_PURPOSES
 
     # -- scenario and state -------------------------------------------------
     def load_scenario(self, data: Mapping[str, Any]) -> scenarios.Scenario:
