@@ -38,6 +38,7 @@ class ScenarioError(Exception):
 
 
 Model = TypeVar("Model", bound=BaseModel)
+T = TypeVar("T")
 
 
 def validated(schema: type[Model], raw: Mapping[str, Any]) -> Model:
@@ -47,6 +48,17 @@ def validated(schema: type[Model], raw: Mapping[str, Any]) -> Model:
         return schema.model_validate(dict(raw))
     except ValidationError as error:
         raise ScenarioError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]) from None
+
+
+def checked_scenario(schema: type[Model], raw: Mapping[str, Any], wrap: Callable[[Model], T],
+                     check: Callable[[T], list[str]]) -> T:
+    """A scenario read by `schema`, wrapped for the rules (`wrap`) and checked for what a
+    schema cannot see (`check`); a ScenarioError lists every problem of either."""
+    scenario = wrap(validated(schema, raw))
+    problems = check(scenario)
+    if problems:
+        raise ScenarioError(problems)
+    return scenario
 
 
 class Step(msgspec.Struct, frozen=True):

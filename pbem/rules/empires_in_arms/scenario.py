@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.core.ruleset import ScenarioError, validated
+from pbem.core.ruleset import checked_scenario
 from pbem.rules.empires_in_arms.calendar import date_of, turn_of_date
 from pbem.rules.empires_in_arms.charts import FACTOR_TYPES, Charts
 
@@ -345,11 +345,7 @@ class Scenario:
 
 def load_scenario(raw: Mapping[str, Any]) -> Scenario:
     """Validate scenario data; every problem is listed."""
-    scenario = Scenario(validated(ScenarioData, raw))
-    problems = check_scenario(scenario)
-    if problems:
-        raise ScenarioError(problems)
-    return scenario
+    return checked_scenario(ScenarioData, raw, Scenario, check_scenario)
 
 
 def check_politics(data: ScenarioData, majors: list[str]) -> list[str]:

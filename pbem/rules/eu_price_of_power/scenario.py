@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import Field
 
-from pbem.core.ruleset import ScenarioError, validated
+from pbem.core.ruleset import checked_scenario
 from pbem.rules.eu_price_of_power.board import (Area, Board, Province, Region, SeaZone, TradeNode, check_board,
                                                 unknown)
 from pbem.rules.eu_price_of_power.cards import (ActionCard, EventCard, IdeaCard, MilestoneCard, MissionCard,
@@ -149,11 +149,7 @@ class Scenario:
 
 def load_scenario(raw: Mapping[str, Any]) -> Scenario:
     """Validate scenario data; every problem is listed."""
-    scenario = Scenario(validated(ScenarioData, raw))
-    problems = check_scenario(scenario)
-    if problems:
-        raise ScenarioError(problems)
-    return scenario
+    return checked_scenario(ScenarioData, raw, Scenario, check_scenario)
 
 
 def check_scenario(scenario: Scenario) -> list[str]:
